@@ -1,0 +1,9 @@
+-- Columns of one table: name, type, default expression, auto_increment marker.
+SELECT CAST(column_name AS CHAR) AS name,
+       CAST(column_type AS CHAR) AS data_type,
+       CAST(column_default AS CHAR) AS default_expr,
+       CAST(extra AS CHAR) AS generated
+FROM information_schema.columns
+WHERE table_schema = ?
+  AND table_name = ?
+ORDER BY ordinal_position

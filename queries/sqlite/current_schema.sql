@@ -1,0 +1,2 @@
+-- The schema an unqualified table name resolves to.
+SELECT 'main'

@@ -1,0 +1,704 @@
+//! `idemctl scan`: near-duplicate rows in a creation table, clustered by a
+//! time window, with the cause of each cluster, its cost, and a remediation list.
+
+use std::io::{BufWriter, Write};
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
+use clap::{Args, ValueEnum};
+use rust_decimal::Decimal;
+use rustc_hash::FxHashSet;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::cli::{Connect, Output};
+use crate::db::catalog::{self, Column, Table, query_file};
+use crate::db::dialect::TimeRepr;
+use crate::db::{self, Access, Bind, Db, Dialect, Engine};
+use crate::exit::Outcome;
+use crate::report::{self, Emitter};
+use crate::timeparse;
+use crate::window::{Cause, Cluster, Clusterer, Member};
+
+#[derive(Debug, Clone, Args)]
+pub struct ScanArgs {
+    #[command(flatten)]
+    pub connect: Connect,
+    /// The creation table to scan (`schema.table` to name another schema)
+    #[arg(long, value_name = "TABLE")]
+    pub table: String,
+    /// The row id column [default: the single-column primary key]
+    #[arg(long, value_name = "COL")]
+    pub id: Option<String>,
+    /// The creation-time column [default: created_at, inserted_at, created, ... whichever exists]
+    #[arg(long, value_name = "COL")]
+    pub created_at: Option<String>,
+    /// Equal rows at most this far apart, one after another, are one cluster
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = timeparse::duration)]
+    pub window: Duration,
+    /// Compare exactly these columns instead of the default set
+    #[arg(long, value_name = "COL,...", value_delimiter = ',')]
+    pub columns: Vec<String>,
+    /// Leave these columns out of the comparison (repeatable, or comma-separated)
+    #[arg(long, value_name = "COL,...", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Only rows matching this SQL condition (raw SQL, run in a read-only session)
+    #[arg(long = "where", value_name = "SQL")]
+    pub filter: Option<String>,
+    /// Only rows created at or after this time: RFC 3339, or a duration back from now (24h)
+    #[arg(long, value_name = "TIME", value_parser = timeparse::instant)]
+    pub since: Option<DateTime<Utc>>,
+    /// Only rows created before this time: RFC 3339, or a duration back from now
+    #[arg(long, value_name = "TIME", value_parser = timeparse::instant)]
+    pub until: Option<DateTime<Utc>>,
+    /// The idempotency-key column, to tell causes apart [default: idempotency_key, idem_key, ... whichever exists]
+    #[arg(long, value_name = "COL")]
+    pub key_column: Option<String>,
+    /// A numeric column to total over the extra rows: the money at stake
+    #[arg(long, value_name = "COL")]
+    pub sum: Option<String>,
+    /// A column naming who was hit (customer, account), reported per cluster
+    #[arg(long, value_name = "COL")]
+    pub by: Option<String>,
+    /// One line per cluster, or one line per extra row (the remediation list)
+    #[arg(long, value_enum, default_value_t = ScanOutput::Clusters)]
+    pub output: ScanOutput,
+    /// Unit of an integer created-at column [default: detected from its values]
+    #[arg(long, value_enum, default_value_t = TimeUnit::Auto)]
+    pub time_unit: TimeUnit,
+    #[command(flatten)]
+    pub report: Output,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScanOutput {
+    /// One line per cluster, then a summary
+    Clusters,
+    /// One line per extra (duplicate) row: the remediation list
+    Rows,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TimeUnit {
+    /// Milliseconds when the largest value is past year 5000 in seconds, else seconds
+    Auto,
+    /// Seconds since the Unix epoch
+    S,
+    /// Milliseconds since the Unix epoch
+    Ms,
+}
+
+/// Usual names of a creation-time column, in order of preference.
+const CREATED_AT_NAMES: &[&str] = &[
+    "created_at",
+    "inserted_at",
+    "created",
+    "created_on",
+    "creation_time",
+    "created_time",
+    "create_time",
+    "createdat",
+    "date_created",
+    "inserted",
+];
+
+/// Usual names of an idempotency-key column, in order of preference.
+const KEY_NAMES: &[&str] = &[
+    "idempotency_key",
+    "idempotencykey",
+    "idem_key",
+    "idempotency_token",
+    "dedup_key",
+    "dedupe_key",
+];
+
+/// Epoch values above this are milliseconds: in seconds they would lie past the year 5000.
+const MILLIS_THRESHOLD: i64 = 100_000_000_000;
+
+/// What to compare and how, resolved against the catalog.
+#[derive(Debug)]
+struct Plan {
+    table: Table,
+    id: String,
+    created_at: String,
+    repr: TimeRepr,
+    key: Option<String>,
+    compared: Vec<String>,
+    excluded: Vec<Exclusion>,
+}
+
+#[derive(Debug, Serialize)]
+struct Exclusion {
+    column: String,
+    reason: String,
+}
+
+pub async fn run(args: ScanArgs) -> Result<Outcome> {
+    let started = Instant::now();
+    let mut db = db::connect(&args.connect.database_url, Access::ReadOnly).await?;
+    let table = catalog::table(&mut db, &args.table).await?;
+    let plan = resolve(&args, table, &mut db).await?;
+    let dialect = db.dialect();
+    let (sql, binds) = statement(&args, &plan, &dialect);
+
+    let stdout = std::io::stdout();
+    let emitter = Emitter::new(
+        args.report.format,
+        args.report.quiet,
+        BufWriter::new(stdout.lock()),
+        "clusters",
+    );
+    let mut findings = Findings::new(&args, &plan, dialect, emitter)?;
+
+    let estimate = if report::wants_progress(args.report.quiet) {
+        row_estimate(&mut db, &plan).await
+    } else {
+        None
+    };
+    let bar = report::progress(args.report.quiet, estimate, "scanning");
+    let mut clusterer = Clusterer::new(i64::try_from(args.window.as_micros()).unwrap_or(i64::MAX));
+    let mut scanned = Scanned::default();
+    let (has_key, has_by, has_sum) = (plan.key.is_some(), args.by.is_some(), args.sum.is_some());
+    db.for_each_row(&sql, &binds, |row| {
+        let id: Box<str> = row.text(0)?.context("row with a NULL id")?.into();
+        let t_us = row.int(1)?.context("created-at value that is not a time")?;
+        let values = row.bytes(2)?.unwrap_or_default();
+        let key = if has_key {
+            row.text(3)?.map(Into::into)
+        } else {
+            None
+        };
+        let by = if has_by {
+            row.text(4)?.map(Into::into)
+        } else {
+            None
+        };
+        let sum = if has_sum {
+            row.text(5)?.as_deref().map(parse_number).transpose()?
+        } else {
+            None
+        };
+        scanned.add(t_us);
+        clusterer.push(
+            values,
+            Member {
+                id,
+                t_us,
+                key,
+                by,
+                sum,
+            },
+        );
+        while let Some(cluster) = clusterer.pop_ready() {
+            findings.add(cluster)?;
+        }
+        if scanned.rows.is_multiple_of(4096) {
+            bar.set_position(scanned.rows);
+        }
+        Ok(())
+    })
+    .await
+    .with_context(|| format!("scanning {}", plan.table.name))?;
+    clusterer.finish();
+    while let Some(cluster) = clusterer.pop_ready() {
+        findings.add(cluster)?;
+    }
+    bar.finish_and_clear();
+    db.close().await?;
+    findings.finish(&scanned, started.elapsed())
+}
+
+/// Resolves the id, created-at, key and compared columns against the catalog.
+async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
+    let id = match &args.id {
+        Some(id) => table.column(id)?.name.clone(),
+        None => match table.primary_key.as_slice() {
+            [single] => single.clone(),
+            [] => bail!(
+                "table {:?} has no primary key: name the row id column with --id",
+                table.name
+            ),
+            many => bail!(
+                "table {:?} has a composite primary key ({}): name one row id column with --id",
+                table.name,
+                many.join(", ")
+            ),
+        },
+    };
+    let created_at = match &args.created_at {
+        Some(name) => table.column(name)?.clone(),
+        None => table
+            .find_column(CREATED_AT_NAMES)
+            .cloned()
+            .with_context(|| {
+                format!(
+                    "table {:?} has no created-at column among {}: name it with --created-at",
+                    table.name,
+                    CREATED_AT_NAMES.join(", ")
+                )
+            })?,
+    };
+    let key = match &args.key_column {
+        Some(name) => Some(table.column(name)?.name.clone()),
+        None => table.find_column(KEY_NAMES).map(|c| c.name.clone()),
+    };
+    for name in args.by.iter().chain(&args.sum).chain(&args.ignore) {
+        table.column(name)?;
+    }
+    let mut compared = Vec::new();
+    let mut excluded = Vec::new();
+    if !args.columns.is_empty() {
+        for name in &args.columns {
+            let column = table.column(name)?;
+            if !compared.contains(&column.name) {
+                compared.push(column.name.clone());
+            }
+        }
+    }
+    for column in &table.columns {
+        let reason = if !args.columns.is_empty() {
+            (!compared.contains(&column.name)).then(|| "not in --columns".to_string())
+        } else {
+            exclusion(
+                &table,
+                column,
+                &id,
+                &created_at.name,
+                key.as_deref(),
+                &args.ignore,
+            )
+        };
+        match reason {
+            Some(reason) => excluded.push(Exclusion {
+                column: column.name.clone(),
+                reason,
+            }),
+            None if args.columns.is_empty() => compared.push(column.name.clone()),
+            None => {}
+        }
+    }
+    if compared.is_empty() {
+        bail!(
+            "no columns left to compare in table {:?}: name them with --columns",
+            table.name
+        );
+    }
+    let repr = time_repr(args, &table, &created_at, db).await?;
+    Ok(Plan {
+        id,
+        created_at: created_at.name,
+        repr,
+        key,
+        compared,
+        excluded,
+        table,
+    })
+}
+
+/// Why a column is left out of the default comparison, if it is.
+fn exclusion(
+    table: &Table,
+    column: &Column,
+    id: &str,
+    created_at: &str,
+    key: Option<&str>,
+    ignore: &[String],
+) -> Option<String> {
+    let name = column.name.as_str();
+    if name == id {
+        return Some("row id".into());
+    }
+    if table.primary_key.iter().any(|c| c == name) {
+        return Some("primary key".into());
+    }
+    if name == created_at {
+        return Some("created-at column".into());
+    }
+    if Some(name) == key {
+        return Some("idempotency-key column".into());
+    }
+    if ignore.iter().any(|c| c == name) {
+        return Some("--ignore".into());
+    }
+    if let Some(index) = table.unique_alone(name) {
+        return Some(format!("unique on its own: index {}", index.name));
+    }
+    column.mints()
+}
+
+/// How the created-at column stores time; integer units are detected from the largest value.
+async fn time_repr(
+    args: &ScanArgs,
+    table: &Table,
+    created_at: &Column,
+    db: &mut Db,
+) -> Result<TimeRepr> {
+    let dialect = db.dialect();
+    let detect_millis = async |db: &mut Db| -> Result<bool> {
+        Ok(match args.time_unit {
+            TimeUnit::S => false,
+            TimeUnit::Ms => true,
+            TimeUnit::Auto => {
+                let sql = format!(
+                    "SELECT max({c}) FROM {t}",
+                    c = dialect.ident(&created_at.name),
+                    t = table.sql_name(&dialect)
+                );
+                let max = db
+                    .query_text(&sql, &[])
+                    .await?
+                    .into_iter()
+                    .next()
+                    .and_then(|r| r.into_iter().next().flatten());
+                max.and_then(|m| m.parse::<f64>().ok())
+                    .is_some_and(|m| m > MILLIS_THRESHOLD as f64)
+            }
+        })
+    };
+    if db.engine() == Engine::Sqlite {
+        let millis = if created_at.is_integer() {
+            detect_millis(db).await?
+        } else {
+            args.time_unit == TimeUnit::Ms
+        };
+        return Ok(TimeRepr::SqliteDynamic { millis });
+    }
+    if created_at.is_temporal() {
+        let with_zone = created_at.data_type.contains("with time zone")
+            || (db.engine() == Engine::MySql && created_at.data_type.starts_with("timestamp"));
+        return Ok(TimeRepr::Native { with_zone });
+    }
+    if created_at.is_integer() {
+        return Ok(if detect_millis(db).await? {
+            TimeRepr::EpochMillis
+        } else {
+            TimeRepr::EpochSeconds
+        });
+    }
+    bail!(
+        "created-at column {:?} has type {}: need a timestamp or integer epoch seconds or milliseconds",
+        created_at.name,
+        created_at.data_type
+    )
+}
+
+/// The scan statement and its bound values.
+fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect) -> (String, Vec<Bind>) {
+    let ident = |c: &str| dialect.ident(c);
+    let created = ident(&plan.created_at);
+    let optional = |c: &Option<String>| {
+        c.as_deref()
+            .map_or_else(|| "NULL".to_string(), |c| dialect.text(&ident(c)))
+    };
+    let mut filters = String::new();
+    let mut binds = Vec::new();
+    if let Some(filter) = &args.filter {
+        filters.push_str(&format!(" AND ({filter})"));
+    }
+    for (at_least, bound) in [(true, args.since), (false, args.until)] {
+        if let Some(t) = bound {
+            let (cond, bind) = dialect.time_bound(
+                &created,
+                plan.repr,
+                at_least,
+                t.timestamp_micros(),
+                binds.len() + 1,
+            );
+            filters.push_str(&format!(" AND {cond}"));
+            binds.push(bind);
+        }
+    }
+    let compared: Vec<String> = plan.compared.iter().map(|c| ident(c)).collect();
+    let id = ident(&plan.id);
+    let sql = db::fill(
+        query_file!(dialect.engine(), "scan.sql"),
+        &[
+            ("id_text", &dialect.text(&id)),
+            ("created_us", &dialect.epoch_micros(&created, plan.repr)),
+            ("fold", &dialect.fold(&compared)),
+            ("key_text", &optional(&plan.key)),
+            ("by_text", &optional(&args.by)),
+            ("sum_text", &optional(&args.sum)),
+            ("table", &plan.table.sql_name(dialect)),
+            ("created_at", &created),
+            ("filters", &filters),
+            ("id", &id),
+        ],
+    );
+    (sql, binds)
+}
+
+async fn row_estimate(db: &mut Db, plan: &Plan) -> Option<u64> {
+    let dialect = db.dialect();
+    let sql = db::fill(
+        query_file!(db.engine(), "row_estimate.sql"),
+        &[("table", &plan.table.sql_name(&dialect))],
+    );
+    let binds = [
+        Bind::Text(plan.table.schema.clone()),
+        Bind::Text(plan.table.name.clone()),
+    ];
+    let binds: &[Bind] = if db.engine() == Engine::Sqlite {
+        &[]
+    } else {
+        &binds
+    };
+    let rows = db.query_text(&sql, binds).await.ok()?;
+    rows.into_iter().next()?.into_iter().next()??.parse().ok()
+}
+
+fn parse_number(text: &str) -> Result<Decimal> {
+    Decimal::from_str(text)
+        .or_else(|_| Decimal::from_scientific(text))
+        .with_context(|| format!("--sum column value {text:?} is not a number"))
+}
+
+/// Rows seen, and the time range they cover.
+#[derive(Debug, Default)]
+struct Scanned {
+    rows: u64,
+    first_us: Option<i64>,
+    last_us: Option<i64>,
+}
+
+impl Scanned {
+    fn add(&mut self, t_us: i64) {
+        self.rows += 1;
+        self.first_us.get_or_insert(t_us);
+        self.last_us = Some(t_us);
+    }
+}
+
+/// One cluster, as reported with `--output clusters`.
+#[derive(Serialize)]
+struct ClusterRow {
+    cluster: u64,
+    original_id: String,
+    extra_ids: Vec<String>,
+    count: usize,
+    first_at: String,
+    span_seconds: f64,
+    cause: Cause,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    by: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sum: Option<Decimal>,
+    values: Map<String, Value>,
+}
+
+/// One extra row, as reported with `--output rows`: the remediation list.
+#[derive(Serialize)]
+struct ExtraRow<'a> {
+    cluster: u64,
+    original_id: &'a str,
+    duplicate_id: &'a str,
+    /// Seconds since the row before it in the cluster.
+    gap_seconds: f64,
+    cause: Cause,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    by: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sum: Option<Option<Decimal>>,
+}
+
+/// Turns clusters into report rows as they close, and keeps the totals.
+struct Findings<W: Write> {
+    emitter: Emitter<W>,
+    output: ScanOutput,
+    dialect: Dialect,
+    compared: Vec<String>,
+    has_key: bool,
+    has_by: bool,
+    has_sum: bool,
+    clusters: u64,
+    extra_rows: u64,
+    sum_at_stake: Decimal,
+    by_hit: FxHashSet<Option<Box<str>>>,
+    causes: [u64; 4],
+}
+
+impl<W: Write> Findings<W> {
+    fn new(
+        args: &ScanArgs,
+        plan: &Plan,
+        dialect: Dialect,
+        mut emitter: Emitter<W>,
+    ) -> Result<Self> {
+        emitter.meta(
+            "table",
+            format!("{}.{}", plan.table.schema, plan.table.name),
+            format!("{} ({})", plan.table.name, dialect.engine().name()),
+        )?;
+        emitter.meta("compared_columns", &plan.compared, plan.compared.join(", "))?;
+        let excluded_text: Vec<String> = plan
+            .excluded
+            .iter()
+            .map(|e| format!("{} ({})", e.column, e.reason))
+            .collect();
+        emitter.meta("excluded_columns", &plan.excluded, excluded_text.join(", "))?;
+        let key_text = match &plan.key {
+            Some(key) => format!("{key}"),
+            None => "none: causes are unknown (name one with --key-column)".to_string(),
+        };
+        emitter.meta("key_column", &plan.key, key_text)?;
+        emitter.meta(
+            "window_seconds",
+            args.window.as_secs_f64(),
+            args.window.as_secs_f64().to_string(),
+        )?;
+        Ok(Findings {
+            emitter,
+            output: args.output,
+            dialect,
+            compared: plan.compared.clone(),
+            has_key: plan.key.is_some(),
+            has_by: args.by.is_some(),
+            has_sum: args.sum.is_some(),
+            clusters: 0,
+            extra_rows: 0,
+            sum_at_stake: Decimal::ZERO,
+            by_hit: FxHashSet::default(),
+            causes: [0; 4],
+        })
+    }
+
+    fn add(&mut self, cluster: Cluster) -> Result<()> {
+        self.clusters += 1;
+        let n = self.clusters;
+        let cause = Cause::of(
+            self.has_key
+                .then(|| cluster.members.iter().map(|m| m.key.as_deref())),
+        );
+        self.causes[cause as usize] += 1;
+        let original = cluster.original();
+        let extras = cluster.extras();
+        self.extra_rows += extras.len() as u64;
+        let sum = self
+            .has_sum
+            .then(|| extras.iter().filter_map(|m| m.sum).sum::<Decimal>());
+        self.sum_at_stake += sum.unwrap_or_default();
+        if self.has_by {
+            self.by_hit.insert(original.by.clone());
+        }
+        match self.output {
+            ScanOutput::Clusters => {
+                let values = self
+                    .compared
+                    .iter()
+                    .cloned()
+                    .zip(
+                        self.dialect
+                            .unfold(&cluster.values)
+                            .into_iter()
+                            .map(|v| v.map_or(Value::Null, Value::String)),
+                    )
+                    .collect();
+                self.emitter.row(&ClusterRow {
+                    cluster: n,
+                    original_id: original.id.to_string(),
+                    extra_ids: extras.iter().map(|m| m.id.to_string()).collect(),
+                    count: cluster.members.len(),
+                    first_at: timeparse::rfc3339(timeparse::from_micros(original.t_us)),
+                    span_seconds: timeparse::seconds(cluster.span_us()),
+                    cause,
+                    by: self
+                        .has_by
+                        .then(|| original.by.as_deref().map(String::from)),
+                    sum,
+                    values,
+                })?;
+            }
+            ScanOutput::Rows => {
+                for pair in cluster.members.windows(2) {
+                    let (before, extra) = (&pair[0], &pair[1]);
+                    self.emitter.row(&ExtraRow {
+                        cluster: n,
+                        original_id: &original.id,
+                        duplicate_id: &extra.id,
+                        gap_seconds: timeparse::seconds(extra.t_us - before.t_us),
+                        cause,
+                        by: self.has_by.then_some(extra.by.as_deref()),
+                        sum: self.has_sum.then_some(extra.sum),
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, scanned: &Scanned, elapsed: Duration) -> Result<Outcome> {
+        let e = &mut self.emitter;
+        e.meta("rows_scanned", scanned.rows, scanned.rows.to_string())?;
+        let range = match (scanned.first_us, scanned.last_us) {
+            (Some(first), Some(last)) => {
+                let (first, last) = (timeparse::from_micros(first), timeparse::from_micros(last));
+                (
+                    json!({"first": timeparse::rfc3339(first), "last": timeparse::rfc3339(last)}),
+                    format!(
+                        "{} .. {}",
+                        timeparse::rfc3339(first),
+                        timeparse::rfc3339(last)
+                    ),
+                )
+            }
+            _ => (Value::Null, "no rows".to_string()),
+        };
+        e.meta("time_range", range.0, range.1)?;
+        let causes: Map<String, Value> = [
+            Cause::NoKey,
+            Cause::KeyPerAttempt,
+            Cause::KeyReused,
+            Cause::Unknown,
+        ]
+        .into_iter()
+        .filter(|c| self.causes[*c as usize] > 0)
+        .map(|c| (c.as_str().to_string(), json!(self.causes[c as usize])))
+        .collect();
+        let causes_text: Vec<String> = causes.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let clusters_text = if causes.is_empty() {
+            self.clusters.to_string()
+        } else {
+            format!("{} ({})", self.clusters, causes_text.join(", "))
+        };
+        e.meta("clusters", self.clusters, clusters_text)?;
+        e.meta("clusters_by_cause", &causes, "")?;
+        let share = if scanned.rows == 0 {
+            0.0
+        } else {
+            self.extra_rows as f64 / scanned.rows as f64
+        };
+        e.meta(
+            "extra_rows",
+            self.extra_rows,
+            format!(
+                "{} ({:.3}% of rows scanned)",
+                self.extra_rows,
+                share * 100.0
+            ),
+        )?;
+        e.meta("extra_share", share, "")?;
+        if self.has_sum {
+            e.meta(
+                "sum_at_stake",
+                self.sum_at_stake,
+                self.sum_at_stake.normalize().to_string(),
+            )?;
+        }
+        if self.has_by {
+            e.meta(
+                "by_values_hit",
+                self.by_hit.len(),
+                self.by_hit.len().to_string(),
+            )?;
+        }
+        e.meta(
+            "elapsed_seconds",
+            elapsed.as_secs_f64(),
+            format!("{:.2}", elapsed.as_secs_f64()),
+        )?;
+        self.emitter.finish()?;
+        Ok(Outcome::from_findings(self.clusters > 0))
+    }
+}

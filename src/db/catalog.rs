@@ -1,0 +1,327 @@
+//! Catalog introspection: a table's columns, types, primary key, unique
+//! indexes and column defaults, read from the engine's own catalog.
+
+use anyhow::{Result, bail};
+
+use super::{Bind, Db, Engine};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    pub name: String,
+    /// The type as the catalog spells it, lower case (`timestamp with time zone`, `int(11)`).
+    pub data_type: String,
+    pub default: Option<String>,
+    /// `identity` (PostgreSQL) or `auto_increment` (MySQL) when the engine mints the value.
+    pub generated: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct UniqueIndex {
+    pub name: String,
+    pub primary: bool,
+    /// Indexed columns in order; `None` for an expression.
+    pub columns: Vec<Option<String>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub engine: Engine,
+    pub schema: String,
+    pub name: String,
+    pub columns: Vec<Column>,
+    pub primary_key: Vec<String>,
+    pub unique: Vec<UniqueIndex>,
+}
+
+macro_rules! query_file {
+    ($engine:expr, $file:literal) => {
+        match $engine {
+            Engine::Postgres => include_str!(concat!("../../queries/postgres/", $file)),
+            Engine::MySql => include_str!(concat!("../../queries/mysql/", $file)),
+            Engine::Sqlite => include_str!(concat!("../../queries/sqlite/", $file)),
+        }
+    };
+}
+pub(crate) use query_file;
+
+/// Reads a table's description; `name` may be `schema.table`.
+pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
+    let engine = db.engine();
+    let current = single_text(db, query_file!(engine, "current_schema.sql"), &[]).await?;
+    let Some(current) = current else {
+        bail!("no database selected: name one in the URL");
+    };
+    let mut schema = current.clone();
+    let mut table_name = name.to_string();
+    let mut tables = table_names(db, &schema).await?;
+    if !tables.contains(&table_name)
+        && engine != Engine::Sqlite
+        && let Some((s, t)) = name.split_once('.')
+    {
+        schema = s.to_string();
+        table_name = t.to_string();
+        tables = table_names(db, &schema).await?;
+    }
+    if !tables.contains(&table_name) {
+        bail!(
+            "no table {name:?} in {}{}",
+            schema_word(engine, &schema),
+            suggest(&table_name, &tables)
+        );
+    }
+    let binds = [Bind::Text(schema.clone()), Bind::Text(table_name.clone())];
+    let mut columns = Vec::new();
+    let mut sqlite_pk: Vec<(i64, String)> = Vec::new();
+    for row in db
+        .query_text(query_file!(engine, "columns.sql"), &binds)
+        .await?
+    {
+        let [name, data_type, default, generated] = <[Option<String>; 4]>::try_from(row)
+            .map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
+        let name = name.unwrap_or_default();
+        let generated = generated.unwrap_or_default();
+        if engine == Engine::Sqlite {
+            let pk: i64 = generated.parse().unwrap_or(0);
+            if pk > 0 {
+                sqlite_pk.push((pk, name.clone()));
+            }
+        }
+        columns.push(Column {
+            name,
+            data_type: data_type.unwrap_or_default().to_lowercase(),
+            default,
+            generated: if engine == Engine::Sqlite {
+                String::new()
+            } else {
+                generated.to_lowercase()
+            },
+        });
+    }
+    let mut unique: Vec<UniqueIndex> = Vec::new();
+    for row in db
+        .query_text(query_file!(engine, "unique_indexes.sql"), &binds)
+        .await?
+    {
+        let [index, kind, column] = <[Option<String>; 3]>::try_from(row)
+            .map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
+        let index = index.unwrap_or_default();
+        match unique.last_mut() {
+            Some(last) if last.name == index => last.columns.push(column),
+            _ => unique.push(UniqueIndex {
+                name: index,
+                primary: kind.as_deref() == Some("primary"),
+                columns: vec![column],
+            }),
+        }
+    }
+    let primary_key = if engine == Engine::Sqlite {
+        sqlite_pk.sort();
+        sqlite_pk.into_iter().map(|(_, name)| name).collect()
+    } else {
+        unique
+            .iter()
+            .find(|u| u.primary)
+            .map(|u| u.columns.iter().flatten().cloned().collect())
+            .unwrap_or_default()
+    };
+    Ok(Table {
+        engine,
+        schema,
+        name: table_name,
+        columns,
+        primary_key,
+        unique,
+    })
+}
+
+async fn single_text(db: &mut Db, sql: &str, binds: &[Bind]) -> Result<Option<String>> {
+    Ok(db
+        .query_text(sql, binds)
+        .await?
+        .into_iter()
+        .next()
+        .and_then(|row| row.into_iter().next().flatten()))
+}
+
+async fn table_names(db: &mut Db, schema: &str) -> Result<Vec<String>> {
+    let rows = db
+        .query_text(
+            query_file!(db.engine(), "tables.sql"),
+            &[Bind::Text(schema.to_string())],
+        )
+        .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| r.into_iter().next().flatten())
+        .collect())
+}
+
+fn schema_word(engine: Engine, schema: &str) -> String {
+    match engine {
+        Engine::Postgres => format!("schema {schema:?}"),
+        Engine::MySql => format!("database {schema:?}"),
+        Engine::Sqlite => "the database".to_string(),
+    }
+}
+
+/// ` (did you mean "orders"?)`: the closest names, or nothing when none is close.
+pub fn suggest(name: &str, candidates: &[String]) -> String {
+    let lower = name.to_lowercase();
+    let mut scored: Vec<(f64, &String)> = candidates
+        .iter()
+        .map(|c| {
+            (
+                strsim::normalized_damerau_levenshtein(&lower, &c.to_lowercase()),
+                c,
+            )
+        })
+        .filter(|(score, _)| *score >= 0.5)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let best = scored.first().map_or(0.0, |s| s.0);
+    let names: Vec<String> = scored
+        .iter()
+        .take_while(|(score, _)| *score >= best - 0.15)
+        .take(3)
+        .map(|(_, c)| format!("{c:?}"))
+        .collect();
+    match names.len() {
+        0 => String::new(),
+        _ => format!(" (did you mean {}?)", names.join(" or ")),
+    }
+}
+
+impl Table {
+    /// The quoted, schema-qualified name for SQL.
+    pub fn sql_name(&self, dialect: &super::Dialect) -> String {
+        match self.engine {
+            Engine::Sqlite => dialect.ident(&self.name),
+            _ => dialect.table(Some(&self.schema), &self.name),
+        }
+    }
+
+    /// The column named exactly so, or an error naming it and the closest names.
+    pub fn column(&self, name: &str) -> Result<&Column> {
+        if let Some(c) = self.columns.iter().find(|c| c.name == name) {
+            return Ok(c);
+        }
+        let names: Vec<String> = self.columns.iter().map(|c| c.name.clone()).collect();
+        bail!(
+            "no column {name:?} in table {:?}{}",
+            self.name,
+            suggest(name, &names)
+        )
+    }
+
+    /// The first column whose name, compared without case, is one of `names`.
+    pub fn find_column(&self, names: &[&str]) -> Option<&Column> {
+        names
+            .iter()
+            .find_map(|n| self.columns.iter().find(|c| c.name.eq_ignore_ascii_case(n)))
+    }
+
+    /// The unique index that makes this column unique on its own, if any.
+    pub fn unique_alone(&self, column: &str) -> Option<&UniqueIndex> {
+        self.unique
+            .iter()
+            .find(|u| u.columns.len() == 1 && u.columns[0].as_deref() == Some(column))
+    }
+}
+
+impl Column {
+    /// Why the engine fills this column with a fresh value on every insert, if it does.
+    pub fn mints(&self) -> Option<String> {
+        if self.generated.contains("identity") {
+            return Some("identity column".into());
+        }
+        if self.generated.contains("auto_increment") {
+            return Some("auto_increment".into());
+        }
+        let default = self.default.as_deref()?;
+        let lower = default.to_lowercase();
+        const MINTING: &[&str] = &[
+            "nextval(",
+            "uuid",
+            "newid(",
+            "ulid",
+            "random",
+            "now()",
+            "current_timestamp",
+            "current_date",
+            "current_time",
+            "localtimestamp",
+            "localtime",
+            "clock_timestamp",
+            "statement_timestamp",
+            "transaction_timestamp",
+            "sysdate",
+            "unixepoch",
+            "strftime",
+            "julianday",
+            "datetime(",
+        ];
+        MINTING
+            .iter()
+            .any(|m| lower.contains(m))
+            .then(|| format!("default mints a value: {default}"))
+    }
+
+    pub fn is_integer(&self) -> bool {
+        let t = self.data_type.as_str();
+        t.contains("int") && !t.contains("interval") && !t.contains("point")
+    }
+
+    /// Whether the type is a native date or time type.
+    pub fn is_temporal(&self) -> bool {
+        let t = self.data_type.as_str();
+        t.starts_with("timestamp") || t.starts_with("datetime") || t == "date"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn col(default: Option<&str>, generated: &str) -> Column {
+        Column {
+            name: "c".into(),
+            data_type: "text".into(),
+            default: default.map(Into::into),
+            generated: generated.into(),
+        }
+    }
+
+    #[test]
+    fn minting_defaults() {
+        assert!(
+            col(Some("nextval('orders_id_seq'::regclass)"), "")
+                .mints()
+                .is_some()
+        );
+        assert!(col(Some("gen_random_uuid()"), "").mints().is_some());
+        assert!(col(Some("uuid()"), "").mints().is_some());
+        assert!(col(Some("current_timestamp(6)"), "").mints().is_some());
+        assert!(
+            col(Some("(lower(hex(randomblob(16))))"), "")
+                .mints()
+                .is_some()
+        );
+        assert!(col(None, "identity").mints().is_some());
+        assert!(col(None, "auto_increment").mints().is_some());
+        assert!(col(Some("'EUR'::text"), "").mints().is_none());
+        assert!(col(Some("0"), "").mints().is_none());
+        assert!(col(None, "").mints().is_none());
+    }
+
+    #[test]
+    fn suggestions() {
+        let names = vec![
+            "orders".to_string(),
+            "order_items".to_string(),
+            "customers".to_string(),
+        ];
+        assert_eq!(suggest("ordres", &names), " (did you mean \"orders\"?)");
+        assert_eq!(suggest("Orders", &names), " (did you mean \"orders\"?)");
+        assert_eq!(suggest("zzzzzz", &names), "");
+    }
+}

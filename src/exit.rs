@@ -1,0 +1,89 @@
+//! Exit codes in one place: 0 clean, 1 findings, 2 error, 3 lock held, 130 interrupted.
+
+use std::io;
+use std::process::ExitCode;
+
+/// What a command found, when it ran to the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing to report: exit 0.
+    Clean,
+    /// Damage, stuck keys, failed checks or keys needing review: exit 1.
+    Findings,
+}
+
+impl Outcome {
+    pub fn from_findings(found: bool) -> Self {
+        if found {
+            Outcome::Findings
+        } else {
+            Outcome::Clean
+        }
+    }
+}
+
+/// Another run holds the table's lock (exit 3).
+#[derive(Debug, thiserror::Error)]
+#[error("another run holds the lock on {0}")]
+pub struct LockHeld(pub String);
+
+/// Ctrl-C or SIGTERM ended the run (exit 130).
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted")]
+pub struct Interrupted;
+
+pub const CLEAN: u8 = 0;
+pub const FINDINGS: u8 = 1;
+pub const ERROR: u8 = 2;
+pub const LOCK_HELD: u8 = 3;
+pub const INTERRUPTED: u8 = 130;
+
+/// Maps a run's result to the process exit code, printing an error as one line on stderr.
+pub fn report(result: anyhow::Result<Outcome>) -> ExitCode {
+    let code = match result {
+        Ok(Outcome::Clean) => CLEAN,
+        Ok(Outcome::Findings) => FINDINGS,
+        Err(err) => {
+            let code = code_for(&err);
+            if code != CLEAN {
+                eprintln!("idemctl: {}", one_line(&err));
+            }
+            code
+        }
+    };
+    ExitCode::from(code)
+}
+
+fn code_for(err: &anyhow::Error) -> u8 {
+    if is_broken_pipe(err) {
+        // `idemctl scan ... | head`: the reader has all it wanted.
+        return CLEAN;
+    }
+    if err.downcast_ref::<LockHeld>().is_some() {
+        return LOCK_HELD;
+    }
+    if err.downcast_ref::<Interrupted>().is_some() {
+        return INTERRUPTED;
+    }
+    ERROR
+}
+
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<csv::Error>()
+                .is_some_and(|e| matches!(e.kind(), csv::ErrorKind::Io(io) if io.kind() == io::ErrorKind::BrokenPipe))
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .is_some_and(|e| e.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
+    })
+}
+
+/// An error and its causes on one line, so cron mail and log lines stay readable.
+pub fn one_line(err: &anyhow::Error) -> String {
+    let text = format!("{err:#}");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}

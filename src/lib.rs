@@ -1,0 +1,20 @@
+//! idemctl: finds the damage retried requests did to a database, and keeps an
+//! idempotency-key table healthy.
+
+pub mod cli;
+pub mod commands;
+pub mod db;
+pub mod exit;
+pub mod report;
+pub mod timeparse;
+pub mod window;
+
+pub use exit::Outcome;
+
+/// Runs one parsed command line to its outcome.
+pub fn run(cli: cli::Cli) -> anyhow::Result<Outcome> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(commands::run(cli.command))
+}

@@ -1,0 +1,334 @@
+//! One emitter for every report: rows are `Serialize` structs, written as a
+//! table, CSV, one JSON document or NDJSON to any writer. Notes and summary
+//! figures ("meta") go beside the rows: in the table and JSON outputs on
+//! stdout, beside CSV and NDJSON on stderr so that stdout stays parseable.
+
+use std::io::{self, IsTerminal, Write};
+use std::time::Duration;
+
+use anyhow::Result;
+use comfy_table::{ContentArrangement, Table, presets};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::cli::Format;
+
+pub struct Emitter<W: Write> {
+    sink: Sink<W>,
+    quiet: bool,
+    rows_key: &'static str,
+    rows: usize,
+    /// Meta given before the first row, for the JSON document's head.
+    head: Map<String, Value>,
+    /// Meta given after the first row: after the table, or the JSON document's tail.
+    tail: Vec<(String, Value, String)>,
+}
+
+enum Sink<W: Write> {
+    Table { out: W, table: Table, headers: bool },
+    Csv { csv: csv::Writer<W> },
+    Json { out: W },
+    Ndjson { out: W },
+}
+
+impl<W: Write> Emitter<W> {
+    /// `rows_key` names the rows in the JSON document (`clusters`, `keys`, ...).
+    pub fn new(format: Format, quiet: bool, out: W, rows_key: &'static str) -> Self {
+        let sink = match format {
+            Format::Table => {
+                let mut table = Table::new();
+                table
+                    .load_preset(presets::UTF8_FULL_CONDENSED)
+                    .set_content_arrangement(ContentArrangement::Dynamic);
+                Sink::Table {
+                    out,
+                    table,
+                    headers: false,
+                }
+            }
+            Format::Csv => Sink::Csv {
+                csv: csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(out),
+            },
+            Format::Json => Sink::Json { out },
+            Format::Ndjson => Sink::Ndjson { out },
+        };
+        Emitter {
+            sink,
+            quiet,
+            rows_key,
+            rows: 0,
+            head: Map::new(),
+            tail: Vec::new(),
+        }
+    }
+
+    /// A note or summary figure: `value` for JSON, `text` for people (an
+    /// empty `text` shows it to JSON readers only).
+    pub fn meta(
+        &mut self,
+        key: &str,
+        value: impl Serialize,
+        text: impl Into<String>,
+    ) -> Result<()> {
+        let value = serde_json::to_value(value)?;
+        let text = text.into();
+        if self.rows > 0 {
+            self.tail.push((key.to_string(), value, text));
+            return Ok(());
+        }
+        match &mut self.sink {
+            _ if text.is_empty() => {}
+            Sink::Table { out, .. } => writeln!(out, "{}: {text}", label(key))?,
+            Sink::Json { .. } => {
+                self.head.insert(key.to_string(), value);
+            }
+            Sink::Csv { .. } | Sink::Ndjson { .. } => {
+                if !self.quiet {
+                    eprintln!("{}: {text}", label(key));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn row(&mut self, row: &impl Serialize) -> Result<()> {
+        let Value::Object(fields) = serde_json::to_value(row)? else {
+            anyhow::bail!("report rows must be objects");
+        };
+        let first = self.rows == 0;
+        self.rows += 1;
+        match &mut self.sink {
+            Sink::Table { table, headers, .. } => {
+                if !*headers {
+                    table.set_header(fields.keys().map(|k| label(k)));
+                    *headers = true;
+                }
+                table.add_row(fields.values().map(cell));
+            }
+            Sink::Csv { csv } => {
+                if first {
+                    csv.write_record(fields.keys())?;
+                }
+                csv.write_record(fields.values().map(cell))?;
+            }
+            Sink::Json { out } => {
+                if first {
+                    open_document(out, &self.head, self.rows_key)?;
+                } else {
+                    out.write_all(b",")?;
+                }
+                out.write_all(b"\n  ")?;
+                serde_json::to_writer(&mut *out, &fields)?;
+            }
+            Sink::Ndjson { out } => {
+                serde_json::to_writer(&mut *out, &fields)?;
+                out.write_all(b"\n")?;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn finish(mut self) -> Result<()> {
+        let tail = std::mem::take(&mut self.tail);
+        match &mut self.sink {
+            Sink::Table {
+                out,
+                table,
+                headers,
+            } => {
+                if *headers {
+                    writeln!(out, "{table}")?;
+                }
+                for (key, _, text) in tail.iter().filter(|(_, _, text)| !text.is_empty()) {
+                    writeln!(out, "{}: {text}", label(key))?;
+                }
+                out.flush()?;
+            }
+            Sink::Csv { csv } => {
+                csv.flush()?;
+                print_tail_to_stderr(&tail, self.quiet);
+            }
+            Sink::Ndjson { out } => {
+                out.flush()?;
+                print_tail_to_stderr(&tail, self.quiet);
+            }
+            Sink::Json { out } => {
+                if self.rows == 0 {
+                    open_document(out, &self.head, self.rows_key)?;
+                } else {
+                    out.write_all(b"\n")?;
+                }
+                out.write_all(b"]")?;
+                for (key, value, _) in &tail {
+                    out.write_all(b",\n")?;
+                    serde_json::to_writer(&mut *out, key)?;
+                    out.write_all(b":")?;
+                    serde_json::to_writer(&mut *out, value)?;
+                }
+                out.write_all(b"}\n")?;
+                out.flush()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn open_document(out: &mut impl Write, head: &Map<String, Value>, rows_key: &str) -> Result<()> {
+    out.write_all(b"{")?;
+    for (key, value) in head {
+        serde_json::to_writer(&mut *out, key)?;
+        out.write_all(b":")?;
+        serde_json::to_writer(&mut *out, value)?;
+        out.write_all(b",\n")?;
+    }
+    serde_json::to_writer(&mut *out, rows_key)?;
+    out.write_all(b":[")?;
+    Ok(())
+}
+
+fn print_tail_to_stderr(tail: &[(String, Value, String)], quiet: bool) {
+    if !quiet {
+        for (key, _, text) in tail.iter().filter(|(_, _, text)| !text.is_empty()) {
+            eprintln!("{}: {text}", label(key));
+        }
+    }
+}
+
+fn label(key: &str) -> String {
+    key.replace('_', " ")
+}
+
+/// A JSON value as one text cell: arrays joined by spaces, objects as k=v.
+fn cell(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items.iter().map(cell).collect::<Vec<_>>().join(" "),
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(k, v)| {
+                if v.is_null() {
+                    format!("{k}=NULL")
+                } else {
+                    format!("{k}={}", cell(v))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => other.to_string(),
+    }
+}
+
+/// Whether a progress bar would be shown: only to a person at a terminal.
+pub fn wants_progress(quiet: bool) -> bool {
+    !quiet && io::stderr().is_terminal()
+}
+
+/// A progress bar on stderr for people; hidden in cron, pipes and `--quiet`.
+pub fn progress(quiet: bool, total: Option<u64>, what: &str) -> ProgressBar {
+    if !wants_progress(quiet) {
+        return ProgressBar::hidden();
+    }
+    let bar = match total {
+        Some(total) if total > 0 => ProgressBar::new(total).with_style(
+            ProgressStyle::with_template(&format!(
+                "{{spinner}} {what} [{{bar:30}}] {{human_pos}}/~{{human_len}} rows {{per_sec}} {{elapsed}}"
+            ))
+            .expect("valid template")
+            .progress_chars("=> "),
+        ),
+        _ => ProgressBar::new_spinner().with_style(
+            ProgressStyle::with_template(&format!("{{spinner}} {what} {{human_pos}} rows {{per_sec}} {{elapsed}}"))
+                .expect("valid template"),
+        ),
+    };
+    bar.enable_steady_tick(Duration::from_millis(120));
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Row {
+        id: i64,
+        name: &'static str,
+        tags: Vec<&'static str>,
+        note: Option<&'static str>,
+    }
+
+    fn render(format: Format) -> String {
+        let mut buf = Vec::new();
+        let mut e = Emitter::new(format, true, &mut buf, "rows");
+        e.meta("compared", ["a", "b"], "a, b").unwrap();
+        e.row(&Row {
+            id: 1,
+            name: "x, \"y\"",
+            tags: vec!["p", "q"],
+            note: None,
+        })
+        .unwrap();
+        e.row(&Row {
+            id: 2,
+            name: "z",
+            tags: vec![],
+            note: Some("n"),
+        })
+        .unwrap();
+        e.meta("total", 2, "2").unwrap();
+        e.finish().unwrap();
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn csv_is_rfc4180_with_header() {
+        assert_eq!(
+            render(Format::Csv),
+            "id,name,tags,note\n1,\"x, \"\"y\"\"\",p q,\n2,z,,n\n"
+        );
+    }
+
+    #[test]
+    fn json_is_one_document_with_meta() {
+        let doc: Value = serde_json::from_str(&render(Format::Json)).unwrap();
+        assert_eq!(doc["compared"], serde_json::json!(["a", "b"]));
+        assert_eq!(doc["rows"][0]["tags"], serde_json::json!(["p", "q"]));
+        assert_eq!(doc["rows"][1]["note"], "n");
+        assert_eq!(doc["total"], 2);
+    }
+
+    #[test]
+    fn json_without_rows_is_still_a_document() {
+        let mut buf = Vec::new();
+        let mut e = Emitter::new(Format::Json, true, &mut buf, "rows");
+        e.meta("total", 0, "0").unwrap();
+        e.finish().unwrap();
+        let doc: Value = serde_json::from_slice(&buf).unwrap();
+        assert_eq!(doc["rows"], serde_json::json!([]));
+        assert_eq!(doc["total"], 0);
+    }
+
+    #[test]
+    fn ndjson_is_one_object_per_line() {
+        let out = render(Format::Ndjson);
+        let lines: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[1]["id"], 2);
+    }
+
+    #[test]
+    fn table_puts_meta_around_the_rows() {
+        let out = render(Format::Table);
+        let compared = out.find("compared: a, b").unwrap();
+        let row = out.find("p q").unwrap();
+        let total = out.find("total: 2").unwrap();
+        assert!(compared < row && row < total, "{out}");
+    }
+}

@@ -1,0 +1,71 @@
+//! Durations and points in time as the command line spells them.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+/// A duration such as `5s`, `250ms`, `2h 30m` or `7d`.
+pub fn duration(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text.trim())
+        .map_err(|e| format!("bad duration {text:?}: {e} (try 5s, 10m, 24h)"))
+}
+
+/// An RFC 3339 time (`2026-11-30T08:00:00Z`), or a duration back from now (`24h`).
+pub fn instant(text: &str) -> Result<DateTime<Utc>, String> {
+    let text = text.trim();
+    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    match humantime::parse_duration(text) {
+        Ok(ago) => chrono::Duration::from_std(ago)
+            .ok()
+            .and_then(|ago| Utc::now().checked_sub_signed(ago))
+            .ok_or_else(|| format!("duration {text:?} reaches too far back")),
+        Err(_) => Err(format!(
+            "bad time {text:?}: give an RFC 3339 time (2026-11-30T08:00:00Z) or a duration back from now (24h)"
+        )),
+    }
+}
+
+/// Microseconds since the Unix epoch as a UTC time, for reports.
+pub fn from_micros(us: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp_micros(us).unwrap_or_default()
+}
+
+/// A UTC time as RFC 3339 with only the fraction digits it needs.
+pub fn rfc3339(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+}
+
+/// Microseconds as seconds, for gaps and spans.
+pub fn seconds(us: i64) -> f64 {
+    us as f64 / 1_000_000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(duration("5s").unwrap(), Duration::from_secs(5));
+        assert_eq!(duration("1m 30s").unwrap(), Duration::from_secs(90));
+        assert!(duration("5 parsecs").unwrap_err().contains("bad duration"));
+    }
+
+    #[test]
+    fn instants() {
+        let t = instant("2026-11-30T08:00:00+01:00").unwrap();
+        assert_eq!(rfc3339(t), "2026-11-30T07:00:00Z");
+        let ago = Utc::now() - instant("1h").unwrap();
+        assert!((ago.num_seconds() - 3600).abs() <= 5);
+        assert!(instant("yesterday-ish").is_err());
+    }
+
+    #[test]
+    fn micros_round_trip() {
+        let t = from_micros(1_700_000_000_123_000);
+        assert_eq!(rfc3339(t), "2023-11-14T22:13:20.123Z");
+        assert_eq!(seconds(4_500_000), 4.5);
+    }
+}

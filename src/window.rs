@@ -1,0 +1,381 @@
+//! The sliding-window clusterer: rows arrive in created-at order, rows with
+//! equal compared values that follow each other by at most the window form a
+//! cluster. Pure: no I/O, memory bounded by the rows inside one window plus
+//! the clusters not yet handed out.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+use std::hash::BuildHasher;
+
+use rust_decimal::Decimal;
+use rustc_hash::{FxBuildHasher, FxHashMap};
+use serde::Serialize;
+
+/// One row of the creation table, as the clusterer keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub id: Box<str>,
+    /// Created-at, microseconds since the Unix epoch.
+    pub t_us: i64,
+    pub key: Option<Box<str>>,
+    pub by: Option<Box<str>>,
+    pub sum: Option<Decimal>,
+}
+
+/// A maximal run of equal rows, each within the window of the one before.
+/// The first member is the original; the others are the damage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cluster {
+    /// The compared values, folded into one value by the engine.
+    pub values: Box<[u8]>,
+    pub members: Vec<Member>,
+}
+
+impl Cluster {
+    pub fn original(&self) -> &Member {
+        &self.members[0]
+    }
+
+    pub fn extras(&self) -> &[Member] {
+        &self.members[1..]
+    }
+
+    pub fn span_us(&self) -> i64 {
+        self.members[self.members.len() - 1].t_us - self.members[0].t_us
+    }
+}
+
+/// Why the retries got through, read off the keys the rows carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cause {
+    /// No row carries a key: the endpoint does not require one.
+    NoKey,
+    /// Every row carries a different key: the client mints the key inside its retry loop.
+    KeyPerAttempt,
+    /// Rows share a key: the server let a duplicate through.
+    KeyReused,
+    /// The table has no key column to tell.
+    Unknown,
+}
+
+impl Cause {
+    /// `keys` is `None` when the table has no key column.
+    pub fn of<'a>(keys: Option<impl IntoIterator<Item = Option<&'a str>>>) -> Cause {
+        let Some(keys) = keys else {
+            return Cause::Unknown;
+        };
+        let mut seen: Vec<&str> = Vec::new();
+        for key in keys.into_iter().flatten() {
+            if seen.contains(&key) {
+                return Cause::KeyReused;
+            }
+            seen.push(key);
+        }
+        if seen.is_empty() {
+            Cause::NoKey
+        } else {
+            Cause::KeyPerAttempt
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cause::NoKey => "no-key",
+            Cause::KeyPerAttempt => "key-per-attempt",
+            Cause::KeyReused => "key-reused",
+            Cause::Unknown => "unknown",
+        }
+    }
+}
+
+struct Group {
+    values: Box<[u8]>,
+    first_seq: u64,
+    last_t: i64,
+    members: Vec<Member>,
+}
+
+/// A closed cluster waiting for every earlier-starting group to close, so
+/// clusters come out in the order of their originals.
+struct Ready {
+    first_seq: u64,
+    cluster: Cluster,
+}
+
+impl PartialEq for Ready {
+    fn eq(&self, other: &Self) -> bool {
+        self.first_seq == other.first_seq
+    }
+}
+impl Eq for Ready {}
+impl PartialOrd for Ready {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Ready {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // BinaryHeap is a max-heap: the earliest original comes out first.
+        other.first_seq.cmp(&self.first_seq)
+    }
+}
+
+/// How many rows pass between two looks for the earliest open group.
+const READY_CHECK_EVERY: u64 = 1024;
+
+pub struct Clusterer<S = FxBuildHasher> {
+    window_us: i64,
+    hasher: S,
+    /// Open groups by the hash of their values; a hash shared by different
+    /// values holds several groups, told apart by the values themselves.
+    groups: FxHashMap<u64, Vec<Group>>,
+    /// (created-at, hash) of every row still inside the window, oldest first.
+    expiry: VecDeque<(i64, u64)>,
+    ready: BinaryHeap<Ready>,
+    /// No open group starts before this row; clusters starting earlier may go out.
+    release_before: u64,
+    seq: u64,
+}
+
+impl Clusterer {
+    pub fn new(window_us: i64) -> Self {
+        Clusterer::with_hasher(window_us, FxBuildHasher)
+    }
+}
+
+impl<S: BuildHasher> Clusterer<S> {
+    pub fn with_hasher(window_us: i64, hasher: S) -> Self {
+        Clusterer {
+            window_us: window_us.max(0),
+            hasher,
+            groups: FxHashMap::default(),
+            expiry: VecDeque::new(),
+            ready: BinaryHeap::new(),
+            release_before: 0,
+            seq: 0,
+        }
+    }
+
+    /// Adds the next row. Rows must come in created-at order.
+    pub fn push(&mut self, values: &[u8], member: Member) {
+        let t = member.t_us;
+        self.close_before(t.saturating_sub(self.window_us));
+        let hash = self.hasher.hash_one(values);
+        let bucket = self.groups.entry(hash).or_default();
+        match bucket.iter_mut().find(|g| &*g.values == values) {
+            Some(group) => {
+                group.last_t = t;
+                group.members.push(member);
+            }
+            None => bucket.push(Group {
+                values: values.into(),
+                first_seq: self.seq,
+                last_t: t,
+                members: vec![member],
+            }),
+        }
+        self.expiry.push_back((t, hash));
+        self.seq += 1;
+        if self.seq.is_multiple_of(READY_CHECK_EVERY) {
+            self.release_before = self.earliest_open();
+        }
+    }
+
+    /// Clusters that are complete and in order, to hand out now.
+    pub fn pop_ready(&mut self) -> Option<Cluster> {
+        match self.ready.peek() {
+            Some(top) if top.first_seq < self.release_before => self.ready.pop().map(|r| r.cluster),
+            _ => None,
+        }
+    }
+
+    /// Closes every group; what remains comes out of `pop_ready` in order.
+    pub fn finish(&mut self) {
+        self.close_before(i64::MAX);
+        self.release_before = u64::MAX;
+    }
+
+    /// Rows held right now (inside the window), for memory accounting.
+    pub fn held_rows(&self) -> usize {
+        self.expiry.len()
+    }
+
+    /// Closes the groups whose last row is older than `horizon`.
+    fn close_before(&mut self, horizon: i64) {
+        while let Some(&(t, hash)) = self.expiry.front() {
+            if t >= horizon {
+                break;
+            }
+            self.expiry.pop_front();
+            let Some(bucket) = self.groups.get_mut(&hash) else {
+                continue;
+            };
+            let mut i = 0;
+            while i < bucket.len() {
+                if bucket[i].last_t < horizon {
+                    let group = bucket.swap_remove(i);
+                    if group.members.len() > 1 {
+                        self.ready.push(Ready {
+                            first_seq: group.first_seq,
+                            cluster: Cluster {
+                                values: group.values,
+                                members: group.members,
+                            },
+                        });
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            if bucket.is_empty() {
+                self.groups.remove(&hash);
+            }
+        }
+    }
+
+    fn earliest_open(&self) -> u64 {
+        self.groups
+            .values()
+            .flatten()
+            .map(|g| g.first_seq)
+            .min()
+            .unwrap_or(self.seq)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(id: &str, t_s: i64, key: Option<&str>) -> Member {
+        Member {
+            id: id.into(),
+            t_us: t_s * 1_000_000,
+            key: key.map(Into::into),
+            by: None,
+            sum: None,
+        }
+    }
+
+    fn run(window_s: i64, rows: &[(&str, &str, i64)]) -> Vec<Vec<String>> {
+        let mut c = Clusterer::new(window_s * 1_000_000);
+        let mut out = Vec::new();
+        for (id, values, t) in rows {
+            c.push(values.as_bytes(), member(id, *t, None));
+            while let Some(cl) = c.pop_ready() {
+                out.push(cl.members.iter().map(|m| m.id.to_string()).collect());
+            }
+        }
+        c.finish();
+        while let Some(cl) = c.pop_ready() {
+            out.push(cl.members.iter().map(|m| m.id.to_string()).collect());
+        }
+        out
+    }
+
+    #[test]
+    fn chained_window() {
+        let rows = [("1", "a", 0), ("2", "a", 4), ("3", "a", 8)];
+        assert_eq!(run(5, &rows), vec![vec!["1", "2", "3"]]);
+        assert!(run(3, &rows).is_empty());
+    }
+
+    #[test]
+    fn gap_exactly_the_window_joins() {
+        assert_eq!(
+            run(5, &[("1", "a", 0), ("2", "a", 5)]),
+            vec![vec!["1", "2"]]
+        );
+        assert!(run(5, &[("1", "a", 0), ("2", "a", 6)]).is_empty());
+    }
+
+    #[test]
+    fn far_apart_rows_are_separate_intents() {
+        let day = 86_400;
+        let rows = [
+            ("1", "a", 0),
+            ("2", "a", 2),
+            ("3", "a", 2 * day),
+            ("4", "a", 2 * day + 1),
+        ];
+        assert_eq!(run(5, &rows), vec![vec!["1", "2"], vec!["3", "4"]]);
+    }
+
+    #[test]
+    fn different_values_do_not_mix_and_order_follows_originals() {
+        let rows = [
+            ("1", "a", 0),
+            ("2", "b", 1),
+            ("3", "b", 2),
+            ("4", "a", 3),
+            ("5", "c", 10),
+        ];
+        assert_eq!(run(5, &rows), vec![vec!["1", "4"], vec!["2", "3"]]);
+    }
+
+    #[test]
+    fn long_chain_holds_back_later_clusters_until_it_closes() {
+        // Group "a" chains across 5000 s while many "b<n>" pairs close behind it.
+        let mut rows: Vec<(String, String, i64)> = Vec::new();
+        for i in 0..5000 {
+            rows.push((format!("a{i}"), "a".into(), i));
+            if i % 2 == 0 {
+                rows.push((format!("b{i}x"), format!("b{i}"), i));
+                rows.push((format!("b{i}y"), format!("b{i}"), i));
+            }
+        }
+        let refs: Vec<(&str, &str, i64)> = rows
+            .iter()
+            .map(|(a, b, t)| (a.as_str(), b.as_str(), *t))
+            .collect();
+        let out = run(1, &refs);
+        assert_eq!(out.len(), 2501);
+        assert_eq!(out[0].len(), 5000);
+        assert_eq!(out[0][0], "a0");
+        assert_eq!(out[1], vec!["b0x", "b0y"]);
+    }
+
+    #[test]
+    fn hash_collisions_are_told_apart_by_values() {
+        // Every value hashes alike, so only the values themselves tell groups apart.
+        #[derive(Default)]
+        struct Constant;
+        impl std::hash::Hasher for Constant {
+            fn finish(&self) -> u64 {
+                7
+            }
+            fn write(&mut self, _: &[u8]) {}
+        }
+        let mut c = Clusterer::with_hasher(
+            5_000_000,
+            std::hash::BuildHasherDefault::<Constant>::default(),
+        );
+        c.push(b"x", member("1", 0, None));
+        c.push(b"y", member("2", 1, None));
+        c.push(b"x", member("3", 2, None));
+        c.finish();
+        let cl = c.pop_ready().unwrap();
+        assert_eq!(
+            cl.members.iter().map(|m| &*m.id).collect::<Vec<_>>(),
+            ["1", "3"]
+        );
+        assert_eq!(&*cl.values, b"x");
+        assert!(c.pop_ready().is_none());
+    }
+
+    #[test]
+    fn causes() {
+        assert_eq!(Cause::of(None::<Vec<Option<&str>>>), Cause::Unknown);
+        assert_eq!(Cause::of(Some([None, None])), Cause::NoKey);
+        assert_eq!(
+            Cause::of(Some([Some("a"), Some("b")])),
+            Cause::KeyPerAttempt
+        );
+        assert_eq!(
+            Cause::of(Some([Some("a"), None, Some("a")])),
+            Cause::KeyReused
+        );
+        assert_eq!(Cause::of(Some([None, Some("b")])), Cause::KeyPerAttempt);
+    }
+}
