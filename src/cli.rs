@@ -25,7 +25,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Find near-duplicate rows in a creation table, clustered by a time window
-    Scan(ScanArgs),
+    Scan(Box<ScanArgs>),
     /// Create an SQLite database with realistic retry damage, and scan it
     Demo(DemoArgs),
 }
@@ -71,11 +71,7 @@ pub fn parse() -> Result<Cli, ExitCode> {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                 let _ = err.print();
-                ExitCode::from(if err.use_stderr() {
-                    crate::exit::ERROR
-                } else {
-                    crate::exit::CLEAN
-                })
+                ExitCode::from(if err.use_stderr() { crate::exit::ERROR } else { crate::exit::CLEAN })
             }
             _ => {
                 let text = err.render().to_string();

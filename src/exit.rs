@@ -14,11 +14,7 @@ pub enum Outcome {
 
 impl Outcome {
     pub fn from_findings(found: bool) -> Self {
-        if found {
-            Outcome::Findings
-        } else {
-            Outcome::Clean
-        }
+        if found { Outcome::Findings } else { Outcome::Clean }
     }
 }
 
@@ -70,9 +66,7 @@ fn code_for(err: &anyhow::Error) -> u8 {
 
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        cause.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
             || cause
                 .downcast_ref::<csv::Error>()
                 .is_some_and(|e| matches!(e.kind(), csv::ErrorKind::Io(io) if io.kind() == io::ErrorKind::BrokenPipe))

@@ -13,8 +13,6 @@ pub use exit::Outcome;
 
 /// Runs one parsed command line to its outcome.
 pub fn run(cli: cli::Cli) -> anyhow::Result<Outcome> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(commands::run(cli.command))
 }

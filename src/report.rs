@@ -38,41 +38,19 @@ impl<W: Write> Emitter<W> {
         let sink = match format {
             Format::Table => {
                 let mut table = Table::new();
-                table
-                    .load_preset(presets::UTF8_FULL_CONDENSED)
-                    .set_content_arrangement(ContentArrangement::Dynamic);
-                Sink::Table {
-                    out,
-                    table,
-                    headers: false,
-                }
+                table.load_preset(presets::UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic);
+                Sink::Table { out, table, headers: false }
             }
-            Format::Csv => Sink::Csv {
-                csv: csv::WriterBuilder::new()
-                    .has_headers(false)
-                    .from_writer(out),
-            },
+            Format::Csv => Sink::Csv { csv: csv::WriterBuilder::new().has_headers(false).from_writer(out) },
             Format::Json => Sink::Json { out },
             Format::Ndjson => Sink::Ndjson { out },
         };
-        Emitter {
-            sink,
-            quiet,
-            rows_key,
-            rows: 0,
-            head: Map::new(),
-            tail: Vec::new(),
-        }
+        Emitter { sink, quiet, rows_key, rows: 0, head: Map::new(), tail: Vec::new() }
     }
 
     /// A note or summary figure: `value` for JSON, `text` for people (an
     /// empty `text` shows it to JSON readers only).
-    pub fn meta(
-        &mut self,
-        key: &str,
-        value: impl Serialize,
-        text: impl Into<String>,
-    ) -> Result<()> {
+    pub fn meta(&mut self, key: &str, value: impl Serialize, text: impl Into<String>) -> Result<()> {
         let value = serde_json::to_value(value)?;
         let text = text.into();
         if self.rows > 0 {
@@ -134,11 +112,7 @@ impl<W: Write> Emitter<W> {
     pub fn finish(mut self) -> Result<()> {
         let tail = std::mem::take(&mut self.tail);
         match &mut self.sink {
-            Sink::Table {
-                out,
-                table,
-                headers,
-            } => {
+            Sink::Table { out, table, headers } => {
                 if *headers {
                     writeln!(out, "{table}")?;
                 }
@@ -209,13 +183,7 @@ fn cell(value: &Value) -> String {
         Value::Array(items) => items.iter().map(cell).collect::<Vec<_>>().join(" "),
         Value::Object(fields) => fields
             .iter()
-            .map(|(k, v)| {
-                if v.is_null() {
-                    format!("{k}=NULL")
-                } else {
-                    format!("{k}={}", cell(v))
-                }
-            })
+            .map(|(k, v)| if v.is_null() { format!("{k}=NULL") } else { format!("{k}={}", cell(v)) })
             .collect::<Vec<_>>()
             .join(" "),
         other => other.to_string(),
@@ -265,20 +233,8 @@ mod tests {
         let mut buf = Vec::new();
         let mut e = Emitter::new(format, true, &mut buf, "rows");
         e.meta("compared", ["a", "b"], "a, b").unwrap();
-        e.row(&Row {
-            id: 1,
-            name: "x, \"y\"",
-            tags: vec!["p", "q"],
-            note: None,
-        })
-        .unwrap();
-        e.row(&Row {
-            id: 2,
-            name: "z",
-            tags: vec![],
-            note: Some("n"),
-        })
-        .unwrap();
+        e.row(&Row { id: 1, name: "x, \"y\"", tags: vec!["p", "q"], note: None }).unwrap();
+        e.row(&Row { id: 2, name: "z", tags: vec![], note: Some("n") }).unwrap();
         e.meta("total", 2, "2").unwrap();
         e.finish().unwrap();
         String::from_utf8(buf).unwrap()
@@ -286,10 +242,7 @@ mod tests {
 
     #[test]
     fn csv_is_rfc4180_with_header() {
-        assert_eq!(
-            render(Format::Csv),
-            "id,name,tags,note\n1,\"x, \"\"y\"\"\",p q,\n2,z,,n\n"
-        );
+        assert_eq!(render(Format::Csv), "id,name,tags,note\n1,\"x, \"\"y\"\"\",p q,\n2,z,,n\n");
     }
 
     #[test]
@@ -315,10 +268,7 @@ mod tests {
     #[test]
     fn ndjson_is_one_object_per_line() {
         let out = render(Format::Ndjson);
-        let lines: Vec<Value> = out
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         assert_eq!(lines.len(), 2);
         assert_eq!(lines[1]["id"], 2);
     }

@@ -6,8 +6,7 @@ use chrono::{DateTime, Utc};
 
 /// A duration such as `5s`, `250ms`, `2h 30m` or `7d`.
 pub fn duration(text: &str) -> Result<Duration, String> {
-    humantime::parse_duration(text.trim())
-        .map_err(|e| format!("bad duration {text:?}: {e} (try 5s, 10m, 24h)"))
+    humantime::parse_duration(text.trim()).map_err(|e| format!("bad duration {text:?}: {e} (try 5s, 10m, 24h)"))
 }
 
 /// An RFC 3339 time (`2026-11-30T08:00:00Z`), or a duration back from now (`24h`).

@@ -26,8 +26,10 @@ pub struct Member {
 /// The first member is the original; the others are the damage.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cluster {
-    /// The compared values, folded into one value by the engine.
+    /// The compared values, folded into one value.
     pub values: Box<[u8]>,
+    /// The compared values for people, taken from the first duplicate.
+    pub shown: Vec<Option<String>>,
     pub members: Vec<Member>,
 }
 
@@ -72,11 +74,7 @@ impl Cause {
             }
             seen.push(key);
         }
-        if seen.is_empty() {
-            Cause::NoKey
-        } else {
-            Cause::KeyPerAttempt
-        }
+        if seen.is_empty() { Cause::NoKey } else { Cause::KeyPerAttempt }
     }
 
     pub fn as_str(self) -> &'static str {
@@ -91,6 +89,7 @@ impl Cause {
 
 struct Group {
     values: Box<[u8]>,
+    shown: Vec<Option<String>>,
     first_seq: u64,
     last_t: i64,
     members: Vec<Member>,
@@ -157,19 +156,26 @@ impl<S: BuildHasher> Clusterer<S> {
         }
     }
 
-    /// Adds the next row. Rows must come in created-at order.
-    pub fn push(&mut self, values: &[u8], member: Member) {
+    /// Adds the next row. Rows must come in created-at order. `show` gives the
+    /// compared values for people; it is called only for the row that turns a
+    /// lone row into a cluster (its values equal the original's), so that the
+    /// rows that are not damage cost no decoding.
+    pub fn push(&mut self, values: &[u8], member: Member, show: impl FnOnce() -> Vec<Option<String>>) {
         let t = member.t_us;
         self.close_before(t.saturating_sub(self.window_us));
         let hash = self.hasher.hash_one(values);
         let bucket = self.groups.entry(hash).or_default();
         match bucket.iter_mut().find(|g| &*g.values == values) {
             Some(group) => {
+                if group.members.len() == 1 {
+                    group.shown = show();
+                }
                 group.last_t = t;
                 group.members.push(member);
             }
             None => bucket.push(Group {
                 values: values.into(),
+                shown: Vec::new(),
                 first_seq: self.seq,
                 last_t: t,
                 members: vec![member],
@@ -218,10 +224,7 @@ impl<S: BuildHasher> Clusterer<S> {
                     if group.members.len() > 1 {
                         self.ready.push(Ready {
                             first_seq: group.first_seq,
-                            cluster: Cluster {
-                                values: group.values,
-                                members: group.members,
-                            },
+                            cluster: Cluster { values: group.values, shown: group.shown, members: group.members },
                         });
                     }
                 } else {
@@ -235,12 +238,7 @@ impl<S: BuildHasher> Clusterer<S> {
     }
 
     fn earliest_open(&self) -> u64 {
-        self.groups
-            .values()
-            .flatten()
-            .map(|g| g.first_seq)
-            .min()
-            .unwrap_or(self.seq)
+        self.groups.values().flatten().map(|g| g.first_seq).min().unwrap_or(self.seq)
     }
 }
 
@@ -249,20 +247,14 @@ mod tests {
     use super::*;
 
     fn member(id: &str, t_s: i64, key: Option<&str>) -> Member {
-        Member {
-            id: id.into(),
-            t_us: t_s * 1_000_000,
-            key: key.map(Into::into),
-            by: None,
-            sum: None,
-        }
+        Member { id: id.into(), t_us: t_s * 1_000_000, key: key.map(Into::into), by: None, sum: None }
     }
 
     fn run(window_s: i64, rows: &[(&str, &str, i64)]) -> Vec<Vec<String>> {
         let mut c = Clusterer::new(window_s * 1_000_000);
         let mut out = Vec::new();
         for (id, values, t) in rows {
-            c.push(values.as_bytes(), member(id, *t, None));
+            c.push(values.as_bytes(), member(id, *t, None), || vec![Some(values.to_string())]);
             while let Some(cl) = c.pop_ready() {
                 out.push(cl.members.iter().map(|m| m.id.to_string()).collect());
             }
@@ -283,34 +275,20 @@ mod tests {
 
     #[test]
     fn gap_exactly_the_window_joins() {
-        assert_eq!(
-            run(5, &[("1", "a", 0), ("2", "a", 5)]),
-            vec![vec!["1", "2"]]
-        );
+        assert_eq!(run(5, &[("1", "a", 0), ("2", "a", 5)]), vec![vec!["1", "2"]]);
         assert!(run(5, &[("1", "a", 0), ("2", "a", 6)]).is_empty());
     }
 
     #[test]
     fn far_apart_rows_are_separate_intents() {
         let day = 86_400;
-        let rows = [
-            ("1", "a", 0),
-            ("2", "a", 2),
-            ("3", "a", 2 * day),
-            ("4", "a", 2 * day + 1),
-        ];
+        let rows = [("1", "a", 0), ("2", "a", 2), ("3", "a", 2 * day), ("4", "a", 2 * day + 1)];
         assert_eq!(run(5, &rows), vec![vec!["1", "2"], vec!["3", "4"]]);
     }
 
     #[test]
     fn different_values_do_not_mix_and_order_follows_originals() {
-        let rows = [
-            ("1", "a", 0),
-            ("2", "b", 1),
-            ("3", "b", 2),
-            ("4", "a", 3),
-            ("5", "c", 10),
-        ];
+        let rows = [("1", "a", 0), ("2", "b", 1), ("3", "b", 2), ("4", "a", 3), ("5", "c", 10)];
         assert_eq!(run(5, &rows), vec![vec!["1", "4"], vec!["2", "3"]]);
     }
 
@@ -325,10 +303,7 @@ mod tests {
                 rows.push((format!("b{i}y"), format!("b{i}"), i));
             }
         }
-        let refs: Vec<(&str, &str, i64)> = rows
-            .iter()
-            .map(|(a, b, t)| (a.as_str(), b.as_str(), *t))
-            .collect();
+        let refs: Vec<(&str, &str, i64)> = rows.iter().map(|(a, b, t)| (a.as_str(), b.as_str(), *t)).collect();
         let out = run(1, &refs);
         assert_eq!(out.len(), 2501);
         assert_eq!(out[0].len(), 5000);
@@ -347,20 +322,15 @@ mod tests {
             }
             fn write(&mut self, _: &[u8]) {}
         }
-        let mut c = Clusterer::with_hasher(
-            5_000_000,
-            std::hash::BuildHasherDefault::<Constant>::default(),
-        );
-        c.push(b"x", member("1", 0, None));
-        c.push(b"y", member("2", 1, None));
-        c.push(b"x", member("3", 2, None));
+        let mut c = Clusterer::with_hasher(5_000_000, std::hash::BuildHasherDefault::<Constant>::default());
+        c.push(b"x", member("1", 0, None), || unreachable!("a lone row is not shown"));
+        c.push(b"y", member("2", 1, None), Vec::new);
+        c.push(b"x", member("3", 2, None), || vec![Some("x".into())]);
         c.finish();
         let cl = c.pop_ready().unwrap();
-        assert_eq!(
-            cl.members.iter().map(|m| &*m.id).collect::<Vec<_>>(),
-            ["1", "3"]
-        );
+        assert_eq!(cl.members.iter().map(|m| &*m.id).collect::<Vec<_>>(), ["1", "3"]);
         assert_eq!(&*cl.values, b"x");
+        assert_eq!(cl.shown, vec![Some("x".to_string())]);
         assert!(c.pop_ready().is_none());
     }
 
@@ -368,14 +338,8 @@ mod tests {
     fn causes() {
         assert_eq!(Cause::of(None::<Vec<Option<&str>>>), Cause::Unknown);
         assert_eq!(Cause::of(Some([None, None])), Cause::NoKey);
-        assert_eq!(
-            Cause::of(Some([Some("a"), Some("b")])),
-            Cause::KeyPerAttempt
-        );
-        assert_eq!(
-            Cause::of(Some([Some("a"), None, Some("a")])),
-            Cause::KeyReused
-        );
+        assert_eq!(Cause::of(Some([Some("a"), Some("b")])), Cause::KeyPerAttempt);
+        assert_eq!(Cause::of(Some([Some("a"), None, Some("a")])), Cause::KeyReused);
         assert_eq!(Cause::of(Some([None, Some("b")])), Cause::KeyPerAttempt);
     }
 }

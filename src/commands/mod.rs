@@ -12,7 +12,7 @@ use crate::exit::{Interrupted, Outcome};
 pub async fn run(command: Command) -> Result<Outcome> {
     let work = async {
         match command {
-            Command::Scan(args) => scan::run(args).await,
+            Command::Scan(args) => scan::run(*args).await,
             Command::Demo(args) => demo::run(args).await,
         }
     };

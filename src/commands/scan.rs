@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::{Connect, Output};
 use crate::db::catalog::{self, Column, Table, query_file};
-use crate::db::dialect::TimeRepr;
+use crate::db::dialect::{ScanColumns, TimeRepr};
 use crate::db::{self, Access, Bind, Db, Dialect, Engine};
 use crate::exit::Outcome;
 use crate::report::{self, Emitter};
@@ -105,14 +105,8 @@ const CREATED_AT_NAMES: &[&str] = &[
 ];
 
 /// Usual names of an idempotency-key column, in order of preference.
-const KEY_NAMES: &[&str] = &[
-    "idempotency_key",
-    "idempotencykey",
-    "idem_key",
-    "idempotency_token",
-    "dedup_key",
-    "dedupe_key",
-];
+const KEY_NAMES: &[&str] =
+    &["idempotency_key", "idempotencykey", "idem_key", "idempotency_token", "dedup_key", "dedupe_key"];
 
 /// Epoch values above this are milliseconds: in seconds they would lie past the year 5000.
 const MILLIS_THRESHOLD: i64 = 100_000_000_000;
@@ -144,53 +138,34 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let (sql, binds) = statement(&args, &plan, &dialect);
 
     let stdout = std::io::stdout();
-    let emitter = Emitter::new(
-        args.report.format,
-        args.report.quiet,
-        BufWriter::new(stdout.lock()),
-        "clusters",
-    );
-    let mut findings = Findings::new(&args, &plan, dialect, emitter)?;
-
-    let estimate = if report::wants_progress(args.report.quiet) {
-        row_estimate(&mut db, &plan).await
-    } else {
-        None
+    let rows_key = match args.output {
+        ScanOutput::Clusters => "clusters",
+        ScanOutput::Rows => "rows",
     };
+    let emitter = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(stdout.lock()), rows_key);
+    let mut findings = Findings::new(&args, &plan, dialect.engine(), emitter)?;
+
+    let estimate = if report::wants_progress(args.report.quiet) { row_estimate(&mut db, &plan).await } else { None };
     let bar = report::progress(args.report.quiet, estimate, "scanning");
     let mut clusterer = Clusterer::new(i64::try_from(args.window.as_micros()).unwrap_or(i64::MAX));
     let mut scanned = Scanned::default();
     let (has_key, has_by, has_sum) = (plan.key.is_some(), args.by.is_some(), args.sum.is_some());
-    db.for_each_row(&sql, &binds, |row| {
-        let id: Box<str> = row.text(0)?.context("row with a NULL id")?.into();
-        let t_us = row.int(1)?.context("created-at value that is not a time")?;
-        let values = row.bytes(2)?.unwrap_or_default();
-        let key = if has_key {
-            row.text(3)?.map(Into::into)
-        } else {
-            None
-        };
-        let by = if has_by {
-            row.text(4)?.map(Into::into)
-        } else {
-            None
-        };
-        let sum = if has_sum {
-            row.text(5)?.as_deref().map(parse_number).transpose()?
-        } else {
-            None
-        };
+    let repr = plan.repr;
+    let mut values = Vec::new();
+    db.stream_rows(&sql, &binds, |row| {
+        let id: Box<str> = row.display(0)?.context("row with a NULL id")?.into();
+        let t_us = row.micros(1, repr)?.context("created-at value that is not a time")?;
+        let key = if has_key { row.display(2)?.map(Into::into) } else { None };
+        let by = if has_by { row.display(3)?.map(Into::into) } else { None };
+        let sum = if has_sum { row.display(4)?.as_deref().map(parse_number).transpose()? } else { None };
+        values.clear();
+        row.fold_into(5, &mut values)?;
         scanned.add(t_us);
-        clusterer.push(
-            values,
-            Member {
-                id,
-                t_us,
-                key,
-                by,
-                sum,
-            },
-        );
+        let show = || match row.engine() {
+            Engine::Postgres => (5..row.len()).map(|i| row.display(i).unwrap_or(Some("?".into()))).collect(),
+            _ => dialect.unfold(&values),
+        };
+        clusterer.push(&values, Member { id, t_us, key, by, sum }, show);
         while let Some(cluster) = clusterer.pop_ready() {
             findings.add(cluster)?;
         }
@@ -216,10 +191,7 @@ async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
         Some(id) => table.column(id)?.name.clone(),
         None => match table.primary_key.as_slice() {
             [single] => single.clone(),
-            [] => bail!(
-                "table {:?} has no primary key: name the row id column with --id",
-                table.name
-            ),
+            [] => bail!("table {:?} has no primary key: name the row id column with --id", table.name),
             many => bail!(
                 "table {:?} has a composite primary key ({}): name one row id column with --id",
                 table.name,
@@ -229,16 +201,13 @@ async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
     };
     let created_at = match &args.created_at {
         Some(name) => table.column(name)?.clone(),
-        None => table
-            .find_column(CREATED_AT_NAMES)
-            .cloned()
-            .with_context(|| {
-                format!(
-                    "table {:?} has no created-at column among {}: name it with --created-at",
-                    table.name,
-                    CREATED_AT_NAMES.join(", ")
-                )
-            })?,
+        None => table.find_column(CREATED_AT_NAMES).cloned().with_context(|| {
+            format!(
+                "table {:?} has no created-at column among {}: name it with --created-at",
+                table.name,
+                CREATED_AT_NAMES.join(", ")
+            )
+        })?,
     };
     let key = match &args.key_column {
         Some(name) => Some(table.column(name)?.name.clone()),
@@ -261,40 +230,19 @@ async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
         let reason = if !args.columns.is_empty() {
             (!compared.contains(&column.name)).then(|| "not in --columns".to_string())
         } else {
-            exclusion(
-                &table,
-                column,
-                &id,
-                &created_at.name,
-                key.as_deref(),
-                &args.ignore,
-            )
+            exclusion(&table, column, &id, &created_at.name, key.as_deref(), &args.ignore)
         };
         match reason {
-            Some(reason) => excluded.push(Exclusion {
-                column: column.name.clone(),
-                reason,
-            }),
+            Some(reason) => excluded.push(Exclusion { column: column.name.clone(), reason }),
             None if args.columns.is_empty() => compared.push(column.name.clone()),
             None => {}
         }
     }
     if compared.is_empty() {
-        bail!(
-            "no columns left to compare in table {:?}: name them with --columns",
-            table.name
-        );
+        bail!("no columns left to compare in table {:?}: name them with --columns", table.name);
     }
     let repr = time_repr(args, &table, &created_at, db).await?;
-    Ok(Plan {
-        id,
-        created_at: created_at.name,
-        repr,
-        key,
-        compared,
-        excluded,
-        table,
-    })
+    Ok(Plan { id, created_at: created_at.name, repr, key, compared, excluded, table })
 }
 
 /// Why a column is left out of the default comparison, if it is.
@@ -329,12 +277,7 @@ fn exclusion(
 }
 
 /// How the created-at column stores time; integer units are detected from the largest value.
-async fn time_repr(
-    args: &ScanArgs,
-    table: &Table,
-    created_at: &Column,
-    db: &mut Db,
-) -> Result<TimeRepr> {
+async fn time_repr(args: &ScanArgs, table: &Table, created_at: &Column, db: &mut Db) -> Result<TimeRepr> {
     let dialect = db.dialect();
     let detect_millis = async |db: &mut Db| -> Result<bool> {
         Ok(match args.time_unit {
@@ -346,23 +289,14 @@ async fn time_repr(
                     c = dialect.ident(&created_at.name),
                     t = table.sql_name(&dialect)
                 );
-                let max = db
-                    .query_text(&sql, &[])
-                    .await?
-                    .into_iter()
-                    .next()
-                    .and_then(|r| r.into_iter().next().flatten());
-                max.and_then(|m| m.parse::<f64>().ok())
-                    .is_some_and(|m| m > MILLIS_THRESHOLD as f64)
+                let max =
+                    db.query_text(&sql, &[]).await?.into_iter().next().and_then(|r| r.into_iter().next().flatten());
+                max.and_then(|m| m.parse::<f64>().ok()).is_some_and(|m| m > MILLIS_THRESHOLD as f64)
             }
         })
     };
     if db.engine() == Engine::Sqlite {
-        let millis = if created_at.is_integer() {
-            detect_millis(db).await?
-        } else {
-            args.time_unit == TimeUnit::Ms
-        };
+        let millis = if created_at.is_integer() { detect_millis(db).await? } else { args.time_unit == TimeUnit::Ms };
         return Ok(TimeRepr::SqliteDynamic { millis });
     }
     if created_at.is_temporal() {
@@ -371,11 +305,7 @@ async fn time_repr(
         return Ok(TimeRepr::Native { with_zone });
     }
     if created_at.is_integer() {
-        return Ok(if detect_millis(db).await? {
-            TimeRepr::EpochMillis
-        } else {
-            TimeRepr::EpochSeconds
-        });
+        return Ok(if detect_millis(db).await? { TimeRepr::EpochMillis } else { TimeRepr::EpochSeconds });
     }
     bail!(
         "created-at column {:?} has type {}: need a timestamp or integer epoch seconds or milliseconds",
@@ -388,10 +318,7 @@ async fn time_repr(
 fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect) -> (String, Vec<Bind>) {
     let ident = |c: &str| dialect.ident(c);
     let created = ident(&plan.created_at);
-    let optional = |c: &Option<String>| {
-        c.as_deref()
-            .map_or_else(|| "NULL".to_string(), |c| dialect.text(&ident(c)))
-    };
+    let quoted = |c: &Option<String>| c.as_deref().map(ident);
     let mut filters = String::new();
     let mut binds = Vec::new();
     if let Some(filter) = &args.filter {
@@ -399,28 +326,27 @@ fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect) -> (String, Vec<Bi
     }
     for (at_least, bound) in [(true, args.since), (false, args.until)] {
         if let Some(t) = bound {
-            let (cond, bind) = dialect.time_bound(
-                &created,
-                plan.repr,
-                at_least,
-                t.timestamp_micros(),
-                binds.len() + 1,
-            );
+            let (cond, bind) = dialect.time_bound(&created, plan.repr, at_least, t.timestamp_micros(), binds.len() + 1);
             filters.push_str(&format!(" AND {cond}"));
-            binds.push(bind);
+            binds.extend(bind);
         }
     }
     let compared: Vec<String> = plan.compared.iter().map(|c| ident(c)).collect();
     let id = ident(&plan.id);
+    let (key, by, sum) = (quoted(&plan.key), quoted(&args.by), quoted(&args.sum));
+    let select = dialect.scan_select(&ScanColumns {
+        id: &id,
+        created_at: &created,
+        repr: plan.repr,
+        key: key.as_deref(),
+        by: by.as_deref(),
+        sum: sum.as_deref(),
+        compared: &compared,
+    });
     let sql = db::fill(
         query_file!(dialect.engine(), "scan.sql"),
         &[
-            ("id_text", &dialect.text(&id)),
-            ("created_us", &dialect.epoch_micros(&created, plan.repr)),
-            ("fold", &dialect.fold(&compared)),
-            ("key_text", &optional(&plan.key)),
-            ("by_text", &optional(&args.by)),
-            ("sum_text", &optional(&args.sum)),
+            ("select", &select),
             ("table", &plan.table.sql_name(dialect)),
             ("created_at", &created),
             ("filters", &filters),
@@ -432,19 +358,9 @@ fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect) -> (String, Vec<Bi
 
 async fn row_estimate(db: &mut Db, plan: &Plan) -> Option<u64> {
     let dialect = db.dialect();
-    let sql = db::fill(
-        query_file!(db.engine(), "row_estimate.sql"),
-        &[("table", &plan.table.sql_name(&dialect))],
-    );
-    let binds = [
-        Bind::Text(plan.table.schema.clone()),
-        Bind::Text(plan.table.name.clone()),
-    ];
-    let binds: &[Bind] = if db.engine() == Engine::Sqlite {
-        &[]
-    } else {
-        &binds
-    };
+    let sql = db::fill(query_file!(db.engine(), "row_estimate.sql"), &[("table", &plan.table.sql_name(&dialect))]);
+    let binds = [Bind::Text(plan.table.schema.clone()), Bind::Text(plan.table.name.clone())];
+    let binds: &[Bind] = if db.engine() == Engine::Sqlite { &[] } else { &binds };
     let rows = db.query_text(&sql, binds).await.ok()?;
     rows.into_iter().next()?.into_iter().next()??.parse().ok()
 }
@@ -471,6 +387,16 @@ impl Scanned {
     }
 }
 
+/// A decimal written as a JSON number with all its digits (`19.90`, not `"19.90"` or `19.9`).
+#[derive(Debug, Clone, Copy)]
+struct Amount(Decimal);
+
+impl Serialize for Amount {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        rust_decimal::serde::arbitrary_precision::serialize(&self.0, s)
+    }
+}
+
 /// One cluster, as reported with `--output clusters`.
 #[derive(Serialize)]
 struct ClusterRow {
@@ -484,7 +410,7 @@ struct ClusterRow {
     #[serde(skip_serializing_if = "Option::is_none")]
     by: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    sum: Option<Decimal>,
+    sum: Option<Amount>,
     values: Map<String, Value>,
 }
 
@@ -500,14 +426,13 @@ struct ExtraRow<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     by: Option<Option<&'a str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    sum: Option<Option<Decimal>>,
+    sum: Option<Option<Amount>>,
 }
 
 /// Turns clusters into report rows as they close, and keeps the totals.
 struct Findings<W: Write> {
     emitter: Emitter<W>,
     output: ScanOutput,
-    dialect: Dialect,
     compared: Vec<String>,
     has_key: bool,
     has_by: bool,
@@ -520,38 +445,24 @@ struct Findings<W: Write> {
 }
 
 impl<W: Write> Findings<W> {
-    fn new(
-        args: &ScanArgs,
-        plan: &Plan,
-        dialect: Dialect,
-        mut emitter: Emitter<W>,
-    ) -> Result<Self> {
+    fn new(args: &ScanArgs, plan: &Plan, engine: Engine, mut emitter: Emitter<W>) -> Result<Self> {
         emitter.meta(
             "table",
             format!("{}.{}", plan.table.schema, plan.table.name),
-            format!("{} ({})", plan.table.name, dialect.engine().name()),
+            format!("{} ({})", plan.table.name, engine.name()),
         )?;
         emitter.meta("compared_columns", &plan.compared, plan.compared.join(", "))?;
-        let excluded_text: Vec<String> = plan
-            .excluded
-            .iter()
-            .map(|e| format!("{} ({})", e.column, e.reason))
-            .collect();
+        let excluded_text: Vec<String> = plan.excluded.iter().map(|e| format!("{} ({})", e.column, e.reason)).collect();
         emitter.meta("excluded_columns", &plan.excluded, excluded_text.join(", "))?;
         let key_text = match &plan.key {
-            Some(key) => format!("{key}"),
+            Some(key) => key.clone(),
             None => "none: causes are unknown (name one with --key-column)".to_string(),
         };
         emitter.meta("key_column", &plan.key, key_text)?;
-        emitter.meta(
-            "window_seconds",
-            args.window.as_secs_f64(),
-            args.window.as_secs_f64().to_string(),
-        )?;
+        emitter.meta("window_seconds", args.window.as_secs_f64(), args.window.as_secs_f64().to_string())?;
         Ok(Findings {
             emitter,
             output: args.output,
-            dialect,
             compared: plan.compared.clone(),
             has_key: plan.key.is_some(),
             has_by: args.by.is_some(),
@@ -567,17 +478,12 @@ impl<W: Write> Findings<W> {
     fn add(&mut self, cluster: Cluster) -> Result<()> {
         self.clusters += 1;
         let n = self.clusters;
-        let cause = Cause::of(
-            self.has_key
-                .then(|| cluster.members.iter().map(|m| m.key.as_deref())),
-        );
+        let cause = Cause::of(self.has_key.then(|| cluster.members.iter().map(|m| m.key.as_deref())));
         self.causes[cause as usize] += 1;
         let original = cluster.original();
         let extras = cluster.extras();
         self.extra_rows += extras.len() as u64;
-        let sum = self
-            .has_sum
-            .then(|| extras.iter().filter_map(|m| m.sum).sum::<Decimal>());
+        let sum = self.has_sum.then(|| extras.iter().filter_map(|m| m.sum).sum::<Decimal>());
         self.sum_at_stake += sum.unwrap_or_default();
         if self.has_by {
             self.by_hit.insert(original.by.clone());
@@ -588,12 +494,7 @@ impl<W: Write> Findings<W> {
                     .compared
                     .iter()
                     .cloned()
-                    .zip(
-                        self.dialect
-                            .unfold(&cluster.values)
-                            .into_iter()
-                            .map(|v| v.map_or(Value::Null, Value::String)),
-                    )
+                    .zip(cluster.shown.iter().map(|v| v.clone().map_or(Value::Null, Value::String)))
                     .collect();
                 self.emitter.row(&ClusterRow {
                     cluster: n,
@@ -603,10 +504,8 @@ impl<W: Write> Findings<W> {
                     first_at: timeparse::rfc3339(timeparse::from_micros(original.t_us)),
                     span_seconds: timeparse::seconds(cluster.span_us()),
                     cause,
-                    by: self
-                        .has_by
-                        .then(|| original.by.as_deref().map(String::from)),
-                    sum,
+                    by: self.has_by.then(|| original.by.as_deref().map(String::from)),
+                    sum: sum.map(Amount),
                     values,
                 })?;
             }
@@ -620,7 +519,7 @@ impl<W: Write> Findings<W> {
                         gap_seconds: timeparse::seconds(extra.t_us - before.t_us),
                         cause,
                         by: self.has_by.then_some(extra.by.as_deref()),
-                        sum: self.has_sum.then_some(extra.sum),
+                        sum: self.has_sum.then_some(extra.sum.map(Amount)),
                     })?;
                 }
             }
@@ -636,68 +535,35 @@ impl<W: Write> Findings<W> {
                 let (first, last) = (timeparse::from_micros(first), timeparse::from_micros(last));
                 (
                     json!({"first": timeparse::rfc3339(first), "last": timeparse::rfc3339(last)}),
-                    format!(
-                        "{} .. {}",
-                        timeparse::rfc3339(first),
-                        timeparse::rfc3339(last)
-                    ),
+                    format!("{} .. {}", timeparse::rfc3339(first), timeparse::rfc3339(last)),
                 )
             }
             _ => (Value::Null, "no rows".to_string()),
         };
         e.meta("time_range", range.0, range.1)?;
-        let causes: Map<String, Value> = [
-            Cause::NoKey,
-            Cause::KeyPerAttempt,
-            Cause::KeyReused,
-            Cause::Unknown,
-        ]
-        .into_iter()
-        .filter(|c| self.causes[*c as usize] > 0)
-        .map(|c| (c.as_str().to_string(), json!(self.causes[c as usize])))
-        .collect();
+        let causes: Map<String, Value> = [Cause::NoKey, Cause::KeyPerAttempt, Cause::KeyReused, Cause::Unknown]
+            .into_iter()
+            .filter(|c| self.causes[*c as usize] > 0)
+            .map(|c| (c.as_str().to_string(), json!(self.causes[c as usize])))
+            .collect();
         let causes_text: Vec<String> = causes.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let clusters_text = if causes.is_empty() {
             self.clusters.to_string()
         } else {
             format!("{} ({})", self.clusters, causes_text.join(", "))
         };
-        e.meta("clusters", self.clusters, clusters_text)?;
+        e.meta("cluster_count", self.clusters, clusters_text)?;
         e.meta("clusters_by_cause", &causes, "")?;
-        let share = if scanned.rows == 0 {
-            0.0
-        } else {
-            self.extra_rows as f64 / scanned.rows as f64
-        };
-        e.meta(
-            "extra_rows",
-            self.extra_rows,
-            format!(
-                "{} ({:.3}% of rows scanned)",
-                self.extra_rows,
-                share * 100.0
-            ),
-        )?;
+        let share = if scanned.rows == 0 { 0.0 } else { self.extra_rows as f64 / scanned.rows as f64 };
+        e.meta("extra_rows", self.extra_rows, format!("{} ({:.3}% of rows scanned)", self.extra_rows, share * 100.0))?;
         e.meta("extra_share", share, "")?;
         if self.has_sum {
-            e.meta(
-                "sum_at_stake",
-                self.sum_at_stake,
-                self.sum_at_stake.normalize().to_string(),
-            )?;
+            e.meta("sum_at_stake", Amount(self.sum_at_stake), self.sum_at_stake.normalize().to_string())?;
         }
         if self.has_by {
-            e.meta(
-                "by_values_hit",
-                self.by_hit.len(),
-                self.by_hit.len().to_string(),
-            )?;
+            e.meta("by_values_hit", self.by_hit.len(), self.by_hit.len().to_string())?;
         }
-        e.meta(
-            "elapsed_seconds",
-            elapsed.as_secs_f64(),
-            format!("{:.2}", elapsed.as_secs_f64()),
-        )?;
+        e.meta("elapsed_seconds", elapsed.as_secs_f64(), format!("{:.2}", elapsed.as_secs_f64()))?;
         self.emitter.finish()?;
         Ok(Outcome::from_findings(self.clusters > 0))
     }

@@ -63,21 +63,14 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
         tables = table_names(db, &schema).await?;
     }
     if !tables.contains(&table_name) {
-        bail!(
-            "no table {name:?} in {}{}",
-            schema_word(engine, &schema),
-            suggest(&table_name, &tables)
-        );
+        bail!("no table {name:?} in {}{}", schema_word(engine, &schema), suggest(&table_name, &tables));
     }
     let binds = [Bind::Text(schema.clone()), Bind::Text(table_name.clone())];
     let mut columns = Vec::new();
     let mut sqlite_pk: Vec<(i64, String)> = Vec::new();
-    for row in db
-        .query_text(query_file!(engine, "columns.sql"), &binds)
-        .await?
-    {
-        let [name, data_type, default, generated] = <[Option<String>; 4]>::try_from(row)
-            .map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
+    for row in db.query_text(query_file!(engine, "columns.sql"), &binds).await? {
+        let [name, data_type, default, generated] =
+            <[Option<String>; 4]>::try_from(row).map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
         let name = name.unwrap_or_default();
         let generated = generated.unwrap_or_default();
         if engine == Engine::Sqlite {
@@ -90,20 +83,13 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
             name,
             data_type: data_type.unwrap_or_default().to_lowercase(),
             default,
-            generated: if engine == Engine::Sqlite {
-                String::new()
-            } else {
-                generated.to_lowercase()
-            },
+            generated: if engine == Engine::Sqlite { String::new() } else { generated.to_lowercase() },
         });
     }
     let mut unique: Vec<UniqueIndex> = Vec::new();
-    for row in db
-        .query_text(query_file!(engine, "unique_indexes.sql"), &binds)
-        .await?
-    {
-        let [index, kind, column] = <[Option<String>; 3]>::try_from(row)
-            .map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
+    for row in db.query_text(query_file!(engine, "unique_indexes.sql"), &binds).await? {
+        let [index, kind, column] =
+            <[Option<String>; 3]>::try_from(row).map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
         let index = index.unwrap_or_default();
         match unique.last_mut() {
             Some(last) if last.name == index => last.columns.push(column),
@@ -118,42 +104,18 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
         sqlite_pk.sort();
         sqlite_pk.into_iter().map(|(_, name)| name).collect()
     } else {
-        unique
-            .iter()
-            .find(|u| u.primary)
-            .map(|u| u.columns.iter().flatten().cloned().collect())
-            .unwrap_or_default()
+        unique.iter().find(|u| u.primary).map(|u| u.columns.iter().flatten().cloned().collect()).unwrap_or_default()
     };
-    Ok(Table {
-        engine,
-        schema,
-        name: table_name,
-        columns,
-        primary_key,
-        unique,
-    })
+    Ok(Table { engine, schema, name: table_name, columns, primary_key, unique })
 }
 
 async fn single_text(db: &mut Db, sql: &str, binds: &[Bind]) -> Result<Option<String>> {
-    Ok(db
-        .query_text(sql, binds)
-        .await?
-        .into_iter()
-        .next()
-        .and_then(|row| row.into_iter().next().flatten()))
+    Ok(db.query_text(sql, binds).await?.into_iter().next().and_then(|row| row.into_iter().next().flatten()))
 }
 
 async fn table_names(db: &mut Db, schema: &str) -> Result<Vec<String>> {
-    let rows = db
-        .query_text(
-            query_file!(db.engine(), "tables.sql"),
-            &[Bind::Text(schema.to_string())],
-        )
-        .await?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|r| r.into_iter().next().flatten())
-        .collect())
+    let rows = db.query_text(query_file!(db.engine(), "tables.sql"), &[Bind::Text(schema.to_string())]).await?;
+    Ok(rows.into_iter().filter_map(|r| r.into_iter().next().flatten()).collect())
 }
 
 fn schema_word(engine: Engine, schema: &str) -> String {
@@ -169,22 +131,13 @@ pub fn suggest(name: &str, candidates: &[String]) -> String {
     let lower = name.to_lowercase();
     let mut scored: Vec<(f64, &String)> = candidates
         .iter()
-        .map(|c| {
-            (
-                strsim::normalized_damerau_levenshtein(&lower, &c.to_lowercase()),
-                c,
-            )
-        })
+        .map(|c| (strsim::normalized_damerau_levenshtein(&lower, &c.to_lowercase()), c))
         .filter(|(score, _)| *score >= 0.5)
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     let best = scored.first().map_or(0.0, |s| s.0);
-    let names: Vec<String> = scored
-        .iter()
-        .take_while(|(score, _)| *score >= best - 0.15)
-        .take(3)
-        .map(|(_, c)| format!("{c:?}"))
-        .collect();
+    let names: Vec<String> =
+        scored.iter().take_while(|(score, _)| *score >= best - 0.15).take(3).map(|(_, c)| format!("{c:?}")).collect();
     match names.len() {
         0 => String::new(),
         _ => format!(" (did you mean {}?)", names.join(" or ")),
@@ -206,25 +159,17 @@ impl Table {
             return Ok(c);
         }
         let names: Vec<String> = self.columns.iter().map(|c| c.name.clone()).collect();
-        bail!(
-            "no column {name:?} in table {:?}{}",
-            self.name,
-            suggest(name, &names)
-        )
+        bail!("no column {name:?} in table {:?}{}", self.name, suggest(name, &names))
     }
 
     /// The first column whose name, compared without case, is one of `names`.
     pub fn find_column(&self, names: &[&str]) -> Option<&Column> {
-        names
-            .iter()
-            .find_map(|n| self.columns.iter().find(|c| c.name.eq_ignore_ascii_case(n)))
+        names.iter().find_map(|n| self.columns.iter().find(|c| c.name.eq_ignore_ascii_case(n)))
     }
 
     /// The unique index that makes this column unique on its own, if any.
     pub fn unique_alone(&self, column: &str) -> Option<&UniqueIndex> {
-        self.unique
-            .iter()
-            .find(|u| u.columns.len() == 1 && u.columns[0].as_deref() == Some(column))
+        self.unique.iter().find(|u| u.columns.len() == 1 && u.columns[0].as_deref() == Some(column))
     }
 }
 
@@ -260,10 +205,7 @@ impl Column {
             "julianday",
             "datetime(",
         ];
-        MINTING
-            .iter()
-            .any(|m| lower.contains(m))
-            .then(|| format!("default mints a value: {default}"))
+        MINTING.iter().any(|m| lower.contains(m)).then(|| format!("default mints a value: {default}"))
     }
 
     pub fn is_integer(&self) -> bool {
@@ -293,19 +235,11 @@ mod tests {
 
     #[test]
     fn minting_defaults() {
-        assert!(
-            col(Some("nextval('orders_id_seq'::regclass)"), "")
-                .mints()
-                .is_some()
-        );
+        assert!(col(Some("nextval('orders_id_seq'::regclass)"), "").mints().is_some());
         assert!(col(Some("gen_random_uuid()"), "").mints().is_some());
         assert!(col(Some("uuid()"), "").mints().is_some());
         assert!(col(Some("current_timestamp(6)"), "").mints().is_some());
-        assert!(
-            col(Some("(lower(hex(randomblob(16))))"), "")
-                .mints()
-                .is_some()
-        );
+        assert!(col(Some("(lower(hex(randomblob(16))))"), "").mints().is_some());
         assert!(col(None, "identity").mints().is_some());
         assert!(col(None, "auto_increment").mints().is_some());
         assert!(col(Some("'EUR'::text"), "").mints().is_none());
@@ -315,11 +249,7 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        let names = vec![
-            "orders".to_string(),
-            "order_items".to_string(),
-            "customers".to_string(),
-        ];
+        let names = vec!["orders".to_string(), "order_items".to_string(), "customers".to_string()];
         assert_eq!(suggest("ordres", &names), " (did you mean \"orders\"?)");
         assert_eq!(suggest("Orders", &names), " (did you mean \"orders\"?)");
         assert_eq!(suggest("zzzzzz", &names), "");

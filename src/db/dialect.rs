@@ -15,6 +15,18 @@ pub enum TimeRepr {
     SqliteDynamic { millis: bool },
 }
 
+/// The quoted columns a scan reads.
+#[derive(Debug)]
+pub struct ScanColumns<'a> {
+    pub id: &'a str,
+    pub created_at: &'a str,
+    pub repr: TimeRepr,
+    pub key: Option<&'a str>,
+    pub by: Option<&'a str>,
+    pub sum: Option<&'a str>,
+    pub compared: &'a [String],
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct Dialect {
     engine: Engine,
@@ -81,12 +93,38 @@ impl Dialect {
         }
     }
 
+    /// The scan's select list, in this order: id, created-at, key, by, sum,
+    /// then the compared values (`RowView::fold_into` reads them from there).
+    /// PostgreSQL sends columns as they are: its binary values fold without
+    /// decoding, cheaper than any conversion on the server. MySQL and SQLite
+    /// convert in SQL, where it costs less than a decode per column here.
+    pub fn scan_select(&self, cols: &ScanColumns<'_>) -> String {
+        let optional = |c: Option<&str>| match (self.engine, c) {
+            (_, None) => "NULL".to_string(),
+            (Engine::Postgres, Some(c)) => c.to_string(),
+            (_, Some(c)) => self.text(c),
+        };
+        let mut list = vec![
+            optional(Some(cols.id)),
+            match self.engine {
+                Engine::Postgres => cols.created_at.to_string(),
+                _ => self.epoch_micros(cols.created_at, cols.repr),
+            },
+            optional(cols.key),
+            optional(cols.by),
+            optional(cols.sum),
+        ];
+        match self.engine {
+            Engine::Postgres => list.extend(cols.compared.iter().cloned()),
+            _ => list.push(self.fold(cols.compared)),
+        }
+        // Aliases keep ORDER BY names pointing at the table's columns.
+        list.iter().enumerate().map(|(i, e)| format!("{e} AS idemctl_{i}")).collect::<Vec<_>>().join(", ")
+    }
+
     /// Splits a value made by `fold` back into its column values, for reports.
     pub fn unfold(&self, folded: &[u8]) -> Vec<Option<String>> {
-        unfold_literals(
-            &String::from_utf8_lossy(folded),
-            self.engine == Engine::MySql,
-        )
+        unfold_literals(&String::from_utf8_lossy(folded), self.engine == Engine::MySql)
     }
 
     /// An expression giving a time column as integer microseconds since the epoch.
@@ -111,51 +149,45 @@ impl Dialect {
                 )
             }
             (Engine::Sqlite, TimeRepr::Native { .. }) | (_, TimeRepr::SqliteDynamic { .. }) => {
-                unreachable!(
-                    "time representation {repr:?} does not occur on {}",
-                    self.engine.name()
-                )
+                unreachable!("time representation {repr:?} does not occur on {}", self.engine.name())
             }
         }
     }
 
     /// A condition `col >= t` (or `col < t` when `!at_least`) that the engine can
-    /// answer from an index on the column, and the value to bind to it.
-    pub fn time_bound(
-        &self,
-        col: &str,
-        repr: TimeRepr,
-        at_least: bool,
-        t_us: i64,
-        n: usize,
-    ) -> (String, Bind) {
+    /// answer from an index on the column, and the value to bind to it. On
+    /// PostgreSQL the value is written into the SQL (scans stream through COPY,
+    /// which takes no bound values); it is a number or a time formatted here.
+    pub fn time_bound(&self, col: &str, repr: TimeRepr, at_least: bool, t_us: i64, n: usize) -> (String, Option<Bind>) {
+        let (cond, bind) = self.time_bound_bound(col, repr, at_least, t_us, n);
+        if self.engine != Engine::Postgres {
+            return (cond, Some(bind));
+        }
+        let value = match bind {
+            Bind::Int(v) => v.to_string(),
+            Bind::Text(t) => super::pg::literal(&t),
+        };
+        (cond.replace(&self.placeholder(n), &value), None)
+    }
+
+    fn time_bound_bound(&self, col: &str, repr: TimeRepr, at_least: bool, t_us: i64, n: usize) -> (String, Bind) {
         let op = if at_least { ">=" } else { "<" };
         let p = self.placeholder(n);
         let t = crate::timeparse::from_micros(t_us);
         match (self.engine, repr) {
-            (_, TimeRepr::EpochSeconds) => (
-                format!("{col} {op} {p}"),
-                Bind::Int(ceil_div(t_us, 1_000_000)),
-            ),
-            (_, TimeRepr::EpochMillis) => {
-                (format!("{col} {op} {p}"), Bind::Int(ceil_div(t_us, 1_000)))
+            (_, TimeRepr::EpochSeconds) => (format!("{col} {op} {p}"), Bind::Int(ceil_div(t_us, 1_000_000))),
+            (_, TimeRepr::EpochMillis) => (format!("{col} {op} {p}"), Bind::Int(ceil_div(t_us, 1_000))),
+            (Engine::Postgres, TimeRepr::Native { with_zone: true }) => {
+                (format!("{col} {op} CAST({p} AS timestamptz)"), Bind::Text(crate::timeparse::rfc3339(t)))
             }
-            (Engine::Postgres, TimeRepr::Native { with_zone: true }) => (
-                format!("{col} {op} CAST({p} AS timestamptz)"),
-                Bind::Text(crate::timeparse::rfc3339(t)),
-            ),
             (Engine::Postgres, TimeRepr::Native { with_zone: false }) => (
                 format!("{col} {op} (CAST({p} AS timestamptz) AT TIME ZONE 'UTC')"),
                 Bind::Text(crate::timeparse::rfc3339(t)),
             ),
-            (Engine::MySql, _) => (
-                format!("{col} {op} {p}"),
-                Bind::Text(t.format("%Y-%m-%d %H:%M:%S%.6f").to_string()),
-            ),
-            (Engine::Sqlite, _) => (
-                format!("({}) {op} {p}", self.epoch_micros(col, repr)),
-                Bind::Int(t_us),
-            ),
+            (Engine::MySql, _) => {
+                (format!("{col} {op} {p}"), Bind::Text(t.format("%Y-%m-%d %H:%M:%S%.6f").to_string()))
+            }
+            (Engine::Sqlite, _) => (format!("({}) {op} {p}", self.epoch_micros(col, repr)), Bind::Int(t_us)),
             (Engine::Postgres, TimeRepr::SqliteDynamic { .. }) => {
                 unreachable!("SQLite representation on postgres")
             }
@@ -224,11 +256,7 @@ fn unfold_literals(text: &str, backslash: bool) -> Vec<Option<String>> {
             value.push(c);
             chars.next();
         }
-        out.push(if !quoted && value == "NULL" {
-            None
-        } else {
-            Some(value)
-        });
+        out.push(if !quoted && value == "NULL" { None } else { Some(value) });
         if chars.next().is_none() {
             return out;
         }
@@ -241,40 +269,22 @@ mod tests {
 
     #[test]
     fn identifiers_are_quoted_per_engine() {
-        assert_eq!(
-            Dialect::new(Engine::Postgres).ident(r#"Ord "x""#),
-            r#""Ord ""x""""#
-        );
+        assert_eq!(Dialect::new(Engine::Postgres).ident(r#"Ord "x""#), r#""Ord ""x""""#);
         assert_eq!(Dialect::new(Engine::MySql).ident("a`b c"), "`a``b c`");
-        assert_eq!(
-            Dialect::new(Engine::Sqlite).table(Some("main"), "t"),
-            r#""main"."t""#
-        );
+        assert_eq!(Dialect::new(Engine::Sqlite).table(Some("main"), "t"), r#""main"."t""#);
     }
 
     #[test]
     fn unfold_reads_each_engines_literals() {
         assert_eq!(
             unfold_literals("'a',NULL,42,'it''s','NULL'", false),
-            vec![
-                Some("a".into()),
-                None,
-                Some("42".into()),
-                Some("it's".into()),
-                Some("NULL".into())
-            ]
+            vec![Some("a".into()), None, Some("42".into()), Some("it's".into()), Some("NULL".into())]
         );
         assert_eq!(
             unfold_literals(r"E'back\\slash','x,y'", false),
             vec![Some(r"back\slash".into()), Some("x,y".into())]
         );
-        assert_eq!(
-            unfold_literals(r"'it\'s','a\\b',NULL", true),
-            vec![Some("it's".into()), Some(r"a\b".into()), None]
-        );
-        assert_eq!(
-            unfold_literals("X'00ff',1.5", false),
-            vec![Some("X'00ff'".into()), Some("1.5".into())]
-        );
+        assert_eq!(unfold_literals(r"'it\'s','a\\b',NULL", true), vec![Some("it's".into()), Some(r"a\b".into()), None]);
+        assert_eq!(unfold_literals("X'00ff',1.5", false), vec![Some("X'00ff'".into()), Some("1.5".into())]);
     }
 }

@@ -14,7 +14,9 @@ use sqlx::postgres::{PgConnectOptions, PgConnection, PgRow};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteRow};
 use sqlx::{AssertSqlSafe, ConnectOptions, Connection, Row};
 
-pub use dialect::Dialect;
+pub use dialect::{Dialect, TimeRepr};
+
+mod pg;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
@@ -34,10 +36,7 @@ impl Engine {
 
     /// The engine a URL names by its scheme.
     pub fn of_url(url: &str) -> Result<Engine> {
-        let scheme = url
-            .split_once(':')
-            .map(|(s, _)| s.to_ascii_lowercase())
-            .unwrap_or_default();
+        let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase()).unwrap_or_default();
         Ok(match scheme.as_str() {
             "postgres" | "postgresql" => Engine::Postgres,
             "mysql" | "mariadb" => Engine::MySql,
@@ -105,9 +104,7 @@ pub async fn connect(url: &str, access: Access) -> Result<Db> {
                 .timezone(Some(String::from("+00:00")));
             let mut conn = opts.connect().await.with_context(connect_err)?;
             if access == Access::ReadOnly {
-                sqlx::raw_sql("SET SESSION TRANSACTION READ ONLY")
-                    .execute(&mut conn)
-                    .await?;
+                sqlx::raw_sql("SET SESSION TRANSACTION READ ONLY").execute(&mut conn).await?;
             }
             Ok(Db::MySql(conn))
         }
@@ -140,14 +137,25 @@ pub fn redact(url: &str) -> String {
 /// One row of a result, read by position.
 pub enum RowView<'r> {
     Postgres(&'r PgRow),
+    /// A row of a PostgreSQL binary COPY: raw fields and how to read them.
+    PgCopy(&'r [Option<&'r [u8]>], &'r [pg::Kind]),
     MySql(&'r MySqlRow),
     Sqlite(&'r SqliteRow),
 }
 
 impl<'r> RowView<'r> {
+    pub fn engine(&self) -> Engine {
+        match self {
+            RowView::Postgres(_) | RowView::PgCopy(..) => Engine::Postgres,
+            RowView::MySql(_) => Engine::MySql,
+            RowView::Sqlite(_) => Engine::Sqlite,
+        }
+    }
+
     pub fn len(&self) -> usize {
         match self {
             RowView::Postgres(r) => r.len(),
+            RowView::PgCopy(fields, _) => fields.len(),
             RowView::MySql(r) => r.len(),
             RowView::Sqlite(r) => r.len(),
         }
@@ -161,6 +169,7 @@ impl<'r> RowView<'r> {
     pub fn int(&self, i: usize) -> Result<Option<i64>> {
         Ok(match self {
             RowView::Postgres(r) => r.try_get(i)?,
+            RowView::PgCopy(fields, kinds) => fields[i].map(|b| pg::integer(b, kinds[i])).transpose()?,
             RowView::MySql(r) => r.try_get(i)?,
             RowView::Sqlite(r) => r.try_get(i)?,
         })
@@ -170,9 +179,54 @@ impl<'r> RowView<'r> {
     pub fn bytes(&self, i: usize) -> Result<Option<&'r [u8]>> {
         Ok(match self {
             RowView::Postgres(r) => r.try_get::<Option<&str>, _>(i)?.map(str::as_bytes),
+            RowView::PgCopy(fields, _) => fields[i],
             RowView::MySql(r) => r.try_get(i)?,
             RowView::Sqlite(r) => r.try_get(i)?,
         })
+    }
+
+    /// Any column as text for people and reports. MySQL and SQLite columns
+    /// arrive as text already (the dialect casts them); PostgreSQL columns
+    /// arrive in their binary form and are decoded by type.
+    pub fn display(&self, i: usize) -> Result<Option<String>> {
+        match self {
+            RowView::PgCopy(fields, kinds) => fields[i].map(|b| pg::display(b, kinds[i])).transpose(),
+            _ => Ok(self.text(i)?.map(Cow::into_owned)),
+        }
+    }
+
+    /// A time column as microseconds since the epoch. MySQL and SQLite
+    /// columns arrive converted (`Dialect::epoch_micros`); PostgreSQL columns
+    /// arrive in their binary form.
+    pub fn micros(&self, i: usize, repr: TimeRepr) -> Result<Option<i64>> {
+        match self {
+            RowView::PgCopy(fields, kinds) => fields[i].map(|b| pg::micros(b, kinds[i], repr)).transpose(),
+            _ => self.int(i),
+        }
+    }
+
+    /// Appends the columns from `from` on, folded into one value equal for two
+    /// rows exactly when every column is equal (NULL equal to NULL).
+    pub fn fold_into(&self, from: usize, buf: &mut Vec<u8>) -> Result<()> {
+        match self {
+            RowView::PgCopy(fields, _) => {
+                // Length-prefixed binary values, or a NULL marker: equal folds
+                // mean equal values for every type whose binary form is
+                // canonical, which is all the usual ones.
+                for field in &fields[from..] {
+                    match field {
+                        Some(bytes) => {
+                            buf.push(1);
+                            buf.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+                            buf.extend_from_slice(bytes);
+                        }
+                        None => buf.push(0),
+                    }
+                }
+            }
+            _ => buf.extend_from_slice(self.bytes(from)?.unwrap_or_default()),
+        }
+        Ok(())
     }
 
     /// A text column; numbers are accepted too, as their decimal text.
@@ -245,17 +299,29 @@ impl Db {
         Ok(())
     }
 
-    /// Runs a query and returns every row as text; for small catalog queries.
-    pub async fn query_text(
+    /// Streams a large result, the fastest way the engine allows: binary COPY
+    /// on PostgreSQL (where `binds` must be empty: the dialect writes values
+    /// into the SQL there), the row protocol elsewhere.
+    pub async fn stream_rows(
         &mut self,
         sql: &str,
         binds: &[Bind],
-    ) -> Result<Vec<Vec<Option<String>>>> {
+        mut f: impl FnMut(RowView<'_>) -> Result<()>,
+    ) -> Result<()> {
+        match self {
+            Db::Postgres(conn) => {
+                anyhow::ensure!(binds.is_empty(), "binary COPY takes no bound values");
+                pg::copy_rows(conn, sql, |fields, kinds| f(RowView::PgCopy(fields, kinds))).await
+            }
+            _ => self.for_each_row(sql, binds, f).await,
+        }
+    }
+
+    /// Runs a query and returns every row as text; for small catalog queries.
+    pub async fn query_text(&mut self, sql: &str, binds: &[Bind]) -> Result<Vec<Vec<Option<String>>>> {
         let mut out = Vec::new();
         self.for_each_row(sql, binds, |row| {
-            let cells = (0..row.len())
-                .map(|i| row.text(i).map(|t| t.map(Cow::into_owned)))
-                .collect::<Result<_>>()?;
+            let cells = (0..row.len()).map(|i| row.text(i).map(|t| t.map(Cow::into_owned))).collect::<Result<_>>()?;
             out.push(cells);
             Ok(())
         })
@@ -267,18 +333,9 @@ impl Db {
     pub async fn execute(&mut self, sql: &str, binds: &[Bind]) -> Result<u64> {
         let sql = AssertSqlSafe(sql.to_string());
         Ok(match self {
-            Db::Postgres(conn) => bind_all!(sqlx::query(sql), binds)
-                .execute(conn)
-                .await?
-                .rows_affected(),
-            Db::MySql(conn) => bind_all!(sqlx::query(sql), binds)
-                .execute(conn)
-                .await?
-                .rows_affected(),
-            Db::Sqlite(conn) => bind_all!(sqlx::query(sql), binds)
-                .execute(conn)
-                .await?
-                .rows_affected(),
+            Db::Postgres(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
+            Db::MySql(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
+            Db::Sqlite(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
         })
     }
 
@@ -299,19 +356,11 @@ mod tests {
     #[test]
     fn engines_by_scheme() {
         assert_eq!(Engine::of_url("postgres://h/db").unwrap(), Engine::Postgres);
-        assert_eq!(
-            Engine::of_url("postgresql://h/db").unwrap(),
-            Engine::Postgres
-        );
+        assert_eq!(Engine::of_url("postgresql://h/db").unwrap(), Engine::Postgres);
         assert_eq!(Engine::of_url("mariadb://h/db").unwrap(), Engine::MySql);
         assert_eq!(Engine::of_url("sqlite:demo.db").unwrap(), Engine::Sqlite);
-        let err = Engine::of_url("oracle://u:secret@h/db")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains("oracle://u:***@h/db") && !err.contains("secret"),
-            "{err}"
-        );
+        let err = Engine::of_url("oracle://u:secret@h/db").unwrap_err().to_string();
+        assert!(err.contains("oracle://u:***@h/db") && !err.contains("secret"), "{err}");
     }
 }
 
@@ -323,12 +372,7 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     while let Some(start) = rest.find('{') {
         out.push_str(&rest[..start]);
         let after = &rest[start + 1..];
-        match after.find('}').and_then(|end| {
-            values
-                .iter()
-                .find(|(k, _)| *k == &after[..end])
-                .map(|(_, v)| (end, v))
-        }) {
+        match after.find('}').and_then(|end| values.iter().find(|(k, _)| *k == &after[..end]).map(|(_, v)| (end, v))) {
             Some((end, value)) => {
                 out.push_str(value);
                 rest = &after[end + 1..];
@@ -347,9 +391,6 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
 mod fill_tests {
     #[test]
     fn fills_once() {
-        assert_eq!(
-            super::fill("SELECT {a} FROM {b} {c}", &[("a", "{b}"), ("b", "t")]),
-            "SELECT {b} FROM t {c}"
-        );
+        assert_eq!(super::fill("SELECT {a} FROM {b} {c}", &[("a", "{b}"), ("b", "t")]), "SELECT {b} FROM t {c}");
     }
 }

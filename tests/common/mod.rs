@@ -1,0 +1,291 @@
+//! Test helpers: each test gets its own database on a real engine, dropped
+//! when the test ends, so tests run in parallel.
+//!
+//! A server that cannot be reached fails the test when `CI` is set; outside CI
+//! the test is skipped, with a loud line on stderr.
+
+#![allow(dead_code)]
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use assert_cmd::Command;
+use sqlx::{AssertSqlSafe, Connection, Row};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    Postgres,
+    MySql,
+    Sqlite,
+}
+
+pub fn pg_base() -> String {
+    std::env::var("IDEMCTL_TEST_PG").unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".into())
+}
+
+pub fn mysql_base() -> String {
+    std::env::var("IDEMCTL_TEST_MYSQL").unwrap_or_else(|_| "mysql://root@127.0.0.1:3306/test".into())
+}
+
+/// Runs SQL on the PostgreSQL server's base database (roles live there).
+pub fn pg_admin(sql: &str) {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let mut c = sqlx::PgConnection::connect(&pg_base()).await.unwrap();
+        sqlx::raw_sql(AssertSqlSafe(sql.to_string())).execute(&mut c).await.unwrap();
+        c.close().await.unwrap();
+    });
+}
+
+pub struct TestDb {
+    pub engine: Engine,
+    pub url: String,
+    pub name: String,
+    rt: tokio::runtime::Runtime,
+    _dir: Option<tempfile::TempDir>,
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+fn unique_name() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    format!("idemctl_t_{}_{}_{}", std::process::id(), COUNTER.fetch_add(1, Ordering::SeqCst), nanos % 100_000)
+}
+
+fn unreachable_server(what: &str, err: impl std::fmt::Display) -> Option<TestDb> {
+    if std::env::var_os("CI").is_some() {
+        panic!("{what} is unreachable and CI is set: {err}");
+    }
+    eprintln!("\n*** SKIPPED: {what} is unreachable ({err}); set CI=1 to make this a failure ***\n");
+    None
+}
+
+fn with_database(base: &str, name: &str) -> String {
+    let (prefix, _) = base.rsplit_once('/').expect("URL with a database path");
+    format!("{prefix}/{name}")
+}
+
+impl TestDb {
+    /// A fresh database, or `None` (outside CI) when the server is unreachable.
+    pub fn new(engine: Engine) -> Option<TestDb> {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let name = unique_name();
+        match engine {
+            Engine::Postgres => {
+                let base = pg_base();
+                let created = rt.block_on(async {
+                    let mut c = sqlx::PgConnection::connect(&base).await?;
+                    sqlx::raw_sql(AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut c).await?;
+                    c.close().await
+                });
+                if let Err(e) = created {
+                    return unreachable_server("PostgreSQL", e);
+                }
+                Some(TestDb { engine, url: with_database(&base, &name), name, rt, _dir: None })
+            }
+            Engine::MySql => {
+                let base = mysql_base();
+                let created = rt.block_on(async {
+                    let mut c = sqlx::MySqlConnection::connect(&base).await?;
+                    sqlx::raw_sql(AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut c).await?;
+                    c.close().await
+                });
+                if let Err(e) = created {
+                    return unreachable_server("MariaDB/MySQL", e);
+                }
+                Some(TestDb { engine, url: with_database(&base, &name), name, rt, _dir: None })
+            }
+            Engine::Sqlite => {
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join(format!("{name}.db"));
+                let url = format!("sqlite:{}", path.display());
+                rt.block_on(async {
+                    use std::str::FromStr;
+                    let opts = sqlx::sqlite::SqliteConnectOptions::from_str(&url).unwrap().create_if_missing(true);
+                    let c = sqlx::ConnectOptions::connect(&opts).await.unwrap();
+                    c.close().await.unwrap();
+                });
+                Some(TestDb { engine, url, name, rt, _dir: Some(dir) })
+            }
+        }
+    }
+
+    /// Runs SQL statements (several, separated by semicolons).
+    pub fn exec(&self, sql: &str) {
+        let url = self.url.clone();
+        let sql = sql.to_string();
+        self.rt
+            .block_on(async move {
+                match self.engine {
+                    Engine::Postgres => {
+                        let mut c = sqlx::PgConnection::connect(&url).await?;
+                        sqlx::raw_sql(AssertSqlSafe(sql)).execute(&mut c).await?;
+                        c.close().await
+                    }
+                    Engine::MySql => {
+                        let mut c = sqlx::MySqlConnection::connect(&url).await?;
+                        sqlx::raw_sql(AssertSqlSafe(sql)).execute(&mut c).await?;
+                        c.close().await
+                    }
+                    Engine::Sqlite => {
+                        let mut c = sqlx::SqliteConnection::connect(&url).await?;
+                        sqlx::raw_sql(AssertSqlSafe(sql)).execute(&mut c).await?;
+                        c.close().await
+                    }
+                }
+            })
+            .unwrap_or_else(|e| panic!("SQL failed on {:?}: {e}", self.engine));
+    }
+
+    /// The first column of every row, as text.
+    pub fn column(&self, sql: &str) -> Vec<Option<String>> {
+        let url = self.url.clone();
+        let sql = format!("SELECT CAST(x AS {}) FROM ({sql}) AS q(x)", self.text_type());
+        let sql = if self.engine == Engine::MySql {
+            sql.replace(" AS q(x)", " AS q").replace("CAST(x AS", "CAST(q.x AS")
+        } else {
+            sql
+        };
+        self.rt
+            .block_on(async move {
+                let rows = match self.engine {
+                    Engine::Postgres => {
+                        let mut c = sqlx::PgConnection::connect(&url).await?;
+                        let rows = sqlx::query(AssertSqlSafe(sql)).fetch_all(&mut c).await?;
+                        rows.iter().map(|r| r.try_get::<Option<String>, _>(0)).collect::<Result<Vec<_>, _>>()?
+                    }
+                    Engine::MySql => {
+                        let mut c = sqlx::MySqlConnection::connect(&url).await?;
+                        let rows = sqlx::query(AssertSqlSafe(sql)).fetch_all(&mut c).await?;
+                        rows.iter().map(|r| r.try_get::<Option<String>, _>(0)).collect::<Result<Vec<_>, _>>()?
+                    }
+                    Engine::Sqlite => {
+                        let mut c = sqlx::SqliteConnection::connect(&url).await?;
+                        let rows = sqlx::query(AssertSqlSafe(sql)).fetch_all(&mut c).await?;
+                        rows.iter().map(|r| r.try_get::<Option<String>, _>(0)).collect::<Result<Vec<_>, _>>()?
+                    }
+                };
+                Ok::<_, sqlx::Error>(rows)
+            })
+            .unwrap()
+    }
+
+    fn text_type(&self) -> &'static str {
+        match self.engine {
+            Engine::Postgres | Engine::Sqlite => "TEXT",
+            Engine::MySql => "CHAR",
+        }
+    }
+
+    /// The engine's spelling of a column type, by role.
+    pub fn ty(&self, role: &str) -> &'static str {
+        use Engine::*;
+        match (self.engine, role) {
+            (Postgres, "pk") => "bigserial PRIMARY KEY",
+            (MySql, "pk") => "BIGINT AUTO_INCREMENT PRIMARY KEY",
+            (Sqlite, "pk") => "INTEGER PRIMARY KEY",
+            (Postgres, "uuid") => "uuid NOT NULL DEFAULT gen_random_uuid()",
+            (MySql, "uuid") => "CHAR(36) NOT NULL DEFAULT (uuid())",
+            (Sqlite, "uuid") => "TEXT NOT NULL DEFAULT (lower(hex(randomblob(16))))",
+            (Postgres, "ts") => "timestamptz NOT NULL DEFAULT now()",
+            (MySql, "ts") => "DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)",
+            (Sqlite, "ts") => "TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP",
+            (Postgres, "text") => "text",
+            (MySql, "text") => "VARCHAR(100)",
+            (Sqlite, "text") => "TEXT",
+            (Postgres, "money") => "numeric(10,2)",
+            (MySql, "money") => "DECIMAL(10,2)",
+            (Sqlite, "money") => "NUMERIC",
+            (_, "int") => "INTEGER",
+            (_, "bigint") => "BIGINT",
+            (e, r) => panic!("no type for role {r} on {e:?}"),
+        }
+    }
+
+    /// A time literal, UTC.
+    pub fn ts(&self, text: &str) -> String {
+        match self.engine {
+            Engine::Postgres => format!("'{text}+00'"),
+            Engine::MySql | Engine::Sqlite => format!("'{text}'"),
+        }
+    }
+
+    /// An identifier quoted for this engine.
+    pub fn ident(&self, name: &str) -> String {
+        match self.engine {
+            Engine::MySql => format!("`{}`", name.replace('`', "``")),
+            _ => format!("\"{}\"", name.replace('"', "\"\"")),
+        }
+    }
+
+    /// `idemctl` with this database's URL.
+    pub fn idemctl(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::cargo_bin("idemctl").unwrap();
+        cmd.env_remove("DATABASE_URL").args(args).arg("--database-url").arg(&self.url);
+        cmd
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let name = self.name.clone();
+        let _ = self.rt.block_on(async {
+            match self.engine {
+                Engine::Postgres => {
+                    let mut c = sqlx::PgConnection::connect(&pg_base()).await?;
+                    sqlx::raw_sql(AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
+                        .execute(&mut c)
+                        .await?;
+                    c.close().await
+                }
+                Engine::MySql => {
+                    let mut c = sqlx::MySqlConnection::connect(&mysql_base()).await?;
+                    sqlx::raw_sql(AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name}"))).execute(&mut c).await?;
+                    c.close().await
+                }
+                Engine::Sqlite => Ok(()),
+            }
+        });
+    }
+}
+
+/// Output of a finished command.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(mut cmd: Command) -> Run {
+    let out = cmd.output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// CSV text as records, header included.
+pub fn csv_records(text: &str) -> Vec<Vec<String>> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes())
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect()
+}
+
+/// Declares one test per engine from a function taking the test database.
+#[macro_export]
+macro_rules! on_every_engine {
+    ($($name:ident),* $(,)?) => {
+        mod postgres {
+            $( #[test] fn $name() { if let Some(db) = $crate::common::TestDb::new($crate::common::Engine::Postgres) { super::$name(&db) } } )*
+        }
+        mod mysql {
+            $( #[test] fn $name() { if let Some(db) = $crate::common::TestDb::new($crate::common::Engine::MySql) { super::$name(&db) } } )*
+        }
+        mod sqlite {
+            $( #[test] fn $name() { if let Some(db) = $crate::common::TestDb::new($crate::common::Engine::Sqlite) { super::$name(&db) } } )*
+        }
+    };
+}

@@ -1,0 +1,399 @@
+//! `idemctl scan` against real PostgreSQL, MariaDB/MySQL and SQLite.
+
+mod common;
+
+use common::{Engine, Run, TestDb, csv_records, run};
+use serde_json::Value;
+
+/// Orders with known damage. Expected with the defaults (window 5 s):
+/// 1 -> [2] no-key; 3 -> [4] key-per-attempt; 5 -> [6, 7] key-reused (3 s gaps);
+/// 11 -> [12] no-key (NULLs equal); 13 -> [14, 15] no-key (4 s gaps, 8 s span).
+/// Not damage: 8 (two days after 1), 9/10 (notes differ), 16/17 (30 s apart).
+fn orders(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE orders (
+            id {pk}, public_id {uuid}, order_ref {text} NOT NULL UNIQUE,
+            customer_id INTEGER, amount {money}, currency {text}, note {text},
+            idempotency_key {text}, created_at {ts})",
+        pk = db.ty("pk"),
+        uuid = db.ty("uuid"),
+        text = db.ty("text"),
+        money = db.ty("money"),
+        ts = db.ty("ts"),
+    ));
+    // id, customer_id, amount, currency, note, idempotency_key, created_at
+    type Row = (
+        i64,
+        Option<i64>,
+        Option<&'static str>,
+        Option<&'static str>,
+        Option<&'static str>,
+        Option<&'static str>,
+        &'static str,
+    );
+    let rows: &[Row] = &[
+        (1, Some(1), Some("10.00"), Some("EUR"), None, None, "2026-01-01 00:00:00"),
+        (2, Some(1), Some("10.00"), Some("EUR"), None, None, "2026-01-01 00:00:02"),
+        (3, Some(2), Some("5.00"), Some("USD"), Some("x"), Some("k3"), "2026-01-01 00:01:00"),
+        (4, Some(2), Some("5.00"), Some("USD"), Some("x"), Some("k4"), "2026-01-01 00:01:01"),
+        (5, Some(3), Some("7.00"), Some("EUR"), None, Some("k5"), "2026-01-01 00:02:00"),
+        (6, Some(3), Some("7.00"), Some("EUR"), None, Some("k5"), "2026-01-01 00:02:03"),
+        (7, Some(3), Some("7.00"), Some("EUR"), None, Some("k5"), "2026-01-01 00:02:06"),
+        (8, Some(1), Some("10.00"), Some("EUR"), None, None, "2026-01-03 00:00:00"),
+        (9, Some(4), Some("1.00"), Some("EUR"), Some("a"), None, "2026-01-01 00:03:00"),
+        (10, Some(4), Some("1.00"), Some("EUR"), Some("b"), None, "2026-01-01 00:03:01"),
+        (11, Some(5), None, None, None, None, "2026-01-01 00:04:00"),
+        (12, Some(5), None, None, None, None, "2026-01-01 00:04:04"),
+        (13, Some(6), Some("2.00"), Some("EUR"), None, None, "2026-01-01 00:05:00"),
+        (14, Some(6), Some("2.00"), Some("EUR"), None, None, "2026-01-01 00:05:04"),
+        (15, Some(6), Some("2.00"), Some("EUR"), None, None, "2026-01-01 00:05:08"),
+        (16, Some(7), Some("3.00"), Some("EUR"), None, None, "2026-01-01 00:06:00"),
+        (17, Some(7), Some("3.00"), Some("EUR"), None, None, "2026-01-01 00:06:30"),
+    ];
+    let lit = |v: Option<&str>| v.map_or("NULL".to_string(), |v| format!("'{v}'"));
+    let values: Vec<String> = rows
+        .iter()
+        .map(|(id, c, a, cur, note, key, t)| {
+            format!(
+                "({id}, 'R{id}', {}, {}, {}, {}, {}, {})",
+                c.map_or("NULL".into(), |c| c.to_string()),
+                lit(*a),
+                lit(*cur),
+                lit(*note),
+                lit(*key),
+                db.ts(t)
+            )
+        })
+        .collect();
+    db.exec(&format!(
+        "INSERT INTO orders (id, order_ref, customer_id, amount, currency, note, idempotency_key, created_at) VALUES {}",
+        values.join(", ")
+    ));
+}
+
+fn scan(db: &TestDb, extra: &[&str]) -> Run {
+    let mut args = vec!["scan", "--table", "orders"];
+    args.extend_from_slice(extra);
+    run(db.idemctl(&args))
+}
+
+/// (original, duplicate, cause) per line of `--output rows --format csv`.
+fn extra_rows(out: &Run) -> Vec<(String, String, String)> {
+    let records = csv_records(&out.stdout);
+    assert_eq!(records[0][..5], ["cluster", "original_id", "duplicate_id", "gap_seconds", "cause"]);
+    records[1..].iter().map(|r| (r[1].clone(), r[2].clone(), r[4].clone())).collect()
+}
+
+fn triples(expected: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+    expected.iter().map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string())).collect()
+}
+
+fn exact_extra_rows_and_causes(db: &TestDb) {
+    orders(db);
+    let out = scan(db, &["--output", "rows", "--format", "csv"]);
+    assert_eq!(out.code, 1, "damage found exits 1: {}", out.stderr);
+    assert_eq!(
+        extra_rows(&out),
+        triples(&[
+            ("1", "2", "no-key"),
+            ("3", "4", "key-per-attempt"),
+            ("5", "6", "key-reused"),
+            ("5", "7", "key-reused"),
+            ("11", "12", "no-key"),
+            ("13", "14", "no-key"),
+            ("13", "15", "no-key"),
+        ])
+    );
+    let records = csv_records(&out.stdout);
+    let gaps: Vec<&str> = records[1..].iter().map(|r| r[3].as_str()).collect();
+    assert_eq!(gaps, ["2.0", "1.0", "3.0", "3.0", "4.0", "4.0", "4.0"]);
+    let clusters: Vec<&str> = records[1..].iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(clusters, ["1", "2", "3", "3", "4", "5", "5"]);
+    assert!(out.stderr.contains("extra rows: 7"), "summary goes to stderr beside CSV: {}", out.stderr);
+}
+
+fn clusters_as_json(db: &TestDb) {
+    orders(db);
+    let out = scan(db, &["--format", "json", "--sum", "amount", "--by", "customer_id"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["compared_columns"], serde_json::json!(["customer_id", "amount", "currency", "note"]));
+    let excluded: Vec<(String, String)> = doc["excluded_columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["column"].as_str().unwrap().to_string(), e["reason"].as_str().unwrap().to_string()))
+        .collect();
+    let reason = |c: &str| excluded.iter().find(|(n, _)| n == c).map(|(_, r)| r.clone()).unwrap_or_default();
+    assert_eq!(reason("id"), "row id");
+    assert_eq!(reason("created_at"), "created-at column");
+    assert_eq!(reason("idempotency_key"), "idempotency-key column");
+    assert!(reason("public_id").starts_with("default mints a value"), "{excluded:?}");
+    assert!(reason("order_ref").starts_with("unique on its own"), "{excluded:?}");
+    let clusters = doc["clusters"].as_array().unwrap();
+    let summary: Vec<(String, Vec<String>, String, f64)> = clusters
+        .iter()
+        .map(|c| {
+            (
+                c["original_id"].as_str().unwrap().to_string(),
+                c["extra_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect(),
+                c["cause"].as_str().unwrap().to_string(),
+                c["span_seconds"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, Vec<String>, String, f64)> = vec![
+        ("1".into(), vec!["2".into()], "no-key".into(), 2.0),
+        ("3".into(), vec!["4".into()], "key-per-attempt".into(), 1.0),
+        ("5".into(), vec!["6".into(), "7".into()], "key-reused".into(), 6.0),
+        ("11".into(), vec!["12".into()], "no-key".into(), 4.0),
+        ("13".into(), vec!["14".into(), "15".into()], "no-key".into(), 8.0),
+    ];
+    assert_eq!(summary, expected);
+    // NULL equals NULL, and the report shows it as null.
+    assert_eq!(clusters[3]["values"]["amount"], Value::Null);
+    assert_eq!(clusters[3]["values"]["customer_id"], "5");
+    assert_eq!(clusters[0]["values"]["currency"], "EUR");
+    assert_eq!(clusters[2]["sum"].to_string().parse::<f64>().unwrap(), 14.0);
+    assert_eq!(clusters[2]["by"], "3");
+    assert_eq!(doc["rows_scanned"], 17);
+    assert_eq!(doc["clusters"].as_array().unwrap().len(), 5);
+    assert_eq!(doc["extra_rows"], 7);
+    assert_eq!(doc["sum_at_stake"].to_string().parse::<f64>().unwrap(), 33.0);
+    assert_eq!(doc["by_values_hit"], 5);
+    assert_eq!(doc["clusters_by_cause"], serde_json::json!({"no-key": 3, "key-per-attempt": 1, "key-reused": 1}));
+}
+
+fn window_chains_rows(db: &TestDb) {
+    orders(db);
+    // 13, 14, 15 are 4 s apart: one cluster at 5 s, none at 3 s; 5, 6, 7 are 3 s apart.
+    let narrow = scan(db, &["--window", "3s", "--output", "rows", "--format", "csv"]);
+    let dups: Vec<String> = extra_rows(&narrow).into_iter().map(|(_, d, _)| d).collect();
+    assert_eq!(dups, ["2", "4", "6", "7"]);
+    // 30 s joins 16 and 17 as well.
+    let wide = scan(db, &["--window", "30s", "--output", "rows", "--format", "csv"]);
+    let dups: Vec<String> = extra_rows(&wide).into_iter().map(|(_, d, _)| d).collect();
+    assert_eq!(dups, ["2", "4", "6", "7", "12", "14", "15", "17"]);
+}
+
+fn columns_and_ignore_override_the_defaults(db: &TestDb) {
+    orders(db);
+    let only = scan(db, &["--columns", "customer_id,currency", "--output", "rows", "--format", "csv"]);
+    let dups: Vec<String> = extra_rows(&only).into_iter().map(|(_, d, _)| d).collect();
+    assert_eq!(dups, ["2", "4", "6", "7", "10", "12", "14", "15"]);
+    let ignored = scan(db, &["--ignore", "note", "--output", "rows", "--format", "csv"]);
+    let dups: Vec<String> = extra_rows(&ignored).into_iter().map(|(_, d, _)| d).collect();
+    assert_eq!(dups, ["2", "4", "6", "7", "10", "12", "14", "15"]);
+    let json = scan(db, &["--ignore", "note", "--format", "json"]);
+    let doc: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(doc["compared_columns"], serde_json::json!(["customer_id", "amount", "currency"]));
+    // Comparing the unique column finds nothing: every row differs there.
+    let with_unique = scan(db, &["--columns", "customer_id,order_ref", "--format", "csv"]);
+    assert_eq!(with_unique.code, 0, "{}", with_unique.stderr);
+    assert_eq!(with_unique.stdout, "");
+}
+
+fn filters_by_time_and_where(db: &TestDb) {
+    orders(db);
+    let early = scan(
+        db,
+        &["--since", "2026-01-01T00:00:00Z", "--until", "2026-01-01T00:01:30Z", "--output", "rows", "--format", "csv"],
+    );
+    let dups: Vec<String> = extra_rows(&early).into_iter().map(|(_, d, _)| d).collect();
+    assert_eq!(dups, ["2", "4"]);
+    let filtered = scan(db, &["--where", "customer_id <> 1", "--output", "rows", "--format", "csv"]);
+    let dups: Vec<String> = extra_rows(&filtered).into_iter().map(|(_, d, _)| d).collect();
+    assert_eq!(dups, ["4", "6", "7", "12", "14", "15"]);
+    let later = scan(db, &["--since", "2026-01-02T00:00:00Z", "--format", "json"]);
+    assert_eq!(later.code, 0);
+    let doc: Value = serde_json::from_str(&later.stdout).unwrap();
+    assert_eq!(doc["rows_scanned"], 1);
+}
+
+fn unknown_cause_without_key_column(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE payments (id {pk}, account INTEGER, cents INTEGER, created_at {ts});
+         INSERT INTO payments (id, account, cents, created_at) VALUES
+           (1, 1, 100, {t0}), (2, 1, 100, {t1}), (3, 2, 100, {t1})",
+        pk = db.ty("pk"),
+        ts = db.ty("ts"),
+        t0 = db.ts("2026-01-01 10:00:00"),
+        t1 = db.ts("2026-01-01 10:00:01.5"),
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "payments", "--output", "rows", "--format", "csv"]));
+    assert_eq!(out.code, 1);
+    assert_eq!(csv_records(&out.stdout)[1], ["1", "1", "2", "1.5", "unknown"]);
+}
+
+fn clean_table_exits_zero(db: &TestDb) {
+    orders(db);
+    db.exec("DELETE FROM orders WHERE id IN (2, 4, 6, 7, 12, 14, 15)");
+    let out = scan(db, &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("cluster count: 0"), "{}", out.stdout);
+    let nd = scan(db, &["--format", "ndjson"]);
+    assert_eq!(nd.code, 0);
+    assert_eq!(nd.stdout, "");
+}
+
+fn ndjson_is_one_cluster_per_line(db: &TestDb) {
+    orders(db);
+    let out = scan(db, &["--format", "ndjson", "--quiet"]);
+    assert_eq!(out.code, 1);
+    let lines: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[4]["original_id"], "13");
+    assert_eq!(out.stderr, "", "--quiet prints nothing beside the data");
+}
+
+fn one_line(out: Run) -> String {
+    assert_eq!(out.code, 2, "bad input exits 2: {}", out.stderr);
+    assert_eq!(out.stderr.lines().count(), 1, "one line on stderr: {:?}", out.stderr);
+    assert_eq!(out.stdout, "", "nothing on stdout");
+    out.stderr.trim().to_string()
+}
+
+fn bad_input_is_one_line_and_exit_2(db: &TestDb) {
+    orders(db);
+    let msg = one_line(run(db.idemctl(&["scan", "--table", "ordres"])));
+    assert!(msg.contains("no table \"ordres\"") && msg.contains("did you mean \"orders\""), "{msg}");
+    let msg = one_line(scan(db, &["--columns", "customer_id,curency"]));
+    assert!(msg.contains("no column \"curency\"") && msg.contains("did you mean \"currency\""), "{msg}");
+    let msg = one_line(scan(db, &["--sum", "amout"]));
+    assert!(msg.contains("no column \"amout\""), "{msg}");
+    let msg = one_line(scan(db, &["--window", "5 parsecs"]));
+    assert!(msg.contains("--window") && msg.contains("bad duration"), "{msg}");
+    let msg = one_line(scan(db, &["--since", "last tuesday"]));
+    assert!(msg.contains("--since"), "{msg}");
+    db.exec(&format!(
+        "CREATE TABLE order_lines (order_id INTEGER NOT NULL, line INTEGER NOT NULL, sku {text}, created_at {ts}, PRIMARY KEY (order_id, line))",
+        text = db.ty("text"),
+        ts = db.ty("ts")
+    ));
+    let msg = one_line(run(db.idemctl(&["scan", "--table", "order_lines"])));
+    assert!(msg.contains("composite primary key") && msg.contains("--id"), "{msg}");
+    let ok = run(db.idemctl(&["scan", "--table", "order_lines", "--id", "order_id"]));
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+}
+
+fn names_that_need_quoting(db: &TestDb) {
+    let table = db.ident("Odd \"Tab le");
+    let col = db.ident("Cust Id\"x");
+    db.exec(&format!(
+        "CREATE TABLE {table} (id {pk}, {col} INTEGER, {mixed} {text}, created_at {ts});
+         INSERT INTO {table} (id, {col}, {mixed}, created_at) VALUES (1, 7, 'it''s', {t0}), (2, 7, 'it''s', {t1}), (3, 8, 'x', {t1})",
+        pk = db.ty("pk"),
+        mixed = db.ident("MixedCase"),
+        text = db.ty("text"),
+        ts = db.ty("ts"),
+        t0 = db.ts("2026-01-01 10:00:00"),
+        t1 = db.ts("2026-01-01 10:00:01"),
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "Odd \"Tab le", "--by", "Cust Id\"x", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["compared_columns"], serde_json::json!(["Cust Id\"x", "MixedCase"]));
+    let cluster = &doc["clusters"][0];
+    assert_eq!(cluster["original_id"], "1");
+    assert_eq!(cluster["extra_ids"], serde_json::json!(["2"]));
+    assert_eq!(cluster["values"]["MixedCase"], "it's");
+    assert_eq!(cluster["by"], "7");
+}
+
+fn epoch_integer_times(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE events (id {pk}, kind {text}, created_at BIGINT NOT NULL);
+         CREATE TABLE events_ms (id {pk}, kind {text}, created_at BIGINT NOT NULL);
+         INSERT INTO events (id, kind, created_at) VALUES (1, 'a', 1767261600), (2, 'a', 1767261604), (3, 'a', 1767261700);
+         INSERT INTO events_ms (id, kind, created_at) VALUES (1, 'a', 1767261600000), (2, 'a', 1767261604500), (3, 'a', 1767261610000)",
+        pk = db.ty("pk"),
+        text = db.ty("text"),
+    ));
+    let secs = run(db.idemctl(&["scan", "--table", "events", "--output", "rows", "--format", "csv"]));
+    assert_eq!(secs.code, 1, "{}", secs.stderr);
+    assert_eq!(csv_records(&secs.stdout)[1..], [["1", "1", "2", "4.0", "unknown"]]);
+    let ms = run(db.idemctl(&["scan", "--table", "events_ms", "--format", "json"]));
+    assert_eq!(ms.code, 1, "{}", ms.stderr);
+    let doc: Value = serde_json::from_str(&ms.stdout).unwrap();
+    assert_eq!(doc["clusters"][0]["first_at"], "2026-01-01T10:00:00Z");
+    assert_eq!(doc["clusters"][0]["span_seconds"], 4.5);
+    assert_eq!(doc["clusters"].as_array().unwrap().len(), 1);
+}
+
+on_every_engine!(
+    exact_extra_rows_and_causes,
+    clusters_as_json,
+    window_chains_rows,
+    columns_and_ignore_override_the_defaults,
+    filters_by_time_and_where,
+    unknown_cause_without_key_column,
+    clean_table_exits_zero,
+    ndjson_is_one_cluster_per_line,
+    bad_input_is_one_line_and_exit_2,
+    names_that_need_quoting,
+    epoch_integer_times,
+);
+
+/// The URL with its user replaced.
+fn as_user(url: &str, user: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let host = rest.split_once('@').map_or(rest, |(_, host)| host);
+    format!("{scheme}://{user}@{host}")
+}
+
+#[test]
+fn postgres_select_only_role_can_scan() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    orders(&db);
+    let role = format!("{}_ro", db.name);
+    db.exec(&format!(
+        "CREATE ROLE {role} LOGIN;
+         GRANT CONNECT ON DATABASE {name} TO {role};
+         GRANT USAGE ON SCHEMA public TO {role};
+         GRANT SELECT ON orders TO {role};",
+        name = db.name
+    ));
+    let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
+    cmd.args(["scan", "--table", "orders", "--output", "rows", "--format", "csv"]);
+    cmd.arg("--database-url").arg(as_user(&db.url, &role));
+    let out = run(cmd);
+    let name = db.name.clone();
+    drop(db);
+    common::pg_admin(&format!("DROP ROLE IF EXISTS {role}"));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(csv_records(&out.stdout).len(), 8, "{name}: header and seven extra rows");
+}
+
+#[test]
+fn postgres_scan_runs_read_only() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    orders(&db);
+    db.exec("SELECT setval('orders_id_seq', 100)");
+    let out = run(db.idemctl(&["scan", "--table", "orders", "--where", "nextval('orders_id_seq') > 0"]));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("read-only"), "{}", out.stderr);
+    assert_eq!(db.column("SELECT last_value FROM orders_id_seq"), [Some("100".to_string())]);
+}
+
+#[test]
+fn broken_pipe_is_not_an_error() {
+    let db = TestDb::new(Engine::Sqlite).unwrap();
+    db.exec(
+        "CREATE TABLE orders (id INTEGER PRIMARY KEY, customer INTEGER, created_at INTEGER NOT NULL);
+         WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < 40000)
+         INSERT INTO orders SELECT g, g / 2, 1767261600 + g FROM s;",
+    );
+    let bin = assert_cmd::cargo::cargo_bin("idemctl");
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "set -o pipefail; '{}' scan --quiet --database-url '{}' --table orders --output rows --format csv | head -n 3",
+            bin.display(),
+            db.url
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "no error for a closed pipe");
+    assert_eq!(out.status.code(), Some(0));
+}
