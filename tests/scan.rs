@@ -263,6 +263,8 @@ fn bad_input_is_one_line_and_exit_2(db: &TestDb) {
     assert!(msg.contains("no column \"amout\""), "{msg}");
     let msg = one_line(scan(db, &["--window", "5 parsecs"]));
     assert!(msg.contains("--window") && msg.contains("bad duration"), "{msg}");
+    let msg = one_line(scan(db, &["--where", "1 = 1; DELETE FROM orders"]));
+    assert!(msg.contains("--where must be a single condition"), "{msg}");
     let msg = one_line(scan(db, &["--since", "last tuesday"]));
     assert!(msg.contains("--since"), "{msg}");
     db.exec(&format!(

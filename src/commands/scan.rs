@@ -187,6 +187,9 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
 
 /// Resolves the id, created-at, key and compared columns against the catalog.
 async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
+    if args.filter.as_deref().is_some_and(|f| f.contains(';')) {
+        bail!("--where must be a single condition: it may not contain ';'");
+    }
     let id = match &args.id {
         Some(id) => table.column(id)?.name.clone(),
         None => match table.primary_key.as_slice() {

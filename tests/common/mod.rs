@@ -109,6 +109,18 @@ impl TestDb {
         }
     }
 
+    /// An existing SQLite file, left in place when the test ends.
+    pub fn open_sqlite(path: &std::path::Path) -> TestDb {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        TestDb {
+            engine: Engine::Sqlite,
+            url: format!("sqlite:{}", path.display()),
+            name: String::new(),
+            rt,
+            _dir: None,
+        }
+    }
+
     /// Runs SQL statements (several, separated by semicolons).
     pub fn exec(&self, sql: &str) {
         let url = self.url.clone();
@@ -136,44 +148,39 @@ impl TestDb {
             .unwrap_or_else(|e| panic!("SQL failed on {:?}: {e}", self.engine));
     }
 
-    /// The first column of every row, as text.
+    /// The first column of every row, as text (integers too).
     pub fn column(&self, sql: &str) -> Vec<Option<String>> {
+        fn cell<R: Row>(r: &R) -> Option<String>
+        where
+            usize: sqlx::ColumnIndex<R>,
+            for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+            for<'a> Option<i64>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+        {
+            r.try_get::<Option<String>, _>(0)
+                .or_else(|_| r.try_get::<Option<i64>, _>(0).map(|n| n.map(|n| n.to_string())))
+                .unwrap()
+        }
         let url = self.url.clone();
-        let sql = format!("SELECT CAST(x AS {}) FROM ({sql}) AS q(x)", self.text_type());
-        let sql = if self.engine == Engine::MySql {
-            sql.replace(" AS q(x)", " AS q").replace("CAST(x AS", "CAST(q.x AS")
-        } else {
-            sql
-        };
+        let sql = sql.to_string();
         self.rt
             .block_on(async move {
                 let rows = match self.engine {
                     Engine::Postgres => {
                         let mut c = sqlx::PgConnection::connect(&url).await?;
-                        let rows = sqlx::query(AssertSqlSafe(sql)).fetch_all(&mut c).await?;
-                        rows.iter().map(|r| r.try_get::<Option<String>, _>(0)).collect::<Result<Vec<_>, _>>()?
+                        sqlx::query(AssertSqlSafe(sql)).fetch_all(&mut c).await?.iter().map(cell).collect()
                     }
                     Engine::MySql => {
                         let mut c = sqlx::MySqlConnection::connect(&url).await?;
-                        let rows = sqlx::query(AssertSqlSafe(sql)).fetch_all(&mut c).await?;
-                        rows.iter().map(|r| r.try_get::<Option<String>, _>(0)).collect::<Result<Vec<_>, _>>()?
+                        sqlx::query(AssertSqlSafe(sql)).fetch_all(&mut c).await?.iter().map(cell).collect()
                     }
                     Engine::Sqlite => {
                         let mut c = sqlx::SqliteConnection::connect(&url).await?;
-                        let rows = sqlx::query(AssertSqlSafe(sql)).fetch_all(&mut c).await?;
-                        rows.iter().map(|r| r.try_get::<Option<String>, _>(0)).collect::<Result<Vec<_>, _>>()?
+                        sqlx::query(AssertSqlSafe(sql)).fetch_all(&mut c).await?.iter().map(cell).collect()
                     }
                 };
                 Ok::<_, sqlx::Error>(rows)
             })
             .unwrap()
-    }
-
-    fn text_type(&self) -> &'static str {
-        match self.engine {
-            Engine::Postgres | Engine::Sqlite => "TEXT",
-            Engine::MySql => "CHAR",
-        }
     }
 
     /// The engine's spelling of a column type, by role.

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The test suite, from a fresh clone: starts the database servers if they are
+# down, then runs every unit and integration test against PostgreSQL, MariaDB
+# and SQLite. With CI set, an unreachable server fails the tests instead of
+# skipping them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/services.sh
+cargo test --locked "$@"

@@ -1,0 +1,65 @@
+//! `idemctl demo`: a deterministic SQLite database with damage of every cause.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{Engine, TestDb, csv_records, run};
+
+fn demo(path: &std::path::Path) -> common::Run {
+    let mut cmd = Command::cargo_bin("idemctl").unwrap();
+    cmd.args(["demo", "--path"]).arg(path);
+    run(cmd)
+}
+
+fn rows_csv(path: &std::path::Path) -> String {
+    let mut cmd = Command::cargo_bin("idemctl").unwrap();
+    cmd.args(["scan", "--table", "orders", "--output", "rows", "--format", "csv", "--quiet", "--database-url"])
+        .arg(format!("sqlite:{}", path.display()));
+    let out = run(cmd);
+    assert_eq!(out.code, 1, "the demo has damage: {}", out.stderr);
+    out.stdout
+}
+
+#[test]
+fn demo_creates_damage_of_every_cause_the_same_each_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("demo.db");
+    let first = demo(&path);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first.stdout.contains("cluster count: 139 (no-key 42, key-per-attempt 59, key-reused 38)"),
+        "{}",
+        first.stdout
+    );
+    assert!(first.stdout.contains("extra rows: 163"), "{}", first.stdout);
+    assert!(first.stdout.contains("Try next:"));
+    let before = rows_csv(&path);
+    let records = csv_records(&before);
+    assert_eq!(records.len(), 164, "header and one line per extra row");
+    for cause in ["no-key", "key-per-attempt", "key-reused"] {
+        assert!(records.iter().any(|r| r[4] == cause), "a {cause} cluster");
+    }
+    // A second run replaces its own database with the same data.
+    let second = demo(&path);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(rows_csv(&path), before);
+
+    let db = TestDb::open_sqlite(&path);
+    assert_eq!(db.engine, Engine::Sqlite);
+    let statuses = db.column("SELECT status || ':' || count(*) FROM idempotency_keys GROUP BY status ORDER BY status");
+    let statuses: Vec<String> = statuses.into_iter().flatten().collect();
+    assert_eq!(statuses.len(), 4, "{statuses:?}");
+    assert!(statuses.contains(&"in_progress:6".to_string()), "{statuses:?}");
+}
+
+#[test]
+fn demo_never_replaces_another_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("precious.db");
+    std::fs::write(&path, b"not a demo").unwrap();
+    let out = demo(&path);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("not an idemctl demo database"), "{}", out.stderr);
+    assert_eq!(std::fs::read(&path).unwrap(), b"not a demo");
+}
