@@ -11,10 +11,32 @@ use rust_decimal::Decimal;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use serde::Serialize;
 
+/// A row's id: integers kept as numbers (no allocation, numeric order).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RowId {
+    Int(i64),
+    Text(Box<str>),
+}
+
+impl std::fmt::Display for RowId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RowId::Int(n) => write!(f, "{n}"),
+            RowId::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+impl From<&str> for RowId {
+    fn from(text: &str) -> Self {
+        RowId::Text(text.into())
+    }
+}
+
 /// One row of the creation table, as the clusterer keeps it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
-    pub id: Box<str>,
+    pub id: RowId,
     /// Created-at, microseconds since the Unix epoch.
     pub t_us: i64,
     pub key: Option<Box<str>>,
@@ -92,7 +114,20 @@ struct Group {
     shown: Vec<Option<String>>,
     first_seq: u64,
     last_t: i64,
-    members: Vec<Member>,
+    /// Most groups stay a single row: it lives here, with no allocation.
+    first: Member,
+    rest: Vec<Member>,
+}
+
+impl Group {
+    fn into_cluster(self) -> Cluster {
+        let mut members = Vec::with_capacity(1 + self.rest.len());
+        members.push(self.first);
+        members.extend(self.rest);
+        // Rows with equal times may arrive in any order: the original is the lowest id.
+        members.sort_by(|a, b| (a.t_us, &a.id).cmp(&(b.t_us, &b.id)));
+        Cluster { values: self.values, shown: self.shown, members }
+    }
 }
 
 /// A closed cluster waiting for every earlier-starting group to close, so
@@ -167,18 +202,19 @@ impl<S: BuildHasher> Clusterer<S> {
         let bucket = self.groups.entry(hash).or_default();
         match bucket.iter_mut().find(|g| &*g.values == values) {
             Some(group) => {
-                if group.members.len() == 1 {
+                if group.rest.is_empty() {
                     group.shown = show();
                 }
                 group.last_t = t;
-                group.members.push(member);
+                group.rest.push(member);
             }
             None => bucket.push(Group {
                 values: values.into(),
                 shown: Vec::new(),
                 first_seq: self.seq,
                 last_t: t,
-                members: vec![member],
+                first: member,
+                rest: Vec::new(),
             }),
         }
         self.expiry.push_back((t, hash));
@@ -221,11 +257,8 @@ impl<S: BuildHasher> Clusterer<S> {
             while i < bucket.len() {
                 if bucket[i].last_t < horizon {
                     let group = bucket.swap_remove(i);
-                    if group.members.len() > 1 {
-                        self.ready.push(Ready {
-                            first_seq: group.first_seq,
-                            cluster: Cluster { values: group.values, shown: group.shown, members: group.members },
-                        });
+                    if !group.rest.is_empty() {
+                        self.ready.push(Ready { first_seq: group.first_seq, cluster: group.into_cluster() });
                     }
                 } else {
                     i += 1;
@@ -247,7 +280,7 @@ mod tests {
     use super::*;
 
     fn member(id: &str, t_s: i64, key: Option<&str>) -> Member {
-        Member { id: id.into(), t_us: t_s * 1_000_000, key: key.map(Into::into), by: None, sum: None }
+        Member { id: RowId::from(id), t_us: t_s * 1_000_000, key: key.map(Into::into), by: None, sum: None }
     }
 
     fn run(window_s: i64, rows: &[(&str, &str, i64)]) -> Vec<Vec<String>> {
@@ -328,10 +361,22 @@ mod tests {
         c.push(b"x", member("3", 2, None), || vec![Some("x".into())]);
         c.finish();
         let cl = c.pop_ready().unwrap();
-        assert_eq!(cl.members.iter().map(|m| &*m.id).collect::<Vec<_>>(), ["1", "3"]);
+        assert_eq!(cl.members.iter().map(|m| m.id.to_string()).collect::<Vec<_>>(), ["1", "3"]);
         assert_eq!(&*cl.values, b"x");
         assert_eq!(cl.shown, vec![Some("x".to_string())]);
         assert!(c.pop_ready().is_none());
+    }
+
+    #[test]
+    fn equal_times_put_the_lowest_id_first() {
+        let mut c = Clusterer::new(5_000_000);
+        let at = |id: i64, t: i64| Member { id: RowId::Int(id), t_us: t, key: None, by: None, sum: None };
+        c.push(b"a", at(10, 0), Vec::new);
+        c.push(b"a", at(9, 0), Vec::new);
+        c.push(b"a", at(2, 1), Vec::new);
+        c.finish();
+        let ids: Vec<String> = c.pop_ready().unwrap().members.iter().map(|m| m.id.to_string()).collect();
+        assert_eq!(ids, ["9", "10", "2"]);
     }
 
     #[test]

@@ -153,7 +153,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let repr = plan.repr;
     let mut values = Vec::new();
     db.stream_rows(&sql, &binds, |row| {
-        let id: Box<str> = row.display(0)?.context("row with a NULL id")?.into();
+        let id = row.id(0)?.context("row with a NULL id")?;
         let t_us = row.micros(1, repr)?.context("created-at value that is not a time")?;
         let key = if has_key { row.display(2)?.map(Into::into) } else { None };
         let by = if has_by { row.display(3)?.map(Into::into) } else { None };
@@ -421,8 +421,8 @@ struct ClusterRow {
 #[derive(Serialize)]
 struct ExtraRow<'a> {
     cluster: u64,
-    original_id: &'a str,
-    duplicate_id: &'a str,
+    original_id: String,
+    duplicate_id: String,
     /// Seconds since the row before it in the cluster.
     gap_seconds: f64,
     cause: Cause,
@@ -517,8 +517,8 @@ impl<W: Write> Findings<W> {
                     let (before, extra) = (&pair[0], &pair[1]);
                     self.emitter.row(&ExtraRow {
                         cluster: n,
-                        original_id: &original.id,
-                        duplicate_id: &extra.id,
+                        original_id: original.id.to_string(),
+                        duplicate_id: extra.id.to_string(),
                         gap_seconds: timeparse::seconds(extra.t_us - before.t_us),
                         cause,
                         by: self.has_by.then_some(extra.by.as_deref()),

@@ -105,7 +105,7 @@ impl Dialect {
             (_, Some(c)) => self.text(c),
         };
         let mut list = vec![
-            optional(Some(cols.id)),
+            cols.id.to_string(),
             match self.engine {
                 Engine::Postgres => cols.created_at.to_string(),
                 _ => self.epoch_micros(cols.created_at, cols.repr),

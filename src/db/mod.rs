@@ -195,6 +195,20 @@ impl<'r> RowView<'r> {
         }
     }
 
+    /// A row id: an integer when the column holds one, else its text.
+    pub fn id(&self, i: usize) -> Result<Option<crate::window::RowId>> {
+        use crate::window::RowId;
+        if let RowView::PgCopy(fields, kinds) = self
+            && matches!(kinds[i], pg::Kind::Int2 | pg::Kind::Int4 | pg::Kind::Int8)
+        {
+            return Ok(fields[i].map(|b| pg::integer(b, kinds[i])).transpose()?.map(RowId::Int));
+        }
+        if let Ok(n) = self.int(i) {
+            return Ok(n.map(RowId::Int));
+        }
+        Ok(self.display(i)?.map(|t| RowId::Text(t.into())))
+    }
+
     /// A time column as microseconds since the epoch. MySQL and SQLite
     /// columns arrive converted (`Dialect::epoch_micros`); PostgreSQL columns
     /// arrive in their binary form.
