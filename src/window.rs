@@ -50,7 +50,7 @@ pub struct Member {
 pub struct Cluster {
     /// The compared values, folded into one value.
     pub values: Box<[u8]>,
-    /// The compared values for people, taken from the first duplicate.
+    /// The compared values for people, filled in once the cluster is confirmed.
     pub shown: Vec<Option<String>>,
     pub members: Vec<Member>,
 }
@@ -111,7 +111,6 @@ impl Cause {
 
 struct Group {
     values: Box<[u8]>,
-    shown: Vec<Option<String>>,
     first_seq: u64,
     last_t: i64,
     /// Most groups stay a single row: it lives here, with no allocation.
@@ -126,7 +125,7 @@ impl Group {
         members.extend(self.rest);
         // Rows with equal times may arrive in any order: the original is the lowest id.
         members.sort_by(|a, b| (a.t_us, &a.id).cmp(&(b.t_us, &b.id)));
-        Cluster { values: self.values, shown: self.shown, members }
+        Cluster { values: self.values, shown: Vec::new(), members }
     }
 }
 
@@ -191,26 +190,19 @@ impl<S: BuildHasher> Clusterer<S> {
         }
     }
 
-    /// Adds the next row. Rows must come in created-at order. `show` gives the
-    /// compared values for people; it is called only for the row that turns a
-    /// lone row into a cluster (its values equal the original's), so that the
-    /// rows that are not damage cost no decoding.
-    pub fn push(&mut self, values: &[u8], member: Member, show: impl FnOnce() -> Vec<Option<String>>) {
+    /// Adds the next row. Rows must come in created-at order.
+    pub fn push(&mut self, values: &[u8], member: Member) {
         let t = member.t_us;
         self.close_before(t.saturating_sub(self.window_us));
         let hash = self.hasher.hash_one(values);
         let bucket = self.groups.entry(hash).or_default();
         match bucket.iter_mut().find(|g| &*g.values == values) {
             Some(group) => {
-                if group.rest.is_empty() {
-                    group.shown = show();
-                }
                 group.last_t = t;
                 group.rest.push(member);
             }
             None => bucket.push(Group {
                 values: values.into(),
-                shown: Vec::new(),
                 first_seq: self.seq,
                 last_t: t,
                 first: member,
@@ -287,7 +279,7 @@ mod tests {
         let mut c = Clusterer::new(window_s * 1_000_000);
         let mut out = Vec::new();
         for (id, values, t) in rows {
-            c.push(values.as_bytes(), member(id, *t, None), || vec![Some(values.to_string())]);
+            c.push(values.as_bytes(), member(id, *t, None));
             while let Some(cl) = c.pop_ready() {
                 out.push(cl.members.iter().map(|m| m.id.to_string()).collect());
             }
@@ -356,14 +348,13 @@ mod tests {
             fn write(&mut self, _: &[u8]) {}
         }
         let mut c = Clusterer::with_hasher(5_000_000, std::hash::BuildHasherDefault::<Constant>::default());
-        c.push(b"x", member("1", 0, None), || unreachable!("a lone row is not shown"));
-        c.push(b"y", member("2", 1, None), Vec::new);
-        c.push(b"x", member("3", 2, None), || vec![Some("x".into())]);
+        c.push(b"x", member("1", 0, None));
+        c.push(b"y", member("2", 1, None));
+        c.push(b"x", member("3", 2, None));
         c.finish();
         let cl = c.pop_ready().unwrap();
         assert_eq!(cl.members.iter().map(|m| m.id.to_string()).collect::<Vec<_>>(), ["1", "3"]);
         assert_eq!(&*cl.values, b"x");
-        assert_eq!(cl.shown, vec![Some("x".to_string())]);
         assert!(c.pop_ready().is_none());
     }
 
@@ -371,9 +362,9 @@ mod tests {
     fn equal_times_put_the_lowest_id_first() {
         let mut c = Clusterer::new(5_000_000);
         let at = |id: i64, t: i64| Member { id: RowId::Int(id), t_us: t, key: None, by: None, sum: None };
-        c.push(b"a", at(10, 0), Vec::new);
-        c.push(b"a", at(9, 0), Vec::new);
-        c.push(b"a", at(2, 1), Vec::new);
+        c.push(b"a", at(10, 0));
+        c.push(b"a", at(9, 0));
+        c.push(b"a", at(2, 1));
         c.finish();
         let ids: Vec<String> = c.pop_ready().unwrap().members.iter().map(|m| m.id.to_string()).collect();
         assert_eq!(ids, ["9", "10", "2"]);

@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use clap::{Args, ValueEnum};
 use rust_decimal::Decimal;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -20,7 +20,7 @@ use crate::db::{self, Access, Bind, Db, Dialect, Engine};
 use crate::exit::Outcome;
 use crate::report::{self, Emitter};
 use crate::timeparse;
-use crate::window::{Cause, Cluster, Clusterer, Member};
+use crate::window::{Cause, Cluster, Clusterer, Member, RowId};
 
 #[derive(Debug, Clone, Args)]
 pub struct ScanArgs {
@@ -116,6 +116,8 @@ const MILLIS_THRESHOLD: i64 = 100_000_000_000;
 struct Plan {
     table: Table,
     id: String,
+    /// The id column's type, to cast looked-up ids to.
+    id_type: String,
     created_at: String,
     repr: TimeRepr,
     key: Option<String>,
@@ -136,6 +138,8 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let plan = resolve(&args, table, &mut db).await?;
     let dialect = db.dialect();
     let (sql, binds) = statement(&args, &plan, &dialect);
+    // Candidates are confirmed on a second session while the first streams.
+    let mut confirm = Confirm::new(&args, &plan, &dialect, db::connect(&args.connect.database_url, Access::ReadOnly).await?);
 
     let stdout = std::io::stdout();
     let rows_key = match args.output {
@@ -147,42 +151,176 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
 
     let estimate = if report::wants_progress(args.report.quiet) { row_estimate(&mut db, &plan).await } else { None };
     let bar = report::progress(args.report.quiet, estimate, "scanning");
-    let mut clusterer = Clusterer::new(i64::try_from(args.window.as_micros()).unwrap_or(i64::MAX));
+    let window_us = i64::try_from(args.window.as_micros()).unwrap_or(i64::MAX);
+    let mut clusterer = Clusterer::new(window_us);
     let mut scanned = Scanned::default();
-    let (has_key, has_by, has_sum) = (plan.key.is_some(), args.by.is_some(), args.sum.is_some());
-    let repr = plan.repr;
     let mut values = Vec::new();
-    db.stream_rows(&sql, &binds, |row| {
-        let id = row.id(0)?.context("row with a NULL id")?;
-        let t_us = row.micros(1, repr)?.context("created-at value that is not a time")?;
-        let key = if has_key { row.display(2)?.map(Into::into) } else { None };
-        let by = if has_by { row.display(3)?.map(Into::into) } else { None };
-        let sum = if has_sum { row.display(4)?.as_deref().map(parse_number).transpose()? } else { None };
-        values.clear();
-        row.fold_into(5, &mut values)?;
-        scanned.add(t_us);
-        let show = || match row.engine() {
-            Engine::Postgres => (5..row.len()).map(|i| row.display(i).unwrap_or(Some("?".into()))).collect(),
-            _ => dialect.unfold(&values),
-        };
-        clusterer.push(&values, Member { id, t_us, key, by, sum }, show);
+    let mut rows = db.stream_rows(&sql, &binds).await.with_context(|| format!("scanning {}", plan.table.name))?;
+    loop {
+        {
+            let Some(row) = rows.next().await.with_context(|| format!("scanning {}", plan.table.name))? else {
+                break;
+            };
+            let id = row.id(0)?.context("row with a NULL id")?;
+            let t_us = row.micros(1, plan.repr)?.context("created-at value that is not a time")?;
+            values.clear();
+            row.fold_into(2, &mut values)?;
+            scanned.add(t_us);
+            clusterer.push(&values, Member { id, t_us, key: None, by: None, sum: None });
+        }
         while let Some(cluster) = clusterer.pop_ready() {
-            findings.add(cluster)?;
+            confirm.add(cluster);
+        }
+        if confirm.is_full() {
+            confirm.settle(window_us, &mut findings).await?;
         }
         if scanned.rows.is_multiple_of(4096) {
             bar.set_position(scanned.rows);
         }
-        Ok(())
-    })
-    .await
-    .with_context(|| format!("scanning {}", plan.table.name))?;
+    }
+    drop(rows);
     clusterer.finish();
     while let Some(cluster) = clusterer.pop_ready() {
-        findings.add(cluster)?;
+        confirm.add(cluster);
     }
+    confirm.settle(window_us, &mut findings).await?;
     bar.finish_and_clear();
+    confirm.close().await?;
     db.close().await?;
     findings.finish(&scanned, started.elapsed())
+}
+
+/// Confirms candidate clusters: reads their rows' compared values, key, `--by`
+/// and `--sum` by id, regroups them on the values themselves and chains them
+/// by the window again. The stream only groups (by a hash on PostgreSQL), so
+/// this is where a cluster becomes a finding; it touches only the candidates.
+struct Confirm {
+    db: Db,
+    dialect: Dialect,
+    select: String,
+    table: String,
+    id: String,
+    id_type: String,
+    pending: Vec<Cluster>,
+    pending_rows: usize,
+}
+
+/// Candidate rows read per lookup statement.
+const CONFIRM_BATCH: usize = 500;
+
+/// One candidate row as the lookup reads it.
+struct Looked {
+    key: Option<String>,
+    by: Option<String>,
+    sum: Option<String>,
+    values: Vec<Option<String>>,
+}
+
+impl Confirm {
+    fn new(args: &ScanArgs, plan: &Plan, dialect: &Dialect, db: Db) -> Self {
+        let ident = |c: &str| dialect.ident(c);
+        let quoted = |c: &Option<String>| c.as_deref().map(ident);
+        let compared: Vec<String> = plan.compared.iter().map(|c| ident(c)).collect();
+        let id = ident(&plan.id);
+        let (key, by, sum) = (quoted(&plan.key), quoted(&args.by), quoted(&args.sum));
+        let select = dialect.lookup_select(&id, key.as_deref(), by.as_deref(), sum.as_deref(), &compared);
+        Confirm {
+            db,
+            dialect: *dialect,
+            select,
+            table: plan.table.sql_name(dialect),
+            id,
+            id_type: plan.id_type.clone(),
+            pending: Vec::new(),
+            pending_rows: 0,
+        }
+    }
+
+    fn add(&mut self, cluster: Cluster) {
+        self.pending_rows += cluster.members.len();
+        self.pending.push(cluster);
+    }
+
+    fn is_full(&self) -> bool {
+        self.pending_rows >= 4 * CONFIRM_BATCH
+    }
+
+    async fn settle<W: Write>(&mut self, window_us: i64, findings: &mut Findings<W>) -> Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<&RowId> = self.pending.iter().flat_map(|c| c.members.iter().map(|m| &m.id)).collect();
+        let mut looked: FxHashMap<String, Looked> = FxHashMap::default();
+        for chunk in ids.chunks(CONFIRM_BATCH) {
+            let sql = db::fill(
+                query_file!(self.dialect.engine(), "lookup.sql"),
+                &[
+                    ("select", &self.select),
+                    ("table", &self.table),
+                    ("id", &self.id),
+                    ("ids", &self.dialect.id_placeholders(chunk.len(), &self.id_type)),
+                ],
+            );
+            let binds: Vec<Bind> = chunk
+                .iter()
+                .map(|id| match (self.dialect.engine(), id) {
+                    (Engine::Postgres, id) => Bind::Text(id.to_string()),
+                    (_, RowId::Int(n)) => Bind::Int(*n),
+                    (_, RowId::Text(t)) => Bind::Text(t.to_string()),
+                })
+                .collect();
+            for row in self.db.query_text(&sql, &binds).await.context("confirming candidate rows")? {
+                let mut cells = row.into_iter();
+                let Some(Some(id)) = cells.next() else { continue };
+                let (key, by, sum) = (cells.next().flatten(), cells.next().flatten(), cells.next().flatten());
+                looked.insert(id, Looked { key, by, sum, values: cells.collect() });
+            }
+        }
+        let mut confirmed = Vec::new();
+        for candidate in std::mem::take(&mut self.pending) {
+            // Regroup on the values themselves, keeping time order.
+            let mut groups: Vec<(Vec<Option<String>>, Vec<Member>)> = Vec::new();
+            for mut member in candidate.members {
+                // A row deleted since the stream read it is no longer damage.
+                let Some(row) = looked.get(&member.id.to_string()) else { continue };
+                member.key = row.key.as_deref().map(Into::into);
+                member.by = row.by.as_deref().map(Into::into);
+                member.sum = row.sum.as_deref().map(parse_number).transpose()?;
+                match groups.iter_mut().find(|(v, _)| *v == row.values) {
+                    Some((_, members)) => members.push(member),
+                    None => groups.push((row.values.clone(), vec![member])),
+                }
+            }
+            for (values, members) in groups {
+                // Chain by the window again: a hash shared by other values may have bridged a gap.
+                let mut run: Vec<Member> = Vec::new();
+                for member in members {
+                    if let Some(last) = run.last()
+                        && member.t_us - last.t_us > window_us
+                    {
+                        let done = std::mem::take(&mut run);
+                        if done.len() > 1 {
+                            confirmed.push(Cluster { values: Box::default(), shown: values.clone(), members: done });
+                        }
+                    }
+                    run.push(member);
+                }
+                if run.len() > 1 {
+                    confirmed.push(Cluster { values: Box::default(), shown: values, members: run });
+                }
+            }
+        }
+        confirmed.sort_by(|a, b| (a.original().t_us, &a.original().id).cmp(&(b.original().t_us, &b.original().id)));
+        for cluster in confirmed {
+            findings.add(cluster)?;
+        }
+        self.pending_rows = 0;
+        Ok(())
+    }
+
+    async fn close(self) -> Result<()> {
+        self.db.close().await
+    }
 }
 
 /// Resolves the id, created-at, key and compared columns against the catalog.
@@ -245,7 +383,8 @@ async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
         bail!("no columns left to compare in table {:?}: name them with --columns", table.name);
     }
     let repr = time_repr(args, &table, &created_at, db).await?;
-    Ok(Plan { id, created_at: created_at.name, repr, key, compared, excluded, table })
+    let id_type = table.column(&id)?.data_type.clone();
+    Ok(Plan { id, id_type, created_at: created_at.name, repr, key, compared, excluded, table })
 }
 
 /// Why a column is left out of the default comparison, if it is.
@@ -321,7 +460,6 @@ async fn time_repr(args: &ScanArgs, table: &Table, created_at: &Column, db: &mut
 fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect) -> (String, Vec<Bind>) {
     let ident = |c: &str| dialect.ident(c);
     let created = ident(&plan.created_at);
-    let quoted = |c: &Option<String>| c.as_deref().map(ident);
     let mut filters = String::new();
     let mut binds = Vec::new();
     if let Some(filter) = &args.filter {
@@ -334,18 +472,13 @@ fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect) -> (String, Vec<Bi
             binds.extend(bind);
         }
     }
-    let compared: Vec<String> = plan.compared.iter().map(|c| ident(c)).collect();
     let id = ident(&plan.id);
-    let (key, by, sum) = (quoted(&plan.key), quoted(&args.by), quoted(&args.sum));
-    let select = dialect.scan_select(&ScanColumns {
-        id: &id,
-        created_at: &created,
-        repr: plan.repr,
-        key: key.as_deref(),
-        by: by.as_deref(),
-        sum: sum.as_deref(),
-        compared: &compared,
-    });
+    let compared: Vec<(String, String)> = plan
+        .compared
+        .iter()
+        .map(|c| (ident(c), plan.table.column(c).map(|c| c.data_type.clone()).unwrap_or_default()))
+        .collect();
+    let select = dialect.scan_select(&ScanColumns { id: &id, created_at: &created, repr: plan.repr, compared: &compared });
     let sql = db::fill(
         query_file!(dialect.engine(), "scan.sql"),
         &[

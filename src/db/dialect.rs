@@ -21,10 +21,43 @@ pub struct ScanColumns<'a> {
     pub id: &'a str,
     pub created_at: &'a str,
     pub repr: TimeRepr,
-    pub key: Option<&'a str>,
-    pub by: Option<&'a str>,
-    pub sum: Option<&'a str>,
-    pub compared: &'a [String],
+    /// Quoted compared columns with their catalog types.
+    pub compared: &'a [(String, String)],
+}
+
+/// Aliases keep ORDER BY names pointing at the table's columns.
+fn aliased(list: &[String]) -> String {
+    list.iter().enumerate().map(|(i, e)| format!("{e} AS idemctl_{i}")).collect::<Vec<_>>().join(", ")
+}
+
+/// A column's 64-bit hash by its type's own extended hash function, seeded by
+/// its position so that equal values in different columns do not cancel out;
+/// NULL hashes to a constant of the position.
+fn pg_hash(col: &str, data_type: &str, seed: i64) -> String {
+    let ty = data_type;
+    let call = |func: &str, arg: String| format!("{func}({arg}, {seed})");
+    let hash = match ty {
+        "smallint" => call("hashint2extended", col.to_string()),
+        "integer" => call("hashint4extended", col.to_string()),
+        "bigint" => call("hashint8extended", col.to_string()),
+        "real" => call("hashfloat4extended", col.to_string()),
+        "double precision" => call("hashfloat8extended", col.to_string()),
+        "boolean" => call("hashint4extended", format!("{col}::int")),
+        "uuid" => call("uuid_hash_extended", col.to_string()),
+        "jsonb" => call("jsonb_hash_extended", col.to_string()),
+        "date" => call("hashint4extended", format!("({col} - DATE '2000-01-01')")),
+        "text" | "name" => call("hashtextextended", col.to_string()),
+        _ if ty.starts_with("numeric") => call("hash_numeric_extended", col.to_string()),
+        _ if ty.starts_with("character varying") => call("hashtextextended", col.to_string()),
+        _ if ty.starts_with("character") => call("hashbpcharextended", col.to_string()),
+        _ if ty.starts_with("timestamp") && ty.ends_with("with time zone") => {
+            call("timestamp_hash_extended", format!("({col} AT TIME ZONE 'UTC')"))
+        }
+        _ if ty.starts_with("timestamp") => call("timestamp_hash_extended", col.to_string()),
+        _ => call("hashtextextended", format!("{col}::text")),
+    };
+    let null = 0x2545_F491_4F6C_DD1D_i64.wrapping_mul(seed);
+    format!("coalesce({hash}, {null})")
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -76,55 +109,66 @@ impl Dialect {
 
     /// One value that is equal for two rows exactly when every column is equal,
     /// NULL counting as equal to NULL: each value as an SQL literal, NULL as the
-    /// bare word. Folding the columns into one value in SQL costs the server
-    /// little and spares the client a decode per column.
-    pub fn fold(&self, columns: &[String]) -> String {
-        let quoted: Vec<String> = columns
-            .iter()
-            .map(|c| match self.engine {
-                Engine::Postgres => format!("quote_nullable({c})"),
-                Engine::MySql => format!("QUOTE({c})"),
-                Engine::Sqlite => format!("quote({c})"),
-            })
-            .collect();
+    /// bare word (MySQL and SQLite; PostgreSQL hashes instead, see `scan_select`).
+    fn fold(&self, columns: &[String]) -> String {
         match self.engine {
-            Engine::Postgres | Engine::MySql => format!("concat_ws(',', {})", quoted.join(", ")),
-            Engine::Sqlite => quoted.join(" || ',' || "),
+            Engine::Sqlite => columns.iter().map(|c| format!("quote({c})")).collect::<Vec<_>>().join(" || ',' || "),
+            _ => format!("concat_ws(',', {})", columns.iter().map(|c| format!("QUOTE({c})")).collect::<Vec<_>>().join(", ")),
         }
     }
 
-    /// The scan's select list, in this order: id, created-at, key, by, sum,
-    /// then the compared values (`RowView::fold_into` reads them from there).
-    /// PostgreSQL sends columns as they are: its binary values fold without
-    /// decoding, cheaper than any conversion on the server. MySQL and SQLite
-    /// convert in SQL, where it costs less than a decode per column here.
+    /// The scan's select list: id, created-at, then the fingerprint of the
+    /// compared values (`RowView::fold_into` reads it from column 2 on).
+    ///
+    /// PostgreSQL sends a 64-bit hash made of each type's own hash function:
+    /// three small columns cost the server far less than the compared values
+    /// themselves, and hashes only group (clusters are confirmed on the values
+    /// afterwards). MySQL and SQLite fold the values into one exact SQL
+    /// literal list, which costs the client one decode instead of one a column.
     pub fn scan_select(&self, cols: &ScanColumns<'_>) -> String {
-        let optional = |c: Option<&str>| match (self.engine, c) {
-            (_, None) => "NULL".to_string(),
-            (Engine::Postgres, Some(c)) => c.to_string(),
-            (_, Some(c)) => self.text(c),
-        };
-        let mut list = vec![
-            cols.id.to_string(),
-            match self.engine {
-                Engine::Postgres => cols.created_at.to_string(),
-                _ => self.epoch_micros(cols.created_at, cols.repr),
-            },
-            optional(cols.key),
-            optional(cols.by),
-            optional(cols.sum),
-        ];
+        let mut list = vec![cols.id.to_string()];
         match self.engine {
-            Engine::Postgres => list.extend(cols.compared.iter().cloned()),
-            _ => list.push(self.fold(cols.compared)),
+            Engine::Postgres => {
+                list.push(cols.created_at.to_string());
+                let hashes: Vec<String> =
+                    cols.compared.iter().enumerate().map(|(i, (c, ty))| pg_hash(c, ty, i as i64 + 1)).collect();
+                list.push(hashes.join(" # "));
+            }
+            Engine::MySql => {
+                list.push(match cols.repr {
+                    TimeRepr::Native { .. } => cols.created_at.to_string(),
+                    _ => self.epoch_micros(cols.created_at, cols.repr),
+                });
+                let compared: Vec<String> = cols.compared.iter().map(|(c, _)| c.clone()).collect();
+                list.push(format!("CAST(CRC32(CONCAT_WS(0x1f, {})) AS SIGNED)", compared.join(", ")));
+            }
+            Engine::Sqlite => {
+                list.push(self.epoch_micros(cols.created_at, cols.repr));
+                let compared: Vec<String> = cols.compared.iter().map(|(c, _)| c.clone()).collect();
+                list.push(self.fold(&compared));
+            }
         }
-        // Aliases keep ORDER BY names pointing at the table's columns.
-        list.iter().enumerate().map(|(i, e)| format!("{e} AS idemctl_{i}")).collect::<Vec<_>>().join(", ")
+        aliased(&list)
     }
 
-    /// Splits a value made by `fold` back into its column values, for reports.
-    pub fn unfold(&self, folded: &[u8]) -> Vec<Option<String>> {
-        unfold_literals(&String::from_utf8_lossy(folded), self.engine == Engine::MySql)
+    /// The select list that confirms candidate rows: id, key, by, sum, then
+    /// each compared column, all as text.
+    pub fn lookup_select(&self, id: &str, key: Option<&str>, by: Option<&str>, sum: Option<&str>, compared: &[String]) -> String {
+        let text = |c: Option<&str>| c.map_or_else(|| "NULL".to_string(), |c| self.text(c));
+        let mut list = vec![self.text(id), text(key), text(by), text(sum)];
+        list.extend(compared.iter().map(|c| self.text(c)));
+        aliased(&list)
+    }
+
+    /// `n` placeholders for ids, each cast to the id column's type on PostgreSQL.
+    pub fn id_placeholders(&self, n: usize, id_type: &str) -> String {
+        (1..=n)
+            .map(|i| match self.engine {
+                Engine::Postgres => format!("CAST({} AS {id_type})", self.placeholder(i)),
+                _ => self.placeholder(i),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// An expression giving a time column as integer microseconds since the epoch.
@@ -201,68 +245,6 @@ fn ceil_div(a: i64, b: i64) -> i64 {
     if a.rem_euclid(b) == 0 { q } else { q + 1 }
 }
 
-/// Splits `'a',NULL,42,'it''s'` into its values. With `backslash`, `\x`
-/// escapes are read inside quotes (MySQL's QUOTE); PostgreSQL marks such
-/// strings with a leading E.
-fn unfold_literals(text: &str, backslash: bool) -> Vec<Option<String>> {
-    let mut out = Vec::new();
-    let mut chars = text.chars().peekable();
-    loop {
-        let mut value = String::new();
-        let mut quoted = false;
-        let mut escapes = backslash;
-        // An optional E (PostgreSQL) or X (blob) prefix before a quote.
-        while let Some(&c) = chars.peek() {
-            if c == ',' {
-                break;
-            }
-            if c == '\'' {
-                quoted = true;
-                chars.next();
-                if value.eq_ignore_ascii_case("E") {
-                    escapes = true;
-                    value.clear();
-                } else if value.eq_ignore_ascii_case("X") {
-                    value.push('\'');
-                    quoted = false;
-                    for c in chars.by_ref() {
-                        value.push(c);
-                        if c == '\'' {
-                            break;
-                        }
-                    }
-                    continue;
-                }
-                while let Some(c) = chars.next() {
-                    match c {
-                        '\\' if escapes => match chars.next() {
-                            Some('0') => value.push('\0'),
-                            Some('Z') => value.push('\u{1a}'),
-                            Some('n') if backslash => value.push('\n'),
-                            Some('r') if backslash => value.push('\r'),
-                            Some(other) => value.push(other),
-                            None => {}
-                        },
-                        '\'' if chars.peek() == Some(&'\'') => {
-                            chars.next();
-                            value.push('\'');
-                        }
-                        '\'' => break,
-                        other => value.push(other),
-                    }
-                }
-                continue;
-            }
-            value.push(c);
-            chars.next();
-        }
-        out.push(if !quoted && value == "NULL" { None } else { Some(value) });
-        if chars.next().is_none() {
-            return out;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,19 +254,5 @@ mod tests {
         assert_eq!(Dialect::new(Engine::Postgres).ident(r#"Ord "x""#), r#""Ord ""x""""#);
         assert_eq!(Dialect::new(Engine::MySql).ident("a`b c"), "`a``b c`");
         assert_eq!(Dialect::new(Engine::Sqlite).table(Some("main"), "t"), r#""main"."t""#);
-    }
-
-    #[test]
-    fn unfold_reads_each_engines_literals() {
-        assert_eq!(
-            unfold_literals("'a',NULL,42,'it''s','NULL'", false),
-            vec![Some("a".into()), None, Some("42".into()), Some("it's".into()), Some("NULL".into())]
-        );
-        assert_eq!(
-            unfold_literals(r"E'back\\slash','x,y'", false),
-            vec![Some(r"back\slash".into()), Some("x,y".into())]
-        );
-        assert_eq!(unfold_literals(r"'it\'s','a\\b',NULL", true), vec![Some("it's".into()), Some(r"a\b".into()), None]);
-        assert_eq!(unfold_literals("X'00ff',1.5", false), vec![Some("X'00ff'".into()), Some("1.5".into())]);
     }
 }

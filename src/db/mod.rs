@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use anyhow::{Context, Result, bail};
 use futures_util::TryStreamExt;
+use futures_util::stream::BoxStream;
 use sqlx::mysql::{MySqlConnectOptions, MySqlConnection, MySqlRow};
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgRow};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteRow};
@@ -105,6 +106,10 @@ pub async fn connect(url: &str, access: Access) -> Result<Db> {
             let mut conn = opts.connect().await.with_context(connect_err)?;
             if access == Access::ReadOnly {
                 sqlx::raw_sql("SET SESSION TRANSACTION READ ONLY").execute(&mut conn).await?;
+                // Scans sort on the server; the 2 MB default sorts in many passes on disk.
+                sqlx::raw_sql("SET SESSION sort_buffer_size = GREATEST(@@session.sort_buffer_size, 33554432)")
+                    .execute(&mut conn)
+                    .await?;
             }
             Ok(Db::MySql(conn))
         }
@@ -134,16 +139,45 @@ pub fn redact(url: &str) -> String {
     url.to_string()
 }
 
+/// A large result, read a row at a time.
+pub enum RowStream<'c> {
+    Postgres(pg::CopyReader<'c>),
+    MySql(BoxStream<'c, sqlx::Result<MySqlRow>>, Option<MySqlRow>),
+    Sqlite(BoxStream<'c, sqlx::Result<SqliteRow>>, Option<SqliteRow>),
+}
+
+impl RowStream<'_> {
+    /// The next row, or `None` at the end.
+    pub async fn next(&mut self) -> Result<Option<RowView<'_>>> {
+        Ok(match self {
+            RowStream::Postgres(reader) => reader.next().await?,
+            RowStream::MySql(rows, current) => {
+                *current = rows.try_next().await?;
+                current.as_ref().map(RowView::MySql)
+            }
+            RowStream::Sqlite(rows, current) => {
+                *current = rows.try_next().await?;
+                current.as_ref().map(RowView::Sqlite)
+            }
+        })
+    }
+}
+
 /// One row of a result, read by position.
 pub enum RowView<'r> {
     Postgres(&'r PgRow),
-    /// A row of a PostgreSQL binary COPY: raw fields and how to read them.
-    PgCopy(&'r [Option<&'r [u8]>], &'r [pg::Kind]),
+    /// A row of a PostgreSQL binary COPY: the buffer, each field's place in
+    /// it (`None` for NULL), and how to read each field.
+    PgCopy(&'r [u8], &'r [Option<(usize, usize)>], &'r [pg::Kind]),
     MySql(&'r MySqlRow),
     Sqlite(&'r SqliteRow),
 }
 
 impl<'r> RowView<'r> {
+    fn pg_field(buf: &'r [u8], fields: &[Option<(usize, usize)>], i: usize) -> Option<&'r [u8]> {
+        fields[i].map(|(at, len)| &buf[at..at + len])
+    }
+
     pub fn engine(&self) -> Engine {
         match self {
             RowView::Postgres(_) | RowView::PgCopy(..) => Engine::Postgres,
@@ -155,7 +189,7 @@ impl<'r> RowView<'r> {
     pub fn len(&self) -> usize {
         match self {
             RowView::Postgres(r) => r.len(),
-            RowView::PgCopy(fields, _) => fields.len(),
+            RowView::PgCopy(_, fields, _) => fields.len(),
             RowView::MySql(r) => r.len(),
             RowView::Sqlite(r) => r.len(),
         }
@@ -165,11 +199,31 @@ impl<'r> RowView<'r> {
         self.len() == 0
     }
 
+    /// Whether the column holds an integer (checked without a decode error,
+    /// which costs far more than the check).
+    fn is_integer(&self, i: usize) -> bool {
+        use sqlx::{TypeInfo, ValueRef};
+        match self {
+            RowView::PgCopy(_, _, kinds) => matches!(kinds[i], pg::Kind::Int2 | pg::Kind::Int4 | pg::Kind::Int8),
+            RowView::Postgres(r) => r.try_get_raw(i).is_ok_and(|v| v.type_info().name().starts_with("INT")),
+            RowView::MySql(r) => r.try_get_raw(i).is_ok_and(|v| v.type_info().name().contains("INT")),
+            RowView::Sqlite(r) => r.try_get_raw(i).is_ok_and(|v| v.type_info().name() == "INTEGER"),
+        }
+    }
+
     /// An integer column.
     pub fn int(&self, i: usize) -> Result<Option<i64>> {
+        use sqlx::{TypeInfo, ValueRef};
+        if let RowView::MySql(r) = self
+            && r.try_get_raw(i).is_ok_and(|v| v.type_info().name().contains("UNSIGNED"))
+        {
+            return r.try_get::<Option<u64>, _>(i)?.map(|n| i64::try_from(n).map_err(Into::into)).transpose();
+        }
         Ok(match self {
             RowView::Postgres(r) => r.try_get(i)?,
-            RowView::PgCopy(fields, kinds) => fields[i].map(|b| pg::integer(b, kinds[i])).transpose()?,
+            RowView::PgCopy(buf, fields, kinds) => {
+                Self::pg_field(buf, fields, i).map(|b| pg::integer(b, kinds[i])).transpose()?
+            }
             RowView::MySql(r) => r.try_get(i)?,
             RowView::Sqlite(r) => r.try_get(i)?,
         })
@@ -179,7 +233,7 @@ impl<'r> RowView<'r> {
     pub fn bytes(&self, i: usize) -> Result<Option<&'r [u8]>> {
         Ok(match self {
             RowView::Postgres(r) => r.try_get::<Option<&str>, _>(i)?.map(str::as_bytes),
-            RowView::PgCopy(fields, _) => fields[i],
+            RowView::PgCopy(buf, fields, _) => Self::pg_field(buf, fields, i),
             RowView::MySql(r) => r.try_get(i)?,
             RowView::Sqlite(r) => r.try_get(i)?,
         })
@@ -190,7 +244,9 @@ impl<'r> RowView<'r> {
     /// arrive in their binary form and are decoded by type.
     pub fn display(&self, i: usize) -> Result<Option<String>> {
         match self {
-            RowView::PgCopy(fields, kinds) => fields[i].map(|b| pg::display(b, kinds[i])).transpose(),
+            RowView::PgCopy(buf, fields, kinds) => {
+                Self::pg_field(buf, fields, i).map(|b| pg::display(b, kinds[i])).transpose()
+            }
             _ => Ok(self.text(i)?.map(Cow::into_owned)),
         }
     }
@@ -198,58 +254,60 @@ impl<'r> RowView<'r> {
     /// A row id: an integer when the column holds one, else its text.
     pub fn id(&self, i: usize) -> Result<Option<crate::window::RowId>> {
         use crate::window::RowId;
-        if let RowView::PgCopy(fields, kinds) = self
-            && matches!(kinds[i], pg::Kind::Int2 | pg::Kind::Int4 | pg::Kind::Int8)
-        {
-            return Ok(fields[i].map(|b| pg::integer(b, kinds[i])).transpose()?.map(RowId::Int));
-        }
-        if let Ok(n) = self.int(i) {
-            return Ok(n.map(RowId::Int));
+        if self.is_integer(i) {
+            return Ok(self.int(i)?.map(RowId::Int));
         }
         Ok(self.display(i)?.map(|t| RowId::Text(t.into())))
     }
 
-    /// A time column as microseconds since the epoch. MySQL and SQLite
-    /// columns arrive converted (`Dialect::epoch_micros`); PostgreSQL columns
-    /// arrive in their binary form.
+    /// A time column as microseconds since the epoch. PostgreSQL and MySQL
+    /// send native times in their binary form, read here; SQLite's arrive
+    /// converted (`Dialect::epoch_micros`), as do epoch numbers.
     pub fn micros(&self, i: usize, repr: TimeRepr) -> Result<Option<i64>> {
         match self {
-            RowView::PgCopy(fields, kinds) => fields[i].map(|b| pg::micros(b, kinds[i], repr)).transpose(),
+            RowView::PgCopy(buf, fields, kinds) => {
+                Self::pg_field(buf, fields, i).map(|b| pg::micros(b, kinds[i], repr)).transpose()
+            }
+            RowView::MySql(r) if matches!(repr, TimeRepr::Native { .. }) => {
+                use sqlx::{TypeInfo, ValueRef};
+                let micros = |t: chrono::NaiveDateTime| t.and_utc().timestamp_micros();
+                if r.try_get_raw(i).is_ok_and(|v| v.type_info().name() == "DATE") {
+                    let date: Option<chrono::NaiveDate> = r.try_get(i)?;
+                    return Ok(date.map(|d| micros(d.and_time(chrono::NaiveTime::MIN))));
+                }
+                Ok(r.try_get::<Option<chrono::NaiveDateTime>, _>(i)?.map(micros))
+            }
             _ => self.int(i),
         }
     }
 
     /// Appends the columns from `from` on, folded into one value equal for two
     /// rows exactly when every column is equal (NULL equal to NULL).
-    pub fn fold_into(&self, from: usize, buf: &mut Vec<u8>) -> Result<()> {
+    pub fn fold_into(&self, from: usize, out: &mut Vec<u8>) -> Result<()> {
         match self {
-            RowView::PgCopy(fields, _) => {
-                // Length-prefixed binary values, or a NULL marker: equal folds
-                // mean equal values for every type whose binary form is
-                // canonical, which is all the usual ones.
-                for field in &fields[from..] {
-                    match field {
+            RowView::PgCopy(buf, fields, _) => {
+                // Length-prefixed binary values, or a NULL marker.
+                for i in from..fields.len() {
+                    match Self::pg_field(buf, fields, i) {
                         Some(bytes) => {
-                            buf.push(1);
-                            buf.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-                            buf.extend_from_slice(bytes);
+                            out.push(1);
+                            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+                            out.extend_from_slice(bytes);
                         }
-                        None => buf.push(0),
+                        None => out.push(0),
                     }
                 }
             }
-            _ => buf.extend_from_slice(self.bytes(from)?.unwrap_or_default()),
+            _ if self.is_integer(from) => out.extend_from_slice(&self.int(from)?.unwrap_or_default().to_le_bytes()),
+            _ => out.extend_from_slice(self.bytes(from)?.unwrap_or_default()),
         }
         Ok(())
     }
 
     /// A text column; numbers are accepted too, as their decimal text.
     pub fn text(&self, i: usize) -> Result<Option<Cow<'r, str>>> {
-        if let Ok(Some(bytes)) = self.bytes(i) {
-            return Ok(Some(String::from_utf8_lossy(bytes)));
-        }
-        if let Ok(n) = self.int(i) {
-            return Ok(n.map(|n| Cow::Owned(n.to_string())));
+        if self.is_integer(i) {
+            return Ok(self.int(i)?.map(|n| Cow::Owned(n.to_string())));
         }
         self.bytes(i).map(|b| b.map(String::from_utf8_lossy))
     }
@@ -315,20 +373,18 @@ impl Db {
 
     /// Streams a large result, the fastest way the engine allows: binary COPY
     /// on PostgreSQL (where `binds` must be empty: the dialect writes values
-    /// into the SQL there), the row protocol elsewhere.
-    pub async fn stream_rows(
-        &mut self,
-        sql: &str,
-        binds: &[Bind],
-        mut f: impl FnMut(RowView<'_>) -> Result<()>,
-    ) -> Result<()> {
-        match self {
+    /// into the SQL there), the row protocol elsewhere. Rows are read one at
+    /// a time with `RowStream::next`, never collected.
+    pub async fn stream_rows(&mut self, sql: &str, binds: &[Bind]) -> Result<RowStream<'_>> {
+        let owned = AssertSqlSafe(sql.to_string());
+        Ok(match self {
             Db::Postgres(conn) => {
                 anyhow::ensure!(binds.is_empty(), "binary COPY takes no bound values");
-                pg::copy_rows(conn, sql, |fields, kinds| f(RowView::PgCopy(fields, kinds))).await
+                RowStream::Postgres(pg::CopyReader::open(conn, sql).await?)
             }
-            _ => self.for_each_row(sql, binds, f).await,
-        }
+            Db::MySql(conn) => RowStream::MySql(bind_all!(sqlx::query(owned), binds).fetch(conn), None),
+            Db::Sqlite(conn) => RowStream::Sqlite(bind_all!(sqlx::query(owned), binds).fetch(conn), None),
+        })
     }
 
     /// Runs a query and returns every row as text; for small catalog queries.

@@ -60,72 +60,87 @@ const PG_EPOCH_US: i64 = 946_684_800_000_000;
 
 const SIGNATURE: &[u8] = b"PGCOPY\n\xff\r\n\0";
 
-/// Streams a query's rows through binary COPY, handing each row's fields
-/// (`None` for NULL) to `f` with the column kinds.
-pub async fn copy_rows(
-    conn: &mut PgConnection,
-    sql: &str,
-    mut f: impl FnMut(&[Option<&[u8]>], &[Kind]) -> Result<()>,
-) -> Result<()> {
-    // Preparing (not running) the query gives the column types, which the
-    // binary COPY stream does not carry.
-    let statement = conn.prepare(AssertSqlSafe(sql.to_string()).into_sql_str()).await?;
-    let kinds: Vec<Kind> = statement.columns().iter().map(|c| Kind::of(c.type_info().name())).collect();
-    let copy = format!("COPY ({sql}) TO STDOUT (FORMAT binary)");
-    let mut stream = conn.copy_out_raw(&copy).await?;
-    let mut buf: Vec<u8> = Vec::new();
-    let mut start = 0;
-    let mut header_done = false;
-    let mut trailer_seen = false;
-    // The fields of a row borrow the buffer; the vector's allocation is kept
-    // across chunks by recycling it empty (an in-place collect).
-    let mut spare: Vec<Option<&'static [u8]>> = Vec::with_capacity(kinds.len());
-    while let Some(chunk) = stream.try_next().await? {
-        if trailer_seen {
-            continue;
-        }
-        // Messages usually hold one whole row; keep any partial tail for the next.
-        if start == buf.len() {
-            buf.clear();
-            start = 0;
-        }
-        buf.extend_from_slice(&chunk);
-        if !header_done {
-            if buf.len() < SIGNATURE.len() + 8 {
-                continue;
-            }
-            if &buf[..SIGNATURE.len()] != SIGNATURE {
-                bail!("unexpected COPY stream from the server");
-            }
-            let ext = u32::from_be_bytes(buf[SIGNATURE.len() + 4..SIGNATURE.len() + 8].try_into()?) as usize;
-            start = SIGNATURE.len() + 8 + ext;
-            header_done = true;
-        }
-        let mut fields: Vec<Option<&[u8]>> = std::mem::take(&mut spare).into_iter().map(|_| None).collect();
-        loop {
-            let rest = &buf[start..];
-            let Some((used, done)) = parse_row(rest, &mut fields)? else { break };
-            if done {
-                trailer_seen = true;
-                break;
-            }
-            f(&fields, &kinds)?;
-            start += used;
-        }
-        fields.clear();
-        spare = fields.into_iter().map(|_| None).collect();
-        if start > 0 && start < buf.len() && start > buf.len() / 2 {
-            buf.drain(..start);
-            start = 0;
-        }
-    }
-    Ok(())
+/// A query's rows through binary COPY, read one at a time.
+pub struct CopyReader<'c> {
+    stream: futures_util::stream::BoxStream<'c, sqlx::Result<bytes::Bytes>>,
+    kinds: Vec<Kind>,
+    buf: Vec<u8>,
+    /// Where the unread bytes of `buf` start.
+    start: usize,
+    /// The current row's fields as (offset, length) into `buf`; `None` for NULL.
+    fields: Vec<Option<(usize, usize)>>,
+    header_done: bool,
+    finished: bool,
 }
 
-/// Parses one tuple from the front of `data` into `fields`. Returns the bytes
-/// used and whether it was the trailer, or `None` when `data` holds less than
-/// a whole tuple.
-fn parse_row<'a>(data: &'a [u8], fields: &mut Vec<Option<&'a [u8]>>) -> Result<Option<(usize, bool)>> {
+impl<'c> CopyReader<'c> {
+    pub async fn open(conn: &'c mut PgConnection, sql: &str) -> Result<CopyReader<'c>> {
+        // Preparing (not running) the query gives the column types, which the
+        // binary COPY stream does not carry.
+        let statement = conn.prepare(AssertSqlSafe(sql.to_string()).into_sql_str()).await?;
+        let kinds: Vec<Kind> = statement.columns().iter().map(|c| Kind::of(c.type_info().name())).collect();
+        let copy = format!("COPY ({sql}) TO STDOUT (FORMAT binary)");
+        let stream = conn.copy_out_raw(&copy).await?;
+        Ok(CopyReader {
+            stream,
+            fields: Vec::with_capacity(kinds.len()),
+            kinds,
+            buf: Vec::with_capacity(1 << 16),
+            start: 0,
+            header_done: false,
+            finished: false,
+        })
+    }
+
+    /// The next row, or `None` at the end.
+    pub async fn next(&mut self) -> Result<Option<super::RowView<'_>>> {
+        loop {
+            if self.header_done && !self.finished {
+                match parse_row(&self.buf[self.start..], &mut self.fields)? {
+                    Some((used, false)) => {
+                        // Field offsets are relative to the row start.
+                        let base = self.start;
+                        for (at, _) in self.fields.iter_mut().flatten() {
+                            *at += base;
+                        }
+                        self.start += used;
+                        return Ok(Some(super::RowView::PgCopy(&self.buf, &self.fields, &self.kinds)));
+                    }
+                    Some((_, true)) => self.finished = true,
+                    None => {}
+                }
+            }
+            // Need more bytes: drop what was read, then append the next message.
+            if self.start > 0 {
+                self.buf.drain(..self.start);
+                self.start = 0;
+            }
+            let Some(chunk) = self.stream.try_next().await? else {
+                if self.header_done && !self.finished && !self.buf.is_empty() {
+                    bail!("COPY stream ended inside a row");
+                }
+                return Ok(None);
+            };
+            if self.finished {
+                continue;
+            }
+            self.buf.extend_from_slice(&chunk);
+            if !self.header_done && self.buf.len() >= SIGNATURE.len() + 8 {
+                if &self.buf[..SIGNATURE.len()] != SIGNATURE {
+                    bail!("unexpected COPY stream from the server");
+                }
+                let ext = u32::from_be_bytes(self.buf[SIGNATURE.len() + 4..SIGNATURE.len() + 8].try_into()?) as usize;
+                self.start = SIGNATURE.len() + 8 + ext;
+                self.header_done = true;
+            }
+        }
+    }
+}
+
+/// Parses one tuple from the front of `data` into `fields` as (offset,
+/// length) pairs. Returns the bytes used and whether it was the trailer, or
+/// `None` when `data` holds less than a whole tuple.
+fn parse_row(data: &[u8], fields: &mut Vec<Option<(usize, usize)>>) -> Result<Option<(usize, bool)>> {
     fields.clear();
     if data.len() < 2 {
         return Ok(None);
@@ -149,7 +164,7 @@ fn parse_row<'a>(data: &'a [u8], fields: &mut Vec<Option<&'a [u8]>>) -> Result<O
         if data.len() < at + len {
             return Ok(None);
         }
-        fields.push(Some(&data[at..at + len]));
+        fields.push(Some((at, len)));
         at += len;
     }
     Ok(Some((at, false)))
@@ -303,7 +318,7 @@ mod tests {
         let mut fields = Vec::new();
         assert_eq!(parse_row(&row[..7], &mut fields).unwrap(), None);
         assert_eq!(parse_row(&row, &mut fields).unwrap(), Some((row.len(), false)));
-        assert_eq!(fields, vec![Some(&b"abc"[..]), None]);
+        assert_eq!(fields, vec![Some((6, 3)), None]);
         assert_eq!(parse_row(&(-1i16).to_be_bytes(), &mut fields).unwrap(), Some((2, true)));
     }
 
