@@ -139,7 +139,8 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let dialect = db.dialect();
     let (sql, binds) = statement(&args, &plan, &dialect);
     // Candidates are confirmed on a second session while the first streams.
-    let mut confirm = Confirm::new(&args, &plan, &dialect, db::connect(&args.connect.database_url, Access::ReadOnly).await?);
+    let mut confirm =
+        Confirm::new(&args, &plan, &dialect, db::connect(&args.connect.database_url, Access::ReadOnly).await?);
 
     let stdout = std::io::stdout();
     let rows_key = match args.output {
@@ -478,7 +479,8 @@ fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect) -> (String, Vec<Bi
         .iter()
         .map(|c| (ident(c), plan.table.column(c).map(|c| c.data_type.clone()).unwrap_or_default()))
         .collect();
-    let select = dialect.scan_select(&ScanColumns { id: &id, created_at: &created, repr: plan.repr, compared: &compared });
+    let select =
+        dialect.scan_select(&ScanColumns { id: &id, created_at: &created, repr: plan.repr, compared: &compared });
     let sql = db::fill(
         query_file!(dialect.engine(), "scan.sql"),
         &[

@@ -107,24 +107,14 @@ impl Dialect {
         }
     }
 
-    /// One value that is equal for two rows exactly when every column is equal,
-    /// NULL counting as equal to NULL: each value as an SQL literal, NULL as the
-    /// bare word (MySQL and SQLite; PostgreSQL hashes instead, see `scan_select`).
-    fn fold(&self, columns: &[String]) -> String {
-        match self.engine {
-            Engine::Sqlite => columns.iter().map(|c| format!("quote({c})")).collect::<Vec<_>>().join(" || ',' || "),
-            _ => format!("concat_ws(',', {})", columns.iter().map(|c| format!("QUOTE({c})")).collect::<Vec<_>>().join(", ")),
-        }
-    }
-
     /// The scan's select list: id, created-at, then the fingerprint of the
     /// compared values (`RowView::fold_into` reads it from column 2 on).
     ///
-    /// PostgreSQL sends a 64-bit hash made of each type's own hash function:
-    /// three small columns cost the server far less than the compared values
-    /// themselves, and hashes only group (clusters are confirmed on the values
-    /// afterwards). MySQL and SQLite fold the values into one exact SQL
-    /// literal list, which costs the client one decode instead of one a column.
+    /// PostgreSQL sends a 64-bit hash made of each type's own hash function,
+    /// MySQL a CRC32 of the values: three small columns cost the server far
+    /// less than the compared values themselves, and hashes only group
+    /// (clusters are confirmed on the values afterwards). SQLite runs in this
+    /// process and hands over its values in place: they are folded exactly.
     pub fn scan_select(&self, cols: &ScanColumns<'_>) -> String {
         let mut list = vec![cols.id.to_string()];
         match self.engine {
@@ -143,9 +133,8 @@ impl Dialect {
                 list.push(format!("CAST(CRC32(CONCAT_WS(0x1f, {})) AS SIGNED)", compared.join(", ")));
             }
             Engine::Sqlite => {
-                list.push(self.epoch_micros(cols.created_at, cols.repr));
-                let compared: Vec<String> = cols.compared.iter().map(|(c, _)| c.clone()).collect();
-                list.push(self.fold(&compared));
+                list.push(cols.created_at.to_string());
+                list.extend(cols.compared.iter().map(|(c, _)| c.clone()));
             }
         }
         aliased(&list)
@@ -153,7 +142,14 @@ impl Dialect {
 
     /// The select list that confirms candidate rows: id, key, by, sum, then
     /// each compared column, all as text.
-    pub fn lookup_select(&self, id: &str, key: Option<&str>, by: Option<&str>, sum: Option<&str>, compared: &[String]) -> String {
+    pub fn lookup_select(
+        &self,
+        id: &str,
+        key: Option<&str>,
+        by: Option<&str>,
+        sum: Option<&str>,
+        compared: &[String],
+    ) -> String {
         let text = |c: Option<&str>| c.map_or_else(|| "NULL".to_string(), |c| self.text(c));
         let mut list = vec![self.text(id), text(key), text(by), text(sum)];
         list.extend(compared.iter().map(|c| self.text(c)));

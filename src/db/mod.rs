@@ -17,6 +17,7 @@ use sqlx::{AssertSqlSafe, ConnectOptions, Connection, Row};
 
 pub use dialect::{Dialect, TimeRepr};
 
+mod lite;
 mod pg;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +70,8 @@ pub enum Bind {
 pub enum Db {
     Postgres(PgConnection),
     MySql(MySqlConnection),
-    Sqlite(SqliteConnection),
+    /// The connection, and the database file for bulk reads (`lite`).
+    Sqlite(SqliteConnection, std::path::PathBuf),
 }
 
 impl std::fmt::Debug for Db {
@@ -123,7 +125,7 @@ pub async fn connect(url: &str, access: Access) -> Result<Db> {
                 bail!("no SQLite database at {}", path.display());
             }
             let conn = opts.connect().await.with_context(connect_err)?;
-            Ok(Db::Sqlite(conn))
+            Ok(Db::Sqlite(conn, path))
         }
     }
 }
@@ -143,7 +145,7 @@ pub fn redact(url: &str) -> String {
 pub enum RowStream<'c> {
     Postgres(pg::CopyReader<'c>),
     MySql(BoxStream<'c, sqlx::Result<MySqlRow>>, Option<MySqlRow>),
-    Sqlite(BoxStream<'c, sqlx::Result<SqliteRow>>, Option<SqliteRow>),
+    Sqlite(lite::Scan, u64, std::marker::PhantomData<&'c ()>),
 }
 
 impl RowStream<'_> {
@@ -155,9 +157,13 @@ impl RowStream<'_> {
                 *current = rows.try_next().await?;
                 current.as_ref().map(RowView::MySql)
             }
-            RowStream::Sqlite(rows, current) => {
-                *current = rows.try_next().await?;
-                current.as_ref().map(RowView::Sqlite)
+            RowStream::Sqlite(scan, rows, _) => {
+                // The C API never awaits: give Ctrl-C a look now and then.
+                *rows += 1;
+                if rows.is_multiple_of(4096) {
+                    tokio::task::yield_now().await;
+                }
+                if scan.step()? { Some(RowView::Lite(scan)) } else { None }
             }
         })
     }
@@ -171,6 +177,8 @@ pub enum RowView<'r> {
     PgCopy(&'r [u8], &'r [Option<(usize, usize)>], &'r [pg::Kind]),
     MySql(&'r MySqlRow),
     Sqlite(&'r SqliteRow),
+    /// A row of an SQLite statement stepped through the C API.
+    Lite(&'r lite::Scan),
 }
 
 impl<'r> RowView<'r> {
@@ -182,7 +190,7 @@ impl<'r> RowView<'r> {
         match self {
             RowView::Postgres(_) | RowView::PgCopy(..) => Engine::Postgres,
             RowView::MySql(_) => Engine::MySql,
-            RowView::Sqlite(_) => Engine::Sqlite,
+            RowView::Sqlite(_) | RowView::Lite(_) => Engine::Sqlite,
         }
     }
 
@@ -192,6 +200,7 @@ impl<'r> RowView<'r> {
             RowView::PgCopy(_, fields, _) => fields.len(),
             RowView::MySql(r) => r.len(),
             RowView::Sqlite(r) => r.len(),
+            RowView::Lite(scan) => scan.columns(),
         }
     }
 
@@ -208,6 +217,7 @@ impl<'r> RowView<'r> {
             RowView::Postgres(r) => r.try_get_raw(i).is_ok_and(|v| v.type_info().name().starts_with("INT")),
             RowView::MySql(r) => r.try_get_raw(i).is_ok_and(|v| v.type_info().name().contains("INT")),
             RowView::Sqlite(r) => r.try_get_raw(i).is_ok_and(|v| v.type_info().name() == "INTEGER"),
+            RowView::Lite(scan) => scan.class(i) == lite::Class::Integer,
         }
     }
 
@@ -226,6 +236,11 @@ impl<'r> RowView<'r> {
             }
             RowView::MySql(r) => r.try_get(i)?,
             RowView::Sqlite(r) => r.try_get(i)?,
+            RowView::Lite(scan) => match scan.class(i) {
+                lite::Class::Null => None,
+                lite::Class::Integer => Some(scan.int(i)),
+                other => bail!("expected an integer, got SQLite {other:?}"),
+            },
         })
     }
 
@@ -236,6 +251,7 @@ impl<'r> RowView<'r> {
             RowView::PgCopy(buf, fields, _) => Self::pg_field(buf, fields, i),
             RowView::MySql(r) => r.try_get(i)?,
             RowView::Sqlite(r) => r.try_get(i)?,
+            RowView::Lite(scan) => (scan.class(i) != lite::Class::Null).then(|| scan.bytes(i)),
         })
     }
 
@@ -277,6 +293,18 @@ impl<'r> RowView<'r> {
                 }
                 Ok(r.try_get::<Option<chrono::NaiveDateTime>, _>(i)?.map(micros))
             }
+            RowView::Lite(scan) => {
+                let TimeRepr::SqliteDynamic { millis } = repr else { return self.int(i) };
+                let unit = if millis { 1_000.0 } else { 1_000_000.0 };
+                Ok(match scan.class(i) {
+                    lite::Class::Null => None,
+                    lite::Class::Integer => Some((scan.int(i) as f64 * unit) as i64),
+                    lite::Class::Float => Some((scan.float(i) * unit) as i64),
+                    _ => Some(lite::iso_micros(scan.bytes(i)).with_context(|| {
+                        format!("created-at value {:?} is not an ISO-8601 time", String::from_utf8_lossy(scan.bytes(i)))
+                    })?),
+                })
+            }
             _ => self.int(i),
         }
     }
@@ -295,6 +323,28 @@ impl<'r> RowView<'r> {
                             out.extend_from_slice(bytes);
                         }
                         None => out.push(0),
+                    }
+                }
+            }
+            RowView::Lite(scan) => {
+                // Each value tagged with its storage class: exact, no decoding.
+                for i in from..scan.columns() {
+                    match scan.class(i) {
+                        lite::Class::Null => out.push(0),
+                        lite::Class::Integer => {
+                            out.push(1);
+                            out.extend_from_slice(&scan.int(i).to_le_bytes());
+                        }
+                        lite::Class::Float => {
+                            out.push(2);
+                            out.extend_from_slice(&scan.float(i).to_bits().to_le_bytes());
+                        }
+                        class => {
+                            let bytes = scan.bytes(i);
+                            out.push(if class == lite::Class::Text { 3 } else { 4 });
+                            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+                            out.extend_from_slice(bytes);
+                        }
                     }
                 }
             }
@@ -331,7 +381,7 @@ impl Db {
         match self {
             Db::Postgres(_) => Engine::Postgres,
             Db::MySql(_) => Engine::MySql,
-            Db::Sqlite(_) => Engine::Sqlite,
+            Db::Sqlite(..) => Engine::Sqlite,
         }
     }
 
@@ -361,7 +411,7 @@ impl Db {
                     f(RowView::MySql(&row))?;
                 }
             }
-            Db::Sqlite(conn) => {
+            Db::Sqlite(conn, _) => {
                 let mut rows = bind_all!(sqlx::query(sql), binds).fetch(conn);
                 while let Some(row) = rows.try_next().await? {
                     f(RowView::Sqlite(&row))?;
@@ -383,7 +433,7 @@ impl Db {
                 RowStream::Postgres(pg::CopyReader::open(conn, sql).await?)
             }
             Db::MySql(conn) => RowStream::MySql(bind_all!(sqlx::query(owned), binds).fetch(conn), None),
-            Db::Sqlite(conn) => RowStream::Sqlite(bind_all!(sqlx::query(owned), binds).fetch(conn), None),
+            Db::Sqlite(_, path) => RowStream::Sqlite(lite::Scan::open(path, sql, binds)?, 0, std::marker::PhantomData),
         })
     }
 
@@ -405,7 +455,7 @@ impl Db {
         Ok(match self {
             Db::Postgres(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
             Db::MySql(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
-            Db::Sqlite(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
+            Db::Sqlite(conn, _) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
         })
     }
 
@@ -413,7 +463,7 @@ impl Db {
         match self {
             Db::Postgres(c) => c.close().await?,
             Db::MySql(c) => c.close().await?,
-            Db::Sqlite(c) => c.close().await?,
+            Db::Sqlite(c, _) => c.close().await?,
         }
         Ok(())
     }
