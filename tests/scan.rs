@@ -322,7 +322,30 @@ fn epoch_integer_times(db: &TestDb) {
     assert_eq!(doc["clusters"].as_array().unwrap().len(), 1);
 }
 
+/// Ids far apart (MySQL reads a wide id range as two slices merged by time):
+/// a cluster whose rows fall on either side of the middle id is still one.
+fn clusters_across_distant_ids(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE transfers (id {pk}, account INTEGER, cents INTEGER, created_at {ts});
+         INSERT INTO transfers (id, account, cents, created_at) VALUES
+           (10, 1, 500, {t0}), (900000, 1, 500, {t1}), (20, 2, 700, {t1}), (450001, 2, 700, {t2}),
+           (800000, 3, 100, {t0}), (30, 3, 100, {t3}), (31, 4, 100, {t3})",
+        pk = db.ty("pk"),
+        ts = db.ty("ts"),
+        t0 = db.ts("2026-01-01 10:00:00"),
+        t1 = db.ts("2026-01-01 10:00:02"),
+        t2 = db.ts("2026-01-01 10:00:05"),
+        t3 = db.ts("2026-01-01 10:00:04"),
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "transfers", "--output", "rows", "--format", "csv"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let pairs: Vec<(String, String)> = csv_records(&out.stdout)[1..].iter().map(|r| (r[1].clone(), r[2].clone())).collect();
+    let expected = [("10", "900000"), ("800000", "30"), ("20", "450001")];
+    assert_eq!(pairs, expected.map(|(a, b)| (a.to_string(), b.to_string())));
+}
+
 on_every_engine!(
+    clusters_across_distant_ids,
     exact_extra_rows_and_causes,
     clusters_as_json,
     window_chains_rows,

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use clap::{Args, ValueEnum};
+use futures_util::future::try_join_all;
 use rust_decimal::Decimal;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
@@ -16,7 +17,7 @@ use serde_json::{Map, Value, json};
 use crate::cli::{Connect, Output};
 use crate::db::catalog::{self, Column, Table, query_file};
 use crate::db::dialect::{ScanColumns, TimeRepr};
-use crate::db::{self, Access, Bind, Db, Dialect, Engine};
+use crate::db::{self, Access, Bind, Db, Dialect, Engine, RowStream};
 use crate::exit::Outcome;
 use crate::report::{self, Emitter};
 use crate::timeparse;
@@ -137,7 +138,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let table = catalog::table(&mut db, &args.table).await?;
     let plan = resolve(&args, table, &mut db).await?;
     let dialect = db.dialect();
-    let (sql, binds) = statement(&args, &plan, &dialect);
+    let slices = id_slices(&plan, &mut db).await?;
     // Candidates are confirmed on a second session while the first streams.
     let mut confirm =
         Confirm::new(&args, &plan, &dialect, db::connect(&args.connect.database_url, Access::ReadOnly).await?);
@@ -155,20 +156,29 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let window_us = i64::try_from(args.window.as_micros()).unwrap_or(i64::MAX);
     let mut clusterer = Clusterer::new(window_us);
     let mut scanned = Scanned::default();
-    let mut values = Vec::new();
-    let mut rows = db.stream_rows(&sql, &binds).await.with_context(|| format!("scanning {}", plan.table.name))?;
-    loop {
-        {
-            let Some(row) = rows.next().await.with_context(|| format!("scanning {}", plan.table.name))? else {
-                break;
-            };
-            let id = row.id(0)?.context("row with a NULL id")?;
-            let t_us = row.micros(1, plan.repr)?.context("created-at value that is not a time")?;
-            values.clear();
-            row.fold_into(2, &mut values)?;
-            scanned.add(t_us);
-            clusterer.push(&values, Member { id, t_us, key: None, by: None, sum: None });
-        }
+    let scanning = || format!("scanning {}", plan.table.name);
+    let mut sessions = Vec::new();
+    for _ in 1..slices.len() {
+        sessions.push(db::connect(&args.connect.database_url, Access::ReadOnly).await?);
+    }
+    let mut streams = Vec::new();
+    for (slice, session) in slices.iter().zip(std::iter::once(&mut db).chain(sessions.iter_mut())) {
+        let (sql, binds) = statement(&args, &plan, &dialect, *slice);
+        streams.push(session.stream_rows(&sql, &binds).await.with_context(scanning)?);
+    }
+    let mut heads: Vec<Head> = streams.iter().map(|_| Head::default()).collect();
+    // The first reads go together, so that every slice's query runs at once.
+    try_join_all(streams.iter_mut().zip(heads.iter_mut()).map(|(stream, head)| head.read(stream, plan.repr)))
+        .await
+        .with_context(scanning)?;
+    // Slices are each in created-at order: always take the earliest head.
+    while let Some(i) =
+        heads.iter().enumerate().filter_map(|(i, h)| h.id.as_ref().map(|_| (h.t_us, i))).min().map(|(_, i)| i)
+    {
+        let head = &mut heads[i];
+        let id = head.id.take().context("head without a row")?;
+        scanned.add(head.t_us);
+        clusterer.push(&head.values, Member { id, t_us: head.t_us, key: None, by: None, sum: None });
         while let Some(cluster) = clusterer.pop_ready() {
             confirm.add(cluster);
         }
@@ -178,8 +188,12 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
         if scanned.rows.is_multiple_of(4096) {
             bar.set_position(scanned.rows);
         }
+        heads[i].read(&mut streams[i], plan.repr).await.with_context(scanning)?;
     }
-    drop(rows);
+    drop(streams);
+    for session in sessions {
+        session.close().await?;
+    }
     clusterer.finish();
     while let Some(cluster) = clusterer.pop_ready() {
         confirm.add(cluster);
@@ -189,6 +203,59 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     confirm.close().await?;
     db.close().await?;
     findings.finish(&scanned, started.elapsed())
+}
+
+/// The next row of one stream, kept between reads.
+#[derive(Default)]
+struct Head {
+    /// `None` once the stream has ended.
+    id: Option<RowId>,
+    t_us: i64,
+    values: Vec<u8>,
+}
+
+impl Head {
+    async fn read(&mut self, stream: &mut RowStream<'_>, repr: TimeRepr) -> Result<()> {
+        let Some(row) = stream.next().await? else {
+            self.id = None;
+            return Ok(());
+        };
+        self.id = Some(row.id(0)?.context("row with a NULL id")?);
+        self.t_us = row.micros(1, repr)?.context("created-at value that is not a time")?;
+        self.values.clear();
+        row.fold_into(2, &mut self.values)
+    }
+}
+
+/// A range of ids, scanned on a session of its own.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slice {
+    from_id: Option<i64>,
+    before_id: Option<i64>,
+}
+
+/// MySQL sorts a scan's whole result on one core before it sends a row. A
+/// large table with an integer id is read as two halves by id, each sorted by
+/// its own session at once, and merged here in created-at order. Elsewhere
+/// one slice: PostgreSQL and SQLite read in index order without a sort.
+async fn id_slices(plan: &Plan, db: &mut Db) -> Result<Vec<Slice>> {
+    const MIN_SPLIT: i64 = 200_000;
+    let whole = vec![Slice::default()];
+    let id = plan.table.column(&plan.id)?;
+    if db.engine() != Engine::MySql || !id.is_integer() {
+        return Ok(whole);
+    }
+    let dialect = db.dialect();
+    let ident = dialect.ident(&plan.id);
+    let sql = format!("SELECT min({ident}), max({ident}) FROM {}", plan.table.sql_name(&dialect));
+    let row = db.query_text(&sql, &[]).await?.into_iter().next().unwrap_or_default();
+    let bound = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<i64>().ok());
+    let (Some(min), Some(max)) = (bound(0), bound(1)) else { return Ok(whole) };
+    if max - min < MIN_SPLIT {
+        return Ok(whole);
+    }
+    let mid = min + (max - min) / 2;
+    Ok(vec![Slice { from_id: None, before_id: Some(mid) }, Slice { from_id: Some(mid), before_id: None }])
 }
 
 /// Confirms candidate clusters: reads their rows' compared values, key, `--by`
@@ -458,7 +525,7 @@ async fn time_repr(args: &ScanArgs, table: &Table, created_at: &Column, db: &mut
 }
 
 /// The scan statement and its bound values.
-fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect) -> (String, Vec<Bind>) {
+fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect, slice: Slice) -> (String, Vec<Bind>) {
     let ident = |c: &str| dialect.ident(c);
     let created = ident(&plan.created_at);
     let mut filters = String::new();
@@ -474,6 +541,12 @@ fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect) -> (String, Vec<Bi
         }
     }
     let id = ident(&plan.id);
+    for (op, bound) in [(">=", slice.from_id), ("<", slice.before_id)] {
+        if let Some(bound) = bound {
+            filters.push_str(&format!(" AND {id} {op} {}", dialect.placeholder(binds.len() + 1)));
+            binds.push(Bind::Int(bound));
+        }
+    }
     let compared: Vec<(String, String)> = plan
         .compared
         .iter()
