@@ -8,7 +8,8 @@
 #
 # Both sides must find the same extra rows; the script fails otherwise. It
 # prints each side's time, the ratio, and idemctl's peak RSS.
-# PG_URL, MYSQL_URL and SQLITE_DIR say where to build the tables.
+# PG_URL, MYSQL_URL and SQLITE_DIR say where to build the tables; REUSE=1
+# keeps a table of the same N from an earlier run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,9 +56,17 @@ report() {
         "$(echo "$IDEM_TIME / $sql_time" | bc -l)" "$((IDEM_RSS_KB / 1024))"
 }
 
+# have ENGINE COUNT_COMMAND...: true when REUSE=1 and the table holds N rows.
+have() {
+    [ "${REUSE:-0}" = 1 ] || return 1
+    local n
+    n=$("$@" 2>/dev/null | tail -n1) || return 1
+    [ "$n" = "$N" ] && echo "reusing the $N-row table" >&2
+}
+
 bench_pg() {
     local psql=(psql "$PG_URL" -q -v ON_ERROR_STOP=1)
-    "${psql[@]}" <<SQL
+    have "${psql[@]}" -At -c "SELECT count(*) FROM bench_orders" || "${psql[@]}" <<SQL
 DROP TABLE IF EXISTS bench_orders;
 CREATE UNLOGGED TABLE bench_orders (
     id bigint PRIMARY KEY,
@@ -100,7 +109,7 @@ bench_mysql() {
     local rest=${MYSQL_URL#*://}
     local host=${rest%%/*}; host=${host#*@}
     local my=(mariadb -h "${host%:*}" -P "${host##*:}" -u root "$db")
-    "${my[@]}" <<SQL
+    have "${my[@]}" -N -B -e "SELECT count(*) FROM bench_orders" || "${my[@]}" <<SQL
 DROP TABLE IF EXISTS bench_orders;
 CREATE TABLE bench_orders (
     id bigint PRIMARY KEY,
@@ -140,8 +149,7 @@ SQL
 
 bench_sqlite() {
     local file="$SQLITE_DIR/bench.db"
-    rm -f "$file"
-    sqlite3 "$file" <<SQL
+    have sqlite3 "$file" "SELECT count(*) FROM bench_orders" || { rm -f "$file"; sqlite3 "$file"; } <<SQL
 CREATE TABLE bench_orders (
     id INTEGER PRIMARY KEY,
     customer_id INTEGER NOT NULL,

@@ -339,7 +339,8 @@ fn clusters_across_distant_ids(db: &TestDb) {
     ));
     let out = run(db.idemctl(&["scan", "--table", "transfers", "--output", "rows", "--format", "csv"]));
     assert_eq!(out.code, 1, "{}", out.stderr);
-    let pairs: Vec<(String, String)> = csv_records(&out.stdout)[1..].iter().map(|r| (r[1].clone(), r[2].clone())).collect();
+    let pairs: Vec<(String, String)> =
+        csv_records(&out.stdout)[1..].iter().map(|r| (r[1].clone(), r[2].clone())).collect();
     let expected = [("10", "900000"), ("800000", "30"), ("20", "450001")];
     assert_eq!(pairs, expected.map(|(a, b)| (a.to_string(), b.to_string())));
 }

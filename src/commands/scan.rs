@@ -543,8 +543,7 @@ fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect, slice: Slice) -> (
     let id = ident(&plan.id);
     for (op, bound) in [(">=", slice.from_id), ("<", slice.before_id)] {
         if let Some(bound) = bound {
-            filters.push_str(&format!(" AND {id} {op} {}", dialect.placeholder(binds.len() + 1)));
-            binds.push(Bind::Int(bound));
+            filters.push_str(&format!(" AND {id} {op} {bound}"));
         }
     }
     let compared: Vec<(String, String)> = plan

@@ -144,7 +144,8 @@ pub fn redact(url: &str) -> String {
 /// A large result, read a row at a time.
 pub enum RowStream<'c> {
     Postgres(pg::CopyReader<'c>),
-    MySql(BoxStream<'c, sqlx::Result<MySqlRow>>, Option<MySqlRow>),
+    /// The rows, the current row, and its columns' kinds (read off the first row).
+    MySql(BoxStream<'c, sqlx::Result<MySqlRow>>, Option<MySqlRow>, Vec<MyKind>),
     Sqlite(lite::Scan, u64, std::marker::PhantomData<&'c ()>),
 }
 
@@ -153,9 +154,14 @@ impl RowStream<'_> {
     pub async fn next(&mut self) -> Result<Option<RowView<'_>>> {
         Ok(match self {
             RowStream::Postgres(reader) => reader.next().await?,
-            RowStream::MySql(rows, current) => {
+            RowStream::MySql(rows, current, kinds) => {
                 *current = rows.try_next().await?;
-                current.as_ref().map(RowView::MySql)
+                if let Some(row) = current
+                    && kinds.is_empty()
+                {
+                    *kinds = (0..row.len()).map(|i| MyKind::of(row, i)).collect();
+                }
+                current.as_ref().map(|row| RowView::MySql(row, kinds))
             }
             RowStream::Sqlite(scan, rows, _) => {
                 // The C API never awaits: give Ctrl-C a look now and then.
@@ -169,13 +175,38 @@ impl RowStream<'_> {
     }
 }
 
+/// What a MySQL column holds, as far as reading it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MyKind {
+    Signed,
+    Unsigned,
+    Date,
+    Other,
+}
+
+impl MyKind {
+    fn of(row: &MySqlRow, i: usize) -> MyKind {
+        use sqlx::{TypeInfo, ValueRef};
+        let Ok(value) = row.try_get_raw(i) else { return MyKind::Other };
+        let info = value.type_info();
+        let name = info.name();
+        match name {
+            "DATE" => MyKind::Date,
+            _ if name.contains("INT") && name.contains("UNSIGNED") => MyKind::Unsigned,
+            _ if name.contains("INT") => MyKind::Signed,
+            _ => MyKind::Other,
+        }
+    }
+}
+
 /// One row of a result, read by position.
 pub enum RowView<'r> {
     Postgres(&'r PgRow),
     /// A row of a PostgreSQL binary COPY: the buffer, each field's place in
     /// it (`None` for NULL), and how to read each field.
     PgCopy(&'r [u8], &'r [Option<(usize, usize)>], &'r [pg::Kind]),
-    MySql(&'r MySqlRow),
+    /// A MySQL row, and its columns' kinds when known (bulk reads).
+    MySql(&'r MySqlRow, &'r [MyKind]),
     Sqlite(&'r SqliteRow),
     /// A row of an SQLite statement stepped through the C API.
     Lite(&'r lite::Scan),
@@ -189,7 +220,7 @@ impl<'r> RowView<'r> {
     pub fn engine(&self) -> Engine {
         match self {
             RowView::Postgres(_) | RowView::PgCopy(..) => Engine::Postgres,
-            RowView::MySql(_) => Engine::MySql,
+            RowView::MySql(..) => Engine::MySql,
             RowView::Sqlite(_) | RowView::Lite(_) => Engine::Sqlite,
         }
     }
@@ -198,7 +229,7 @@ impl<'r> RowView<'r> {
         match self {
             RowView::Postgres(r) => r.len(),
             RowView::PgCopy(_, fields, _) => fields.len(),
-            RowView::MySql(r) => r.len(),
+            RowView::MySql(r, _) => r.len(),
             RowView::Sqlite(r) => r.len(),
             RowView::Lite(scan) => scan.columns(),
         }
@@ -215,7 +246,9 @@ impl<'r> RowView<'r> {
         match self {
             RowView::PgCopy(_, _, kinds) => matches!(kinds[i], pg::Kind::Int2 | pg::Kind::Int4 | pg::Kind::Int8),
             RowView::Postgres(r) => r.try_get_raw(i).is_ok_and(|v| v.type_info().name().starts_with("INT")),
-            RowView::MySql(r) => r.try_get_raw(i).is_ok_and(|v| v.type_info().name().contains("INT")),
+            RowView::MySql(r, kinds) => {
+                matches!(kinds.get(i).copied().unwrap_or_else(|| MyKind::of(r, i)), MyKind::Signed | MyKind::Unsigned)
+            }
             RowView::Sqlite(r) => r.try_get_raw(i).is_ok_and(|v| v.type_info().name() == "INTEGER"),
             RowView::Lite(scan) => scan.class(i) == lite::Class::Integer,
         }
@@ -223,9 +256,8 @@ impl<'r> RowView<'r> {
 
     /// An integer column.
     pub fn int(&self, i: usize) -> Result<Option<i64>> {
-        use sqlx::{TypeInfo, ValueRef};
-        if let RowView::MySql(r) = self
-            && r.try_get_raw(i).is_ok_and(|v| v.type_info().name().contains("UNSIGNED"))
+        if let RowView::MySql(r, kinds) = self
+            && kinds.get(i).copied().unwrap_or_else(|| MyKind::of(r, i)) == MyKind::Unsigned
         {
             return r.try_get::<Option<u64>, _>(i)?.map(|n| i64::try_from(n).map_err(Into::into)).transpose();
         }
@@ -234,7 +266,7 @@ impl<'r> RowView<'r> {
             RowView::PgCopy(buf, fields, kinds) => {
                 Self::pg_field(buf, fields, i).map(|b| pg::integer(b, kinds[i])).transpose()?
             }
-            RowView::MySql(r) => r.try_get(i)?,
+            RowView::MySql(r, _) => r.try_get(i)?,
             RowView::Sqlite(r) => r.try_get(i)?,
             RowView::Lite(scan) => match scan.class(i) {
                 lite::Class::Null => None,
@@ -249,7 +281,7 @@ impl<'r> RowView<'r> {
         Ok(match self {
             RowView::Postgres(r) => r.try_get::<Option<&str>, _>(i)?.map(str::as_bytes),
             RowView::PgCopy(buf, fields, _) => Self::pg_field(buf, fields, i),
-            RowView::MySql(r) => r.try_get(i)?,
+            RowView::MySql(r, _) => r.try_get(i)?,
             RowView::Sqlite(r) => r.try_get(i)?,
             RowView::Lite(scan) => (scan.class(i) != lite::Class::Null).then(|| scan.bytes(i)),
         })
@@ -284,10 +316,9 @@ impl<'r> RowView<'r> {
             RowView::PgCopy(buf, fields, kinds) => {
                 Self::pg_field(buf, fields, i).map(|b| pg::micros(b, kinds[i], repr)).transpose()
             }
-            RowView::MySql(r) if matches!(repr, TimeRepr::Native { .. }) => {
-                use sqlx::{TypeInfo, ValueRef};
+            RowView::MySql(r, kinds) if matches!(repr, TimeRepr::Native { .. }) => {
                 let micros = |t: chrono::NaiveDateTime| t.and_utc().timestamp_micros();
-                if r.try_get_raw(i).is_ok_and(|v| v.type_info().name() == "DATE") {
+                if kinds.get(i).copied().unwrap_or_else(|| MyKind::of(r, i)) == MyKind::Date {
                     let date: Option<chrono::NaiveDate> = r.try_get(i)?;
                     return Ok(date.map(|d| micros(d.and_time(chrono::NaiveTime::MIN))));
                 }
@@ -408,7 +439,7 @@ impl Db {
             Db::MySql(conn) => {
                 let mut rows = bind_all!(sqlx::query(sql), binds).fetch(conn);
                 while let Some(row) = rows.try_next().await? {
-                    f(RowView::MySql(&row))?;
+                    f(RowView::MySql(&row, &[]))?;
                 }
             }
             Db::Sqlite(conn, _) => {
@@ -432,7 +463,7 @@ impl Db {
                 anyhow::ensure!(binds.is_empty(), "binary COPY takes no bound values");
                 RowStream::Postgres(pg::CopyReader::open(conn, sql).await?)
             }
-            Db::MySql(conn) => RowStream::MySql(bind_all!(sqlx::query(owned), binds).fetch(conn), None),
+            Db::MySql(conn) => RowStream::MySql(bind_all!(sqlx::query(owned), binds).fetch(conn), None, Vec::new()),
             Db::Sqlite(_, path) => RowStream::Sqlite(lite::Scan::open(path, sql, binds)?, 0, std::marker::PhantomData),
         })
     }
