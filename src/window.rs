@@ -109,6 +109,37 @@ impl Cause {
     }
 }
 
+/// The clusters among candidate rows, told apart by their values themselves:
+/// rows that only shared a hash part, and rows of one value chain by the
+/// window again (another value under the same hash may have bridged a gap).
+/// Rows come in time order, each with its compared values.
+pub fn confirm(rows: Vec<(Member, Vec<Option<String>>)>, window_us: i64) -> Vec<Cluster> {
+    let mut groups: Vec<(Vec<Option<String>>, Vec<Member>)> = Vec::new();
+    for (member, values) in rows {
+        match groups.iter_mut().find(|(v, _)| *v == values) {
+            Some((_, members)) => members.push(member),
+            None => groups.push((values, vec![member])),
+        }
+    }
+    let mut clusters = Vec::new();
+    for (values, members) in groups {
+        let mut run: Vec<Member> = Vec::new();
+        for member in members {
+            if run.last().is_some_and(|last| member.t_us - last.t_us > window_us) {
+                let done = std::mem::take(&mut run);
+                if done.len() > 1 {
+                    clusters.push(Cluster { values: Box::default(), shown: values.clone(), members: done });
+                }
+            }
+            run.push(member);
+        }
+        if run.len() > 1 {
+            clusters.push(Cluster { values: Box::default(), shown: values, members: run });
+        }
+    }
+    clusters
+}
+
 struct Group {
     values: Box<[u8]>,
     first_seq: u64,
@@ -368,6 +399,23 @@ mod tests {
         c.finish();
         let ids: Vec<String> = c.pop_ready().unwrap().members.iter().map(|m| m.id.to_string()).collect();
         assert_eq!(ids, ["9", "10", "2"]);
+    }
+
+    #[test]
+    fn confirm_splits_what_only_a_hash_joined() {
+        let v = |s: &str| vec![Some(s.to_string()), None];
+        // a@0, b@1 (same hash, other values), a@2, a@9: the a's at 0 and 2 are
+        // one cluster; 9 is 7 s after 2; b stands alone.
+        let rows = vec![
+            (member("1", 0, None), v("a")),
+            (member("2", 1, None), v("b")),
+            (member("3", 2, None), v("a")),
+            (member("4", 9, None), v("a")),
+        ];
+        let clusters = confirm(rows, 5_000_000);
+        assert_eq!(clusters.len(), 1);
+        assert_eq!(clusters[0].members.iter().map(|m| m.id.to_string()).collect::<Vec<_>>(), ["1", "3"]);
+        assert_eq!(clusters[0].shown, v("a"));
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::db::{self, Access, Bind, Db, Dialect, Engine, RowStream};
 use crate::exit::Outcome;
 use crate::report::{self, Emitter};
 use crate::timeparse;
-use crate::window::{Cause, Cluster, Clusterer, Member, RowId};
+use crate::window::{self, Cause, Cluster, Clusterer, Member, RowId};
 
 #[derive(Debug, Clone, Args)]
 pub struct ScanArgs {
@@ -346,37 +346,16 @@ impl Confirm {
         }
         let mut confirmed = Vec::new();
         for candidate in std::mem::take(&mut self.pending) {
-            // Regroup on the values themselves, keeping time order.
-            let mut groups: Vec<(Vec<Option<String>>, Vec<Member>)> = Vec::new();
+            let mut rows = Vec::with_capacity(candidate.members.len());
             for mut member in candidate.members {
                 // A row deleted since the stream read it is no longer damage.
-                let Some(row) = looked.get(&member.id.to_string()) else { continue };
-                member.key = row.key.as_deref().map(Into::into);
-                member.by = row.by.as_deref().map(Into::into);
+                let Some(row) = looked.remove(&member.id.to_string()) else { continue };
+                member.key = row.key.map(Into::into);
+                member.by = row.by.map(Into::into);
                 member.sum = row.sum.as_deref().map(parse_number).transpose()?;
-                match groups.iter_mut().find(|(v, _)| *v == row.values) {
-                    Some((_, members)) => members.push(member),
-                    None => groups.push((row.values.clone(), vec![member])),
-                }
+                rows.push((member, row.values));
             }
-            for (values, members) in groups {
-                // Chain by the window again: a hash shared by other values may have bridged a gap.
-                let mut run: Vec<Member> = Vec::new();
-                for member in members {
-                    if let Some(last) = run.last()
-                        && member.t_us - last.t_us > window_us
-                    {
-                        let done = std::mem::take(&mut run);
-                        if done.len() > 1 {
-                            confirmed.push(Cluster { values: Box::default(), shown: values.clone(), members: done });
-                        }
-                    }
-                    run.push(member);
-                }
-                if run.len() > 1 {
-                    confirmed.push(Cluster { values: Box::default(), shown: values, members: run });
-                }
-            }
+            confirmed.extend(window::confirm(rows, window_us));
         }
         confirmed.sort_by(|a, b| (a.original().t_us, &a.original().id).cmp(&(b.original().t_us, &b.original().id)));
         for cluster in confirmed {
