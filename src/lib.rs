@@ -13,6 +13,7 @@ pub use exit::Outcome;
 
 /// Runs one parsed command line to its outcome.
 pub fn run(cli: cli::Cli) -> anyhow::Result<Outcome> {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    // Two workers: a scan reads the database on one while it clusters on the other.
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(commands::run(cli.command))
 }

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use clap::{Args, ValueEnum};
-use futures_util::future::try_join_all;
 use rust_decimal::Decimal;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
@@ -17,7 +16,7 @@ use serde_json::{Map, Value, json};
 use crate::cli::{Connect, Output};
 use crate::db::catalog::{self, Column, Table, query_file};
 use crate::db::dialect::{ScanColumns, TimeRepr};
-use crate::db::{self, Access, Bind, Db, Dialect, Engine, RowStream};
+use crate::db::{self, Access, Bind, Db, Dialect, Engine};
 use crate::exit::Outcome;
 use crate::report::{self, Emitter};
 use crate::timeparse;
@@ -157,28 +156,30 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let mut clusterer = Clusterer::new(window_us);
     let mut scanned = Scanned::default();
     let scanning = || format!("scanning {}", plan.table.name);
-    let mut sessions = Vec::new();
-    for _ in 1..slices.len() {
-        sessions.push(db::connect(&args.connect.database_url, Access::ReadOnly).await?);
-    }
-    let mut streams = Vec::new();
-    for (slice, session) in slices.iter().zip(std::iter::once(&mut db).chain(sessions.iter_mut())) {
+    // Each slice is read by a task of its own, on its own session, and handed
+    // over in batches: reading and clustering run on both cores.
+    let mut readers = Vec::new();
+    for slice in &slices {
         let (sql, binds) = statement(&args, &plan, &dialect, *slice);
-        streams.push(session.stream_rows(&sql, &binds).await.with_context(scanning)?);
+        let session = db::connect(&args.connect.database_url, Access::ReadOnly).await?;
+        let (tx, rx) = tokio::sync::mpsc::channel(4);
+        tokio::spawn(read_slice(session, sql, binds, plan.repr, tx));
+        readers.push(Reader { rx, batch: Batch::default(), at: 0 });
     }
-    let mut heads: Vec<Head> = streams.iter().map(|_| Head::default()).collect();
-    // The first reads go together, so that every slice's query runs at once.
-    try_join_all(streams.iter_mut().zip(heads.iter_mut()).map(|(stream, head)| head.read(stream, plan.repr)))
-        .await
-        .with_context(scanning)?;
+    // The first batches come together, so that every slice's query runs at once.
+    for reader in &mut readers {
+        reader.fill().await.with_context(scanning)?;
+    }
     // Slices are each in created-at order: always take the earliest head.
-    while let Some(i) =
-        heads.iter().enumerate().filter_map(|(i, h)| h.id.as_ref().map(|_| (h.t_us, i))).min().map(|(_, i)| i)
+    while let Some(i) = readers.iter().enumerate().filter_map(|(i, r)| r.head_t().map(|t| (t, i))).min().map(|(_, i)| i)
     {
-        let head = &mut heads[i];
-        let id = head.id.take().context("head without a row")?;
-        scanned.add(head.t_us);
-        clusterer.push(&head.values, Member { id, t_us: head.t_us, key: None, by: None, sum: None });
+        let reader = &mut readers[i];
+        let (id, t_us, values) = reader.take();
+        scanned.add(t_us);
+        clusterer.push(values, Member { id, t_us, key: None, by: None, sum: None });
+        if reader.at == reader.batch.ids.len() {
+            reader.fill().await.with_context(scanning)?;
+        }
         while let Some(cluster) = clusterer.pop_ready() {
             confirm.add(cluster);
         }
@@ -188,11 +189,6 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
         if scanned.rows.is_multiple_of(4096) {
             bar.set_position(scanned.rows);
         }
-        heads[i].read(&mut streams[i], plan.repr).await.with_context(scanning)?;
-    }
-    drop(streams);
-    for session in sessions {
-        session.close().await?;
     }
     clusterer.finish();
     while let Some(cluster) = clusterer.pop_ready() {
@@ -205,25 +201,82 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     findings.finish(&scanned, started.elapsed())
 }
 
-/// The next row of one stream, kept between reads.
+/// Rows read from one slice, handed over together.
 #[derive(Default)]
-struct Head {
-    /// `None` once the stream has ended.
-    id: Option<RowId>,
-    t_us: i64,
+struct Batch {
+    ids: Vec<RowId>,
+    times: Vec<i64>,
+    /// Each row's fingerprint ends at its offset in `values`.
+    ends: Vec<usize>,
     values: Vec<u8>,
 }
 
-impl Head {
-    async fn read(&mut self, stream: &mut RowStream<'_>, repr: TimeRepr) -> Result<()> {
-        let Some(row) = stream.next().await? else {
-            self.id = None;
-            return Ok(());
-        };
-        self.id = Some(row.id(0)?.context("row with a NULL id")?);
-        self.t_us = row.micros(1, repr)?.context("created-at value that is not a time")?;
-        self.values.clear();
-        row.fold_into(2, &mut self.values)
+/// Rows a batch holds: large enough that handing one over costs nothing per row.
+const BATCH_ROWS: usize = 4096;
+
+/// Reads one slice on its own session and sends its rows in batches; an
+/// error is sent as the last message.
+async fn read_slice(
+    mut db: Db,
+    sql: String,
+    binds: Vec<Bind>,
+    repr: TimeRepr,
+    tx: tokio::sync::mpsc::Sender<Result<Batch>>,
+) {
+    let result = async {
+        let mut stream = db.stream_rows(&sql, &binds).await?;
+        let mut batch = Batch::default();
+        loop {
+            {
+                let Some(row) = stream.next().await? else { break };
+                batch.ids.push(row.id(0)?.context("row with a NULL id")?);
+                batch.times.push(row.micros(1, repr)?.context("created-at value that is not a time")?);
+                row.fold_into(2, &mut batch.values)?;
+                batch.ends.push(batch.values.len());
+            }
+            if batch.ids.len() == BATCH_ROWS && tx.send(Ok(std::mem::take(&mut batch))).await.is_err() {
+                // The scan stopped reading (an error, or a closed pipe).
+                return Ok(());
+            }
+        }
+        if !batch.ids.is_empty() {
+            let _ = tx.send(Ok(batch)).await;
+        }
+        drop(stream);
+        db.close().await
+    }
+    .await;
+    if let Err(err) = result {
+        let _ = tx.send(Err(err)).await;
+    }
+}
+
+/// The receiving end of one slice, and the row it is at.
+struct Reader {
+    rx: tokio::sync::mpsc::Receiver<Result<Batch>>,
+    batch: Batch,
+    at: usize,
+}
+
+impl Reader {
+    /// The next batch, or an empty one at the end of the slice.
+    async fn fill(&mut self) -> Result<()> {
+        self.batch = self.rx.recv().await.transpose()?.unwrap_or_default();
+        self.at = 0;
+        Ok(())
+    }
+
+    /// The created-at time of the next row, if any.
+    fn head_t(&self) -> Option<i64> {
+        self.batch.times.get(self.at).copied()
+    }
+
+    fn take(&mut self) -> (RowId, i64, &[u8]) {
+        let i = self.at;
+        self.at += 1;
+        let start = if i == 0 { 0 } else { self.batch.ends[i - 1] };
+        let id = std::mem::replace(&mut self.batch.ids[i], RowId::Int(0));
+        (id, self.batch.times[i], &self.batch.values[start..self.batch.ends[i]])
     }
 }
 
