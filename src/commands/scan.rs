@@ -288,11 +288,12 @@ struct Slice {
 }
 
 /// MySQL sorts a scan's whole result on one core before it sends a row. A
-/// large table with an integer id is read as two halves by id, each sorted by
-/// its own session at once, and merged here in created-at order. Elsewhere
-/// one slice: PostgreSQL and SQLite read in index order without a sort.
+/// table whose integer ids span more than 500,000 is read as up to four
+/// slices by id, each sorted by its own session at once, and merged here in
+/// created-at order. Elsewhere one slice: PostgreSQL and SQLite read in index
+/// order without a sort.
 async fn id_slices(plan: &Plan, db: &mut Db) -> Result<Vec<Slice>> {
-    const MIN_SPLIT: i64 = 200_000;
+    const SLICE_IDS: i64 = 250_000;
     let whole = vec![Slice::default()];
     let id = plan.table.column(&plan.id)?;
     if db.engine() != Engine::MySql || !id.is_integer() {
@@ -304,11 +305,12 @@ async fn id_slices(plan: &Plan, db: &mut Db) -> Result<Vec<Slice>> {
     let row = db.query_text(&sql, &[]).await?.into_iter().next().unwrap_or_default();
     let bound = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<i64>().ok());
     let (Some(min), Some(max)) = (bound(0), bound(1)) else { return Ok(whole) };
-    if max - min < MIN_SPLIT {
-        return Ok(whole);
-    }
-    let mid = min + (max - min) / 2;
-    Ok(vec![Slice { from_id: None, before_id: Some(mid) }, Slice { from_id: Some(mid), before_id: None }])
+    // Four measured best on two cores: smaller sorts, and sending overlaps sorting.
+    let parts = ((max - min) / SLICE_IDS).clamp(1, 4);
+    let cuts: Vec<i64> = (1..parts).map(|k| min + (max - min) * k / parts).collect();
+    Ok((0..parts as usize)
+        .map(|k| Slice { from_id: k.checked_sub(1).map(|j| cuts[j]), before_id: cuts.get(k).copied() })
+        .collect())
 }
 
 /// Confirms candidate clusters: reads their rows' compared values, key, `--by`
