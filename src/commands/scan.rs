@@ -138,8 +138,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let plan = resolve(&args, table, &mut db).await?;
     let dialect = db.dialect();
     let slices = id_slices(&plan, &mut db).await?;
-    // Candidates are confirmed on a second session while the first streams.
-    let mut confirm =
+    let confirm =
         Confirm::new(&args, &plan, &dialect, db::connect(&args.connect.database_url, Access::ReadOnly).await?);
 
     let stdout = std::io::stdout();
@@ -147,12 +146,18 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
         ScanOutput::Clusters => "clusters",
         ScanOutput::Rows => "rows",
     };
-    let emitter = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(stdout.lock()), rows_key);
-    let mut findings = Findings::new(&args, &plan, dialect.engine(), emitter)?;
+    let emitter = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(stdout), rows_key);
+    let findings = Findings::new(&args, &plan, dialect.engine(), emitter)?;
 
     let estimate = if report::wants_progress(args.report.quiet) { row_estimate(&mut db, &plan).await } else { None };
     let bar = report::progress(args.report.quiet, estimate, "scanning");
     let window_us = i64::try_from(args.window.as_micros()).unwrap_or(i64::MAX);
+    // Candidates are confirmed, and findings written, by a task of their own
+    // on a session of its own, while the scan goes on.
+    let (candidates, to_confirm) = tokio::sync::mpsc::channel(8);
+    let confirming = tokio::spawn(confirm.run(findings, to_confirm, window_us));
+    let mut pending: Vec<Cluster> = Vec::new();
+    let mut pending_rows = 0;
     let mut clusterer = Clusterer::new(window_us);
     let mut scanned = Scanned::default();
     let scanning = || format!("scanning {}", plan.table.name);
@@ -181,10 +186,15 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
             reader.fill().await.with_context(scanning)?;
         }
         while let Some(cluster) = clusterer.pop_ready() {
-            confirm.add(cluster);
+            pending_rows += cluster.members.len();
+            pending.push(cluster);
         }
-        if confirm.is_full() {
-            confirm.settle(window_us, &mut findings).await?;
+        // A closed channel means the confirming task failed: its error is below.
+        if pending_rows >= CONFIRM_ROWS {
+            pending_rows = 0;
+            if candidates.send(std::mem::take(&mut pending)).await.is_err() {
+                break;
+            }
         }
         if scanned.rows.is_multiple_of(4096) {
             bar.set_position(scanned.rows);
@@ -192,11 +202,12 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     }
     clusterer.finish();
     while let Some(cluster) = clusterer.pop_ready() {
-        confirm.add(cluster);
+        pending.push(cluster);
     }
-    confirm.settle(window_us, &mut findings).await?;
+    let _ = candidates.send(pending).await;
+    drop(candidates);
+    let findings = confirming.await??;
     bar.finish_and_clear();
-    confirm.close().await?;
     db.close().await?;
     findings.finish(&scanned, started.elapsed())
 }
@@ -324,12 +335,13 @@ struct Confirm {
     table: String,
     id: String,
     id_type: String,
-    pending: Vec<Cluster>,
-    pending_rows: usize,
 }
 
 /// Candidate rows read per lookup statement.
 const CONFIRM_BATCH: usize = 500;
+
+/// Candidate rows handed to the confirming task at once.
+const CONFIRM_ROWS: usize = 4 * CONFIRM_BATCH;
 
 /// One candidate row as the lookup reads it.
 struct Looked {
@@ -354,25 +366,33 @@ impl Confirm {
             table: plan.table.sql_name(dialect),
             id,
             id_type: plan.id_type.clone(),
-            pending: Vec::new(),
-            pending_rows: 0,
         }
     }
 
-    fn add(&mut self, cluster: Cluster) {
-        self.pending_rows += cluster.members.len();
-        self.pending.push(cluster);
+    /// Confirms each batch of candidates as it comes, and reports the findings.
+    async fn run<W: Write>(
+        mut self,
+        mut findings: Findings<W>,
+        mut batches: tokio::sync::mpsc::Receiver<Vec<Cluster>>,
+        window_us: i64,
+    ) -> Result<Findings<W>> {
+        while let Some(batch) = batches.recv().await {
+            self.settle(batch, window_us, &mut findings).await?;
+        }
+        self.db.close().await?;
+        Ok(findings)
     }
 
-    fn is_full(&self) -> bool {
-        self.pending_rows >= 4 * CONFIRM_BATCH
-    }
-
-    async fn settle<W: Write>(&mut self, window_us: i64, findings: &mut Findings<W>) -> Result<()> {
-        if self.pending.is_empty() {
+    async fn settle<W: Write>(
+        &mut self,
+        batch: Vec<Cluster>,
+        window_us: i64,
+        findings: &mut Findings<W>,
+    ) -> Result<()> {
+        if batch.is_empty() {
             return Ok(());
         }
-        let ids: Vec<&RowId> = self.pending.iter().flat_map(|c| c.members.iter().map(|m| &m.id)).collect();
+        let ids: Vec<&RowId> = batch.iter().flat_map(|c| c.members.iter().map(|m| &m.id)).collect();
         let mut looked: FxHashMap<String, Looked> = FxHashMap::default();
         for chunk in ids.chunks(CONFIRM_BATCH) {
             let sql = db::fill(
@@ -400,7 +420,7 @@ impl Confirm {
             }
         }
         let mut confirmed = Vec::new();
-        for candidate in std::mem::take(&mut self.pending) {
+        for candidate in batch {
             let mut rows = Vec::with_capacity(candidate.members.len());
             for mut member in candidate.members {
                 // A row deleted since the stream read it is no longer damage.
@@ -416,12 +436,7 @@ impl Confirm {
         for cluster in confirmed {
             findings.add(cluster)?;
         }
-        self.pending_rows = 0;
         Ok(())
-    }
-
-    async fn close(self) -> Result<()> {
-        self.db.close().await
     }
 }
 
