@@ -74,13 +74,12 @@ pub fn parse() -> Result<Cli, ExitCode> {
                 ExitCode::from(if err.use_stderr() { crate::exit::ERROR } else { crate::exit::CLEAN })
             }
             _ => {
+                // clap's message runs over several lines (the missing arguments,
+                // then usage); keep the message itself, on one line.
                 let text = err.render().to_string();
-                let line = text
-                    .lines()
-                    .find(|l| !l.trim().is_empty())
-                    .unwrap_or("bad command line")
-                    .trim_start_matches("error: ");
-                eprintln!("idemctl: {line}");
+                let message = text.split("\n\n").next().unwrap_or("bad command line");
+                let line = message.split_whitespace().collect::<Vec<_>>().join(" ");
+                eprintln!("idemctl: {}", line.trim_start_matches("error: "));
                 ExitCode::from(crate::exit::ERROR)
             }
         }

@@ -423,3 +423,22 @@ fn broken_pipe_is_not_an_error() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "", "no error for a closed pipe");
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn usage_errors_are_one_line() {
+    let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
+    cmd.env_remove("DATABASE_URL").args(["scan", "--table", "orders"]);
+    let out = run(cmd);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stderr, "idemctl: the following required arguments were not provided: --database-url <URL>\n");
+    let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
+    cmd.args(["scan", "--database-url", "oracle://db/x", "--table", "orders"]);
+    let out = run(cmd);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stderr.lines().count(), 1);
+    assert!(out.stderr.contains("unsupported database URL"), "{}", out.stderr);
+    let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
+    cmd.args(["scan", "--database-url", "sqlite:/nonexistent/x.db", "--table", "orders"]);
+    let out = run(cmd);
+    assert_eq!((out.code, out.stderr.as_str()), (2, "idemctl: no SQLite database at /nonexistent/x.db\n"));
+}
