@@ -26,14 +26,32 @@ pub fn mysql_base() -> String {
     std::env::var("IDEMCTL_TEST_MYSQL").unwrap_or_else(|_| "mysql://root@127.0.0.1:3306/test".into())
 }
 
+/// Runs SQL statements (several, separated by semicolons) on a fresh connection.
+async fn run_sql(engine: Engine, url: &str, sql: String) -> Result<(), sqlx::Error> {
+    let sql = AssertSqlSafe(sql);
+    match engine {
+        Engine::Postgres => {
+            let mut c = sqlx::PgConnection::connect(url).await?;
+            sqlx::raw_sql(sql).execute(&mut c).await?;
+            c.close().await
+        }
+        Engine::MySql => {
+            let mut c = sqlx::MySqlConnection::connect(url).await?;
+            sqlx::raw_sql(sql).execute(&mut c).await?;
+            c.close().await
+        }
+        Engine::Sqlite => {
+            let mut c = sqlx::SqliteConnection::connect(url).await?;
+            sqlx::raw_sql(sql).execute(&mut c).await?;
+            c.close().await
+        }
+    }
+}
+
 /// Runs SQL on the PostgreSQL server's base database (roles live there).
 pub fn pg_admin(sql: &str) {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    rt.block_on(async {
-        let mut c = sqlx::PgConnection::connect(&pg_base()).await.unwrap();
-        sqlx::raw_sql(AssertSqlSafe(sql.to_string())).execute(&mut c).await.unwrap();
-        c.close().await.unwrap();
-    });
+    rt.block_on(run_sql(Engine::Postgres, &pg_base(), sql.to_string())).unwrap();
 }
 
 pub struct TestDb {
@@ -70,27 +88,14 @@ impl TestDb {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let name = unique_name();
         match engine {
-            Engine::Postgres => {
-                let base = pg_base();
-                let created = rt.block_on(async {
-                    let mut c = sqlx::PgConnection::connect(&base).await?;
-                    sqlx::raw_sql(AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut c).await?;
-                    c.close().await
-                });
-                if let Err(e) = created {
-                    return unreachable_server("PostgreSQL", e);
-                }
-                Some(TestDb { engine, url: with_database(&base, &name), name, rt, _dir: None })
-            }
-            Engine::MySql => {
-                let base = mysql_base();
-                let created = rt.block_on(async {
-                    let mut c = sqlx::MySqlConnection::connect(&base).await?;
-                    sqlx::raw_sql(AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut c).await?;
-                    c.close().await
-                });
-                if let Err(e) = created {
-                    return unreachable_server("MariaDB/MySQL", e);
+            Engine::Postgres | Engine::MySql => {
+                let (base, what) = if engine == Engine::Postgres {
+                    (pg_base(), "PostgreSQL")
+                } else {
+                    (mysql_base(), "MariaDB/MySQL")
+                };
+                if let Err(e) = rt.block_on(run_sql(engine, &base, format!("CREATE DATABASE {name}"))) {
+                    return unreachable_server(what, e);
                 }
                 Some(TestDb { engine, url: with_database(&base, &name), name, rt, _dir: None })
             }
@@ -123,28 +128,8 @@ impl TestDb {
 
     /// Runs SQL statements (several, separated by semicolons).
     pub fn exec(&self, sql: &str) {
-        let url = self.url.clone();
-        let sql = sql.to_string();
         self.rt
-            .block_on(async move {
-                match self.engine {
-                    Engine::Postgres => {
-                        let mut c = sqlx::PgConnection::connect(&url).await?;
-                        sqlx::raw_sql(AssertSqlSafe(sql)).execute(&mut c).await?;
-                        c.close().await
-                    }
-                    Engine::MySql => {
-                        let mut c = sqlx::MySqlConnection::connect(&url).await?;
-                        sqlx::raw_sql(AssertSqlSafe(sql)).execute(&mut c).await?;
-                        c.close().await
-                    }
-                    Engine::Sqlite => {
-                        let mut c = sqlx::SqliteConnection::connect(&url).await?;
-                        sqlx::raw_sql(AssertSqlSafe(sql)).execute(&mut c).await?;
-                        c.close().await
-                    }
-                }
-            })
+            .block_on(run_sql(self.engine, &self.url, sql.to_string()))
             .unwrap_or_else(|e| panic!("SQL failed on {:?}: {e}", self.engine));
     }
 
@@ -234,24 +219,14 @@ impl TestDb {
 
 impl Drop for TestDb {
     fn drop(&mut self) {
-        let name = self.name.clone();
-        let _ = self.rt.block_on(async {
-            match self.engine {
-                Engine::Postgres => {
-                    let mut c = sqlx::PgConnection::connect(&pg_base()).await?;
-                    sqlx::raw_sql(AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
-                        .execute(&mut c)
-                        .await?;
-                    c.close().await
-                }
-                Engine::MySql => {
-                    let mut c = sqlx::MySqlConnection::connect(&mysql_base()).await?;
-                    sqlx::raw_sql(AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name}"))).execute(&mut c).await?;
-                    c.close().await
-                }
-                Engine::Sqlite => Ok(()),
-            }
-        });
+        let drop = match self.engine {
+            Engine::Postgres => (pg_base(), format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)),
+            Engine::MySql => (mysql_base(), format!("DROP DATABASE IF EXISTS {}", self.name)),
+            Engine::Sqlite => return,
+        };
+        if !self.name.is_empty() {
+            let _ = self.rt.block_on(run_sql(self.engine, &drop.0, drop.1));
+        }
     }
 }
 
