@@ -346,6 +346,7 @@ fn clusters_across_distant_ids(db: &TestDb) {
 }
 
 on_every_engine!(
+    times_without_zone,
     clusters_across_distant_ids,
     exact_extra_rows_and_causes,
     clusters_as_json,
@@ -441,4 +442,48 @@ fn usage_errors_are_one_line() {
     cmd.args(["scan", "--database-url", "sqlite:/nonexistent/x.db", "--table", "orders"]);
     let out = run(cmd);
     assert_eq!((out.code, out.stderr.as_str()), (2, "idemctl: no SQLite database at /nonexistent/x.db\n"));
+}
+
+#[test]
+fn ctrl_c_ends_with_130() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    orders(&db);
+    // Each row sleeps, so the scan is still running when the signal comes.
+    let bin = assert_cmd::cargo::cargo_bin("idemctl");
+    let mut child = std::process::Command::new(bin)
+        .args(["scan", "--table", "orders", "--where", "pg_sleep(1) IS NOT NULL", "--database-url", &db.url])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let started = std::time::Instant::now();
+    let pid = child.id().to_string();
+    assert!(std::process::Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "ended promptly");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "idemctl: interrupted\n");
+}
+
+/// Times without a zone (PostgreSQL `timestamp`, MySQL `TIMESTAMP`) are read as UTC.
+fn times_without_zone(db: &TestDb) {
+    let ty = match db.engine {
+        Engine::Postgres => "timestamp(3)",
+        Engine::MySql => "TIMESTAMP(3) NULL",
+        Engine::Sqlite => "DATETIME",
+    };
+    db.exec(&format!(
+        "CREATE TABLE signups (id {pk}, email {text}, created_at {ty});
+         INSERT INTO signups (id, email, created_at) VALUES
+           (1, 'a@x', '2026-01-01 10:00:00.250'), (2, 'a@x', '2026-01-01 10:00:03.750'), (3, 'b@x', NULL)",
+        pk = db.ty("pk"),
+        text = db.ty("text"),
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "signups", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["clusters"][0]["first_at"], "2026-01-01T10:00:00.250Z");
+    assert_eq!(doc["clusters"][0]["span_seconds"], 3.5);
+    assert_eq!(doc["rows_scanned"], 2, "a NULL created-at is not scanned");
 }

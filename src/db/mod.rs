@@ -181,6 +181,8 @@ pub enum MyKind {
     Signed,
     Unsigned,
     Date,
+    /// TIMESTAMP: an instant, sent in the session's zone (UTC here).
+    Timestamp,
     Other,
 }
 
@@ -192,6 +194,7 @@ impl MyKind {
         let name = info.name();
         match name {
             "DATE" => MyKind::Date,
+            "TIMESTAMP" => MyKind::Timestamp,
             _ if name.contains("INT") && name.contains("UNSIGNED") => MyKind::Unsigned,
             _ if name.contains("INT") => MyKind::Signed,
             _ => MyKind::Other,
@@ -318,11 +321,17 @@ impl<'r> RowView<'r> {
             }
             RowView::MySql(r, kinds) if matches!(repr, TimeRepr::Native { .. }) => {
                 let micros = |t: chrono::NaiveDateTime| t.and_utc().timestamp_micros();
-                if kinds.get(i).copied().unwrap_or_else(|| MyKind::of(r, i)) == MyKind::Date {
-                    let date: Option<chrono::NaiveDate> = r.try_get(i)?;
-                    return Ok(date.map(|d| micros(d.and_time(chrono::NaiveTime::MIN))));
+                match kinds.get(i).copied().unwrap_or_else(|| MyKind::of(r, i)) {
+                    MyKind::Date => {
+                        let date: Option<chrono::NaiveDate> = r.try_get(i)?;
+                        Ok(date.map(|d| micros(d.and_time(chrono::NaiveTime::MIN))))
+                    }
+                    MyKind::Timestamp => {
+                        let t: Option<chrono::DateTime<chrono::Utc>> = r.try_get(i)?;
+                        Ok(t.map(|t| t.timestamp_micros()))
+                    }
+                    _ => Ok(r.try_get::<Option<chrono::NaiveDateTime>, _>(i)?.map(micros)),
                 }
-                Ok(r.try_get::<Option<chrono::NaiveDateTime>, _>(i)?.map(micros))
             }
             RowView::Lite(scan) => {
                 let TimeRepr::SqliteDynamic { millis } = repr else { return self.int(i) };
