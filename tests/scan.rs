@@ -450,7 +450,7 @@ fn ctrl_c_ends_with_130() {
     orders(&db);
     // Each row sleeps, so the scan is still running when the signal comes.
     let bin = assert_cmd::cargo::cargo_bin("idemctl");
-    let mut child = std::process::Command::new(bin)
+    let child = std::process::Command::new(bin)
         .args(["scan", "--table", "orders", "--where", "pg_sleep(1) IS NOT NULL", "--database-url", &db.url])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
