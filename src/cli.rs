@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub use crate::timeparse::TimeUnit;
+
 use crate::commands::{demo::DemoArgs, scan::ScanArgs};
 
 #[derive(Debug, Parser)]

@@ -4,6 +4,18 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
+/// The unit of an integer time column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeUnit {
+    /// Milliseconds when the largest value is past year 5000 in seconds, else seconds
+    Auto,
+    /// Seconds since the Unix epoch
+    S,
+    /// Milliseconds since the Unix epoch
+    Ms,
+}
+
 /// A duration such as `5s`, `250ms`, `2h 30m` or `7d`.
 pub fn duration(text: &str) -> Result<Duration, String> {
     humantime::parse_duration(text.trim()).map_err(|e| format!("bad duration {text:?}: {e} (try 5s, 10m, 24h)"))

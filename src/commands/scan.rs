@@ -13,7 +13,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::cli::{Connect, Output};
+use crate::cli::{Connect, Output, TimeUnit};
 use crate::db::catalog::{self, Column, Table, query_file};
 use crate::db::dialect::{ScanColumns, TimeRepr};
 use crate::db::{self, Access, Bind, Db, Dialect, Engine};
@@ -80,16 +80,6 @@ pub enum ScanOutput {
     Rows,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TimeUnit {
-    /// Milliseconds when the largest value is past year 5000 in seconds, else seconds
-    Auto,
-    /// Seconds since the Unix epoch
-    S,
-    /// Milliseconds since the Unix epoch
-    Ms,
-}
-
 /// Usual names of a creation-time column, in order of preference.
 const CREATED_AT_NAMES: &[&str] = &[
     "created_at",
@@ -107,9 +97,6 @@ const CREATED_AT_NAMES: &[&str] = &[
 /// Usual names of an idempotency-key column, in order of preference.
 const KEY_NAMES: &[&str] =
     &["idempotency_key", "idempotencykey", "idem_key", "idempotency_token", "dedup_key", "dedupe_key"];
-
-/// Epoch values above this are milliseconds: in seconds they would lie past the year 5000.
-const MILLIS_THRESHOLD: i64 = 100_000_000_000;
 
 /// What to compare and how, resolved against the catalog.
 #[derive(Debug)]
@@ -499,7 +486,7 @@ async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
     if compared.is_empty() {
         bail!("no columns left to compare in table {:?}: name them with --columns", table.name);
     }
-    let repr = time_repr(args, &table, &created_at, db).await?;
+    let repr = catalog::time_repr(db, &table, &created_at, args.time_unit).await?;
     let id_type = table.column(&id)?.data_type.clone();
     Ok(Plan { id, id_type, created_at: created_at.name, repr, key, compared, excluded, table })
 }
@@ -533,44 +520,6 @@ fn exclusion(
         return Some(format!("unique on its own: index {}", index.name));
     }
     column.mints()
-}
-
-/// How the created-at column stores time; integer units are detected from the largest value.
-async fn time_repr(args: &ScanArgs, table: &Table, created_at: &Column, db: &mut Db) -> Result<TimeRepr> {
-    let dialect = db.dialect();
-    let detect_millis = async |db: &mut Db| -> Result<bool> {
-        Ok(match args.time_unit {
-            TimeUnit::S => false,
-            TimeUnit::Ms => true,
-            TimeUnit::Auto => {
-                let sql = format!(
-                    "SELECT max({c}) FROM {t}",
-                    c = dialect.ident(&created_at.name),
-                    t = table.sql_name(&dialect)
-                );
-                let max =
-                    db.query_text(&sql, &[]).await?.into_iter().next().and_then(|r| r.into_iter().next().flatten());
-                max.and_then(|m| m.parse::<f64>().ok()).is_some_and(|m| m > MILLIS_THRESHOLD as f64)
-            }
-        })
-    };
-    if db.engine() == Engine::Sqlite {
-        let millis = if created_at.is_integer() { detect_millis(db).await? } else { args.time_unit == TimeUnit::Ms };
-        return Ok(TimeRepr::SqliteDynamic { millis });
-    }
-    if created_at.is_temporal() {
-        let with_zone = created_at.data_type.contains("with time zone")
-            || (db.engine() == Engine::MySql && created_at.data_type.starts_with("timestamp"));
-        return Ok(TimeRepr::Native { with_zone });
-    }
-    if created_at.is_integer() {
-        return Ok(if detect_millis(db).await? { TimeRepr::EpochMillis } else { TimeRepr::EpochSeconds });
-    }
-    bail!(
-        "created-at column {:?} has type {}: need a timestamp or integer epoch seconds or milliseconds",
-        created_at.name,
-        created_at.data_type
-    )
 }
 
 /// The scan statement and its bound values.
