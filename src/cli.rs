@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use crate::timeparse::TimeUnit;
 
-use crate::commands::{demo::DemoArgs, scan::ScanArgs};
+use crate::commands::{demo::DemoArgs, scan::ScanArgs, stuck::StuckArgs};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -28,6 +28,8 @@ pub struct Cli {
 pub enum Command {
     /// Find near-duplicate rows in a creation table, clustered by a time window
     Scan(Box<ScanArgs>),
+    /// List keys left in progress past their operation's maximum duration
+    Stuck(Box<StuckArgs>),
     /// Create an SQLite database with realistic retry damage, and scan it
     Demo(DemoArgs),
 }

@@ -3,8 +3,10 @@
 
 pub mod cli;
 pub mod commands;
+pub mod config;
 pub mod db;
 pub mod exit;
+pub mod keys;
 pub mod report;
 pub mod timeparse;
 pub mod window;

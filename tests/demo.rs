@@ -50,6 +50,14 @@ fn demo_creates_damage_of_every_cause_the_same_each_time() {
     let statuses: Vec<String> = statuses.into_iter().flatten().collect();
     assert_eq!(statuses.len(), 4, "{statuses:?}");
     assert!(statuses.contains(&"in_progress:6".to_string()), "{statuses:?}");
+
+    // Four keys were left in progress by a crash; two are in flight right now.
+    let mut cmd = Command::cargo_bin("idemctl").unwrap();
+    cmd.args(["stuck", "--format", "csv", "--quiet", "--database-url"]).arg(format!("sqlite:{}", path.display()));
+    let out = run(cmd);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let keys: Vec<String> = csv_records(&out.stdout)[1..].iter().map(|r| r[2].clone()).collect();
+    assert_eq!(keys, ["inflight-19-93600", "inflight-7-10800", "inflight-12-7200", "inflight-11-2400"]);
 }
 
 #[test]

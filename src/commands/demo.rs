@@ -42,7 +42,7 @@ pub async fn run(args: DemoArgs) -> Result<Outcome> {
         .connect()
         .await?;
     let now = Utc::now().duration_trunc(Duration::hours(1))?;
-    let counts = populate(&mut conn, now).await?;
+    let counts = populate(&mut conn, now, Utc::now()).await?;
     conn.close().await?;
     {
         let mut err = std::io::stderr().lock();
@@ -76,6 +76,7 @@ pub async fn run(args: DemoArgs) -> Result<Outcome> {
          idemctl scan --database-url sqlite:{db} --table orders --output rows --format csv   # the remediation list\n  \
          idemctl scan --database-url sqlite:{db} --table orders --window 60s                 # a wider window joins slower retries\n  \
          idemctl scan --database-url sqlite:{db} --table orders --since 24h --format json    # the last day, for a pipeline\n  \
+         idemctl stuck --database-url sqlite:{db} --max-duration 'POST /v1/payments=30s'     # keys a crash left in progress\n  \
          sqlite3 {db} 'SELECT status, count(*) FROM idempotency_keys GROUP BY 1'           # the key table"
     )?;
     Ok(Outcome::Clean)
@@ -214,7 +215,9 @@ async fn insert_keys(conn: &mut SqliteConnection, rows: &[KeyRow]) -> Result<()>
 }
 
 /// Fills the database; returns the number of orders and of keys.
-async fn populate(conn: &mut SqliteConnection, now: DateTime<Utc>) -> Result<(u64, u64)> {
+/// Traffic ends at `now` (the start of the hour); keys in progress are
+/// placed against `clock`, the actual time, so that their ages are real.
+async fn populate(conn: &mut SqliteConnection, now: DateTime<Utc>, clock: DateTime<Utc>) -> Result<(u64, u64)> {
     sqlx::raw_sql(SCHEMA).execute(&mut *conn).await?;
     let mut tx = conn.begin().await?;
     let mut rng = Rng(20_261_130);
@@ -311,7 +314,7 @@ async fn populate(conn: &mut SqliteConnection, now: DateTime<Utc>) -> Result<(u6
         (29, "POST /v1/orders", 2),
     ];
     for (customer, operation, age) in stuck {
-        let locked = now - Duration::seconds(age);
+        let locked = clock - Duration::seconds(age);
         key_rows.push(KeyRow {
             scope_id: format!("cust_{}", 1000 + customer),
             operation,

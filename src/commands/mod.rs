@@ -2,6 +2,7 @@
 
 pub mod demo;
 pub mod scan;
+pub mod stuck;
 
 use anyhow::Result;
 
@@ -14,6 +15,7 @@ pub async fn run(command: Command) -> Result<Outcome> {
         match command {
             Command::Scan(args) => scan::run(*args).await,
             Command::Demo(args) => demo::run(args).await,
+            Command::Stuck(args) => stuck::run(*args).await,
         }
     };
     tokio::select! {

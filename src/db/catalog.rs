@@ -37,9 +37,9 @@ pub struct Table {
 macro_rules! query_file {
     ($engine:expr, $file:literal) => {
         match $engine {
-            Engine::Postgres => include_str!(concat!("../../queries/postgres/", $file)),
-            Engine::MySql => include_str!(concat!("../../queries/mysql/", $file)),
-            Engine::Sqlite => include_str!(concat!("../../queries/sqlite/", $file)),
+            $crate::db::Engine::Postgres => include_str!(concat!("../../queries/postgres/", $file)),
+            $crate::db::Engine::MySql => include_str!(concat!("../../queries/mysql/", $file)),
+            $crate::db::Engine::Sqlite => include_str!(concat!("../../queries/sqlite/", $file)),
         }
     };
 }

@@ -1,0 +1,85 @@
+//! The TOML configuration file (`--config FILE`): the key-table mapping,
+//! per-operation maximum durations, and retention. Flags override it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+
+use crate::timeparse::TimeUnit;
+
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub key_table: KeyTableConfig,
+    /// Operation name to its maximum duration (`"POST /v1/payments" = "30s"`).
+    #[serde(default)]
+    pub max_durations: BTreeMap<String, String>,
+    /// The maximum duration of every other operation.
+    pub older_than: Option<String>,
+    #[serde(default)]
+    pub retention: RetentionConfig,
+}
+
+/// Column names and status values of the key table; each as its flag.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyTableConfig {
+    pub table: Option<String>,
+    pub scope_columns: Option<Vec<String>>,
+    pub operation_column: Option<String>,
+    pub key_column: Option<String>,
+    pub status_column: Option<String>,
+    pub in_progress_value: Option<String>,
+    pub succeeded_value: Option<String>,
+    pub retryable_value: Option<String>,
+    pub permanent_value: Option<String>,
+    pub in_progress_when: Option<String>,
+    pub locked_at_column: Option<String>,
+    pub created_at_column: Option<String>,
+    pub expires_at_column: Option<String>,
+    pub time_unit: Option<TimeUnit>,
+}
+
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetentionConfig {
+    /// How long keys are kept: longer than the clients' retry horizon.
+    pub horizon: Option<String>,
+}
+
+impl Config {
+    /// The file at `path`, or the empty configuration when there is none.
+    pub fn load(path: Option<&Path>) -> Result<Config> {
+        let Some(path) = path else { return Ok(Config::default()) };
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("cannot read config file {}", path.display()))?;
+        toml::from_str(&text).with_context(|| format!("bad config file {}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_documented_example() {
+        let readme = include_str!("../README.md");
+        let start = readme.find("```toml\n").expect("README has a config example") + "```toml\n".len();
+        let end = start + readme[start..].find("```").unwrap();
+        let config: Config = toml::from_str(&readme[start..end]).unwrap();
+        assert_eq!(config.key_table.table.as_deref(), Some("idempotency_keys"));
+        assert_eq!(config.max_durations.get("POST /v1/payments").map(String::as_str), Some("30s"));
+        assert_eq!(config.key_table.time_unit, None);
+        assert_eq!(config.older_than.as_deref(), Some("5m"));
+        assert_eq!(config.max_durations.len(), 2);
+        assert_eq!(config.retention.horizon.as_deref(), Some("72h"));
+    }
+
+    #[test]
+    fn unknown_keys_are_errors() {
+        assert!(toml::from_str::<Config>("[key_table]\nstatus_colum = \"state\"\n").is_err());
+    }
+}

@@ -1,0 +1,187 @@
+//! `idemctl stuck` against real PostgreSQL, MariaDB/MySQL and SQLite.
+
+mod common;
+
+use chrono::{Duration, Utc};
+use common::{Engine, Run, TestDb, csv_records, run};
+use serde_json::Value;
+
+/// A time `ago` before now, as a literal of the engine.
+fn ago(db: &TestDb, ago: Duration) -> String {
+    db.ts(&(Utc::now() - ago).format("%Y-%m-%d %H:%M:%S%.6f").to_string())
+}
+
+/// The reference key table.
+fn key_table(db: &TestDb) {
+    let (text, blob, json, ts) = match db.engine {
+        Engine::Postgres => ("text", "bytea", "jsonb", "timestamptz"),
+        Engine::MySql => ("VARCHAR(100)", "VARBINARY(64)", "TEXT", "DATETIME(6)"),
+        Engine::Sqlite => ("TEXT", "BLOB", "TEXT", "TEXT"),
+    };
+    db.exec(&format!(
+        "CREATE TABLE idempotency_keys (
+            scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL, request_hash {blob},
+            status {text} NOT NULL, response_code INTEGER, response_body {json},
+            locked_at {ts} NULL, created_at {ts} NOT NULL, expires_at {ts} NOT NULL,
+            PRIMARY KEY (scope_id, operation, {key}))",
+        key = db.ident("key"),
+    ));
+    let rows = [
+        ("s1", "POST /v1/payments", "k-pay-old", "in_progress", Some(40), 40),
+        ("s1", "POST /v1/payments", "k-pay-new", "in_progress", Some(10), 10),
+        ("s2", "POST /v1/orders", "k-ord-4m", "in_progress", Some(240), 300),
+        ("s2", "POST /v1/orders", "k-ord-6m", "in_progress", Some(360), 400),
+        ("s3", "POST /v1/orders", "k-done", "succeeded", Some(3600), 3600),
+        ("s3", "POST /v1/refunds", "k-nolock", "in_progress", None, 600),
+    ];
+    let values: Vec<String> = rows
+        .iter()
+        .map(|(scope, op, key, status, locked, created)| {
+            format!(
+                "('{scope}', '{op}', '{key}', '{status}', {}, {}, {})",
+                locked.map_or("NULL".to_string(), |s| ago(db, Duration::seconds(s))),
+                ago(db, Duration::seconds(*created)),
+                ago(db, Duration::seconds(*created - 86_400)),
+            )
+        })
+        .collect();
+    db.exec(&format!(
+        "INSERT INTO idempotency_keys (scope_id, operation, {}, status, locked_at, created_at, expires_at) VALUES {}",
+        db.ident("key"),
+        values.join(", ")
+    ));
+}
+
+fn stuck(db: &TestDb, extra: &[&str]) -> Run {
+    let mut args = vec!["stuck", "--format", "csv"];
+    args.extend_from_slice(extra);
+    run(db.idemctl(&args))
+}
+
+fn keys(out: &Run) -> Vec<String> {
+    let records = csv_records(&out.stdout);
+    if records.is_empty() {
+        return Vec::new();
+    }
+    assert_eq!(records[0], ["scope", "operation", "key", "locked_at", "age_seconds", "max_duration_seconds"]);
+    records[1..].iter().map(|r| r[2].clone()).collect()
+}
+
+fn per_operation_durations_select_exactly(db: &TestDb) {
+    key_table(db);
+    let out = stuck(db, &["--max-duration", "POST /v1/payments=30s"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(keys(&out), ["k-nolock", "k-ord-6m", "k-pay-old"], "oldest first");
+    let records = csv_records(&out.stdout);
+    assert_eq!(records[1][0], "s3");
+    assert_eq!(records[1][1], "POST /v1/refunds");
+    assert_eq!(records[3][5], "30");
+    let age: i64 = records[2][4].parse().unwrap();
+    assert!((359..=420).contains(&age), "k-ord-6m is about six minutes old: {age}");
+    // Without the payments limit, payments get the default 5 minutes.
+    assert_eq!(keys(&stuck(db, &[])), ["k-nolock", "k-ord-6m"]);
+    assert_eq!(keys(&stuck(db, &["--older-than", "1h", "--max-duration", "POST /v1/payments=30s"])), ["k-pay-old"]);
+}
+
+fn summary_by_operation(db: &TestDb) {
+    key_table(db);
+    let out = run(db.idemctl(&["stuck", "--format", "json", "--older-than", "20s"]));
+    assert_eq!(out.code, 1);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["stuck_keys"], 4);
+    let ops = doc["by_operation"].as_array().unwrap();
+    let counts: Vec<(String, u64)> =
+        ops.iter().map(|o| (o["operation"].as_str().unwrap().to_string(), o["count"].as_u64().unwrap())).collect();
+    let expected = [("POST /v1/orders", 2), ("POST /v1/payments", 1), ("POST /v1/refunds", 1)];
+    assert_eq!(counts, expected.map(|(o, c)| (o.to_string(), c)));
+    assert_eq!(doc["keys"][0]["scope"], serde_json::json!(["s3"]));
+}
+
+fn config_file_and_flags_over_it(db: &TestDb) {
+    key_table(db);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("idemctl.toml");
+    std::fs::write(
+        &path,
+        "older_than = \"5m\"\n[max_durations]\n\"POST /v1/payments\" = \"1m\"\n\"POST /v1/refunds\" = \"1h\"\n",
+    )
+    .unwrap();
+    let config = path.to_str().unwrap();
+    assert_eq!(keys(&stuck(db, &["--config", config])), ["k-ord-6m"]);
+    let flagged = stuck(db, &["--config", config, "--max-duration", "POST /v1/payments=30s"]);
+    assert_eq!(keys(&flagged), ["k-ord-6m", "k-pay-old"]);
+    std::fs::write(&path, "[key_table]\nstatus_colum = \"state\"\n").unwrap();
+    let bad = stuck(db, &["--config", config]);
+    assert_eq!(bad.code, 2);
+    assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
+    assert!(bad.stderr.contains("bad config file") && bad.stderr.contains("status_colum"), "{}", bad.stderr);
+}
+
+fn no_status_column_and_epoch_seconds(db: &TestDb) {
+    let now = Utc::now().timestamp();
+    db.exec(&format!(
+        "CREATE TABLE api_keys (user_id INTEGER NOT NULL, idempotency_key {text} NOT NULL, recovery_point {text} NOT NULL,
+            created_at BIGINT NOT NULL, PRIMARY KEY (user_id, idempotency_key));
+         INSERT INTO api_keys VALUES (1, 'a', 'started', {old}), (1, 'b', 'finished', {old}), (2, 'c', 'charge_created', {new})",
+        text = db.ty("text"),
+        old = now - 600,
+        new = now - 10,
+    ));
+    let mapping = [
+        "--table",
+        "api_keys",
+        "--scope-column",
+        "user_id",
+        "--key-column",
+        "idempotency_key",
+        "--in-progress-when",
+        "recovery_point <> 'finished'",
+    ];
+    let out = stuck(db, &mapping);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(keys(&out), ["a"]);
+    let records = csv_records(&out.stdout);
+    assert_eq!(records[1][0], "1", "the scope is the user");
+    assert_eq!(records[1][1], "", "no operation column");
+    let age: i64 = records[1][4].parse().unwrap();
+    assert!((599..=660).contains(&age), "epoch seconds read as seconds: {age}");
+    // Without a status column, the predicate is required.
+    let out = stuck(db, &mapping[..6]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("--in-progress-when") && out.stderr.contains("--status-column"), "{}", out.stderr);
+}
+
+fn bad_mapping_names_the_column_and_flag(db: &TestDb) {
+    key_table(db);
+    for (flag, name) in [
+        ("--status-column", "state"),
+        ("--key-column", "idem"),
+        ("--scope-column", "tenant"),
+        ("--locked-at-column", "lock_time"),
+    ] {
+        let out = stuck(db, &[flag, name]);
+        assert_eq!(out.code, 2, "{flag}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        assert!(out.stderr.contains(&format!("no column \"{name}\"")) && out.stderr.contains(flag), "{}", out.stderr);
+    }
+    let out = stuck(db, &["--table", "idempotency_kyes"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("did you mean \"idempotency_keys\""), "{}", out.stderr);
+}
+
+fn nothing_stuck_exits_zero(db: &TestDb) {
+    key_table(db);
+    db.exec("DELETE FROM idempotency_keys WHERE status = 'in_progress'");
+    let out = stuck(db, &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+}
+
+on_every_engine!(
+    per_operation_durations_select_exactly,
+    summary_by_operation,
+    config_file_and_flags_over_it,
+    no_status_column_and_epoch_seconds,
+    bad_mapping_names_the_column_and_flag,
+    nothing_stuck_exits_zero,
+);
