@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use crate::timeparse::TimeUnit;
 
-use crate::commands::{demo::DemoArgs, scan::ScanArgs, stuck::StuckArgs};
+use crate::commands::{demo::DemoArgs, reap::ReapArgs, scan::ScanArgs, stuck::StuckArgs};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -30,6 +30,8 @@ pub enum Command {
     Scan(Box<ScanArgs>),
     /// List keys left in progress past their operation's maximum duration
     Stuck(Box<StuckArgs>),
+    /// Resolve stuck keys: release them for retry, or fail them for good
+    Reap(Box<ReapArgs>),
     /// Create an SQLite database with realistic retry damage, and scan it
     Demo(DemoArgs),
 }

@@ -209,8 +209,14 @@ impl KeyTable {
         }
     }
 
-    /// The lock time: `locked_at`, else `created_at`, quoted for SQL.
+    /// The lock time: `locked_at`, else `created_at`, quoted for SQL. A table
+    /// told apart by `--in-progress-when` that has a lock column uses it alone:
+    /// there a NULL lock means nobody holds the key (that is what `reap`
+    /// leaves behind), not that it was never locked.
     pub fn lock_time_sql(&self, dialect: &Dialect) -> Result<String> {
+        if let (InProgress::When(_), Some(locked_at)) = (&self.in_progress, &self.locked_at) {
+            return Ok(dialect.ident(locked_at));
+        }
         match (&self.locked_at, &self.created_at) {
             (Some(l), Some(c)) => Ok(format!("COALESCE({}, {})", dialect.ident(l), dialect.ident(c))),
             (Some(t), None) | (None, Some(t)) => Ok(dialect.ident(t)),

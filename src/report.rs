@@ -109,6 +109,16 @@ impl<W: Write> Emitter<W> {
         Ok(())
     }
 
+    /// Writes out what is buffered (not the table, which needs every row).
+    pub fn flush(&mut self) -> Result<()> {
+        match &mut self.sink {
+            Sink::Table { .. } => {}
+            Sink::Csv { csv } => csv.flush()?,
+            Sink::Json { out } | Sink::Ndjson { out } => out.flush()?,
+        }
+        Ok(())
+    }
+
     pub fn finish(mut self) -> Result<()> {
         let tail = std::mem::take(&mut self.tail);
         match &mut self.sink {

@@ -2,55 +2,9 @@
 
 mod common;
 
-use chrono::{Duration, Utc};
-use common::{Engine, Run, TestDb, csv_records, run};
+use chrono::Utc;
+use common::{Run, TestDb, csv_records, key_table, run};
 use serde_json::Value;
-
-/// A time `ago` before now, as a literal of the engine.
-fn ago(db: &TestDb, ago: Duration) -> String {
-    db.ts(&(Utc::now() - ago).format("%Y-%m-%d %H:%M:%S%.6f").to_string())
-}
-
-/// The reference key table.
-fn key_table(db: &TestDb) {
-    let (text, blob, json, ts) = match db.engine {
-        Engine::Postgres => ("text", "bytea", "jsonb", "timestamptz"),
-        Engine::MySql => ("VARCHAR(100)", "VARBINARY(64)", "TEXT", "DATETIME(6)"),
-        Engine::Sqlite => ("TEXT", "BLOB", "TEXT", "TEXT"),
-    };
-    db.exec(&format!(
-        "CREATE TABLE idempotency_keys (
-            scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL, request_hash {blob},
-            status {text} NOT NULL, response_code INTEGER, response_body {json},
-            locked_at {ts} NULL, created_at {ts} NOT NULL, expires_at {ts} NOT NULL,
-            PRIMARY KEY (scope_id, operation, {key}))",
-        key = db.ident("key"),
-    ));
-    let rows = [
-        ("s1", "POST /v1/payments", "k-pay-old", "in_progress", Some(40), 40),
-        ("s1", "POST /v1/payments", "k-pay-new", "in_progress", Some(10), 10),
-        ("s2", "POST /v1/orders", "k-ord-4m", "in_progress", Some(240), 300),
-        ("s2", "POST /v1/orders", "k-ord-6m", "in_progress", Some(360), 400),
-        ("s3", "POST /v1/orders", "k-done", "succeeded", Some(3600), 3600),
-        ("s3", "POST /v1/refunds", "k-nolock", "in_progress", None, 600),
-    ];
-    let values: Vec<String> = rows
-        .iter()
-        .map(|(scope, op, key, status, locked, created)| {
-            format!(
-                "('{scope}', '{op}', '{key}', '{status}', {}, {}, {})",
-                locked.map_or("NULL".to_string(), |s| ago(db, Duration::seconds(s))),
-                ago(db, Duration::seconds(*created)),
-                ago(db, Duration::seconds(*created - 86_400)),
-            )
-        })
-        .collect();
-    db.exec(&format!(
-        "INSERT INTO idempotency_keys (scope_id, operation, {}, status, locked_at, created_at, expires_at) VALUES {}",
-        db.ident("key"),
-        values.join(", ")
-    ));
-}
 
 fn stuck(db: &TestDb, extra: &[&str]) -> Run {
     let mut args = vec!["stuck", "--format", "csv"];

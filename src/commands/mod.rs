@@ -1,6 +1,7 @@
 //! One module per subcommand, each with its arguments and its `run`.
 
 pub mod demo;
+pub mod reap;
 pub mod scan;
 pub mod stuck;
 
@@ -9,15 +10,18 @@ use anyhow::Result;
 use crate::cli::Command;
 use crate::exit::{Interrupted, Outcome};
 
-/// Runs a subcommand; Ctrl-C or SIGTERM ends it with exit 130.
+/// Runs a subcommand. Ctrl-C or SIGTERM ends a read at once (exit 130);
+/// writing commands watch for it themselves and end after the current batch.
 pub async fn run(command: Command) -> Result<Outcome> {
-    let work = async {
-        match command {
-            Command::Scan(args) => scan::run(*args).await,
-            Command::Demo(args) => demo::run(args).await,
-            Command::Stuck(args) => stuck::run(*args).await,
-        }
-    };
+    match command {
+        Command::Scan(args) => abortable(scan::run(*args)).await,
+        Command::Stuck(args) => abortable(stuck::run(*args)).await,
+        Command::Demo(args) => abortable(demo::run(args)).await,
+        Command::Reap(args) => reap::run(*args).await,
+    }
+}
+
+async fn abortable(work: impl Future<Output = Result<Outcome>>) -> Result<Outcome> {
     tokio::select! {
         result = work => result,
         () = interrupted() => Err(Interrupted.into()),

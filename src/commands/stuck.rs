@@ -90,9 +90,9 @@ pub struct StuckKey {
     pub locked_at: String,
     pub age_seconds: i64,
     pub max_duration_seconds: u64,
-    /// The lock time as read, for compare-and-set.
+    /// The lock time as read (microseconds), for compare-and-set.
     #[serde(skip)]
-    pub lock_text: Option<String>,
+    pub lock_us: i64,
 }
 
 /// Reads the stuck keys, oldest first.
@@ -106,12 +106,8 @@ pub async fn find(db: &mut db::Db, keys: &KeyTable, durations: &Durations) -> Re
     let (lock_before, bind) = dialect.time_bound(&lock, repr, false, now.saturating_sub(shortest), binds.len() + 1);
     binds.extend(bind);
     let text = |c: &Option<String>| c.as_deref().map_or("NULL".to_string(), |c| dialect.text(&dialect.ident(c)));
-    let mut select = vec![
-        dialect.text(&dialect.ident(&keys.key)),
-        text(&keys.operation),
-        dialect.epoch_micros(&lock, repr),
-        dialect.text(&lock),
-    ];
+    let mut select =
+        vec![dialect.text(&dialect.ident(&keys.key)), text(&keys.operation), dialect.epoch_micros(&lock, repr)];
     select.extend(keys.scope.iter().map(|c| dialect.text(&dialect.ident(c))));
     let sql = db::fill(
         query_file!(db.engine(), "stuck.sql"),
@@ -129,9 +125,9 @@ pub async fn find(db: &mut db::Db, keys: &KeyTable, durations: &Durations) -> Re
         let key = cells.next().flatten().unwrap_or_default();
         let operation = cells.next().flatten();
         let Some(lock_us) = cells.next().flatten().and_then(|t| t.parse::<f64>().ok()) else { continue };
-        let lock_text = cells.next().flatten();
+        let lock_us = lock_us as i64;
         let max = durations.of(operation.as_deref());
-        let age_us = now - lock_us as i64;
+        let age_us = now - lock_us;
         if age_us <= i64::try_from(max.as_micros()).unwrap_or(i64::MAX) {
             continue;
         }
@@ -139,10 +135,10 @@ pub async fn find(db: &mut db::Db, keys: &KeyTable, durations: &Durations) -> Re
             scope: cells.collect(),
             operation,
             key,
-            locked_at: timeparse::rfc3339(timeparse::from_micros(lock_us as i64)),
+            locked_at: timeparse::rfc3339(timeparse::from_micros(lock_us)),
             age_seconds: age_us / 1_000_000,
             max_duration_seconds: max.as_secs(),
-            lock_text,
+            lock_us,
         });
     }
     Ok(stuck)

@@ -206,6 +206,7 @@ impl Dialect {
         let value = match bind {
             Bind::Int(v) => v.to_string(),
             Bind::Text(t) => super::pg::literal(&t),
+            Bind::Null => "NULL".to_string(),
         };
         (cond.replace(&self.placeholder(n), &value), None)
     }

@@ -62,6 +62,7 @@ impl Scan {
             let rc = unsafe {
                 match bind {
                     Bind::Int(v) => ffi::sqlite3_bind_int64(scan.stmt, n, *v),
+                    Bind::Null => ffi::sqlite3_bind_null(scan.stmt, n),
                     Bind::Text(t) => ffi::sqlite3_bind_text(
                         scan.stmt,
                         n,

@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod dialect;
+pub mod lock;
 
 use std::borrow::Cow;
 use std::str::FromStr;
@@ -64,6 +65,7 @@ pub enum Access {
 pub enum Bind {
     Int(i64),
     Text(String),
+    Null,
 }
 
 /// One database session.
@@ -264,6 +266,15 @@ impl<'r> RowView<'r> {
         {
             return r.try_get::<Option<u64>, _>(i)?.map(|n| i64::try_from(n).map_err(Into::into)).transpose();
         }
+        if let RowView::Postgres(r) = self {
+            use sqlx::{TypeInfo, ValueRef};
+            let raw = r.try_get_raw(i)?;
+            return Ok(match raw.type_info().name() {
+                "INT2" => r.try_get::<Option<i16>, _>(i)?.map(i64::from),
+                "INT4" => r.try_get::<Option<i32>, _>(i)?.map(i64::from),
+                _ => r.try_get(i)?,
+            });
+        }
         Ok(match self {
             RowView::Postgres(r) => r.try_get(i)?,
             RowView::PgCopy(buf, fields, kinds) => {
@@ -410,6 +421,7 @@ macro_rules! bind_all {
             q = match bind {
                 Bind::Int(v) => q.bind(*v),
                 Bind::Text(v) => q.bind(v.clone()),
+                Bind::Null => q.bind(None::<String>),
             };
         }
         q
@@ -497,6 +509,16 @@ impl Db {
             Db::MySql(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
             Db::Sqlite(conn, _) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
         })
+    }
+
+    /// Runs SQL through the simple protocol (transaction control, settings).
+    pub async fn raw(&mut self, sql: &'static str) -> Result<()> {
+        match self {
+            Db::Postgres(c) => sqlx::raw_sql(sql).execute(c).await.map(drop)?,
+            Db::MySql(c) => sqlx::raw_sql(sql).execute(c).await.map(drop)?,
+            Db::Sqlite(c, _) => sqlx::raw_sql(sql).execute(c).await.map(drop)?,
+        }
+        Ok(())
     }
 
     pub async fn close(self) -> Result<()> {

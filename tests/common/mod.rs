@@ -271,3 +271,52 @@ macro_rules! on_every_engine {
         }
     };
 }
+
+/// A time `ago` before now, as a literal of the engine.
+pub fn ago(db: &TestDb, ago: chrono::Duration) -> String {
+    db.ts(&(chrono::Utc::now() - ago).format("%Y-%m-%d %H:%M:%S%.6f").to_string())
+}
+
+/// The reference key table, with keys stuck and not:
+/// k-pay-old (payments, locked 40 s ago), k-pay-new (10 s), k-ord-4m, k-ord-6m
+/// (orders), k-done (succeeded, an hour ago), k-nolock (refunds, no lock
+/// time, created 10 min ago).
+pub fn key_table(db: &TestDb) {
+    let (text, blob, json, ts) = match db.engine {
+        Engine::Postgres => ("text", "bytea", "jsonb", "timestamptz"),
+        Engine::MySql => ("VARCHAR(100)", "VARBINARY(64)", "TEXT", "DATETIME(6)"),
+        Engine::Sqlite => ("TEXT", "BLOB", "TEXT", "TEXT"),
+    };
+    db.exec(&format!(
+        "CREATE TABLE idempotency_keys (
+            scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL, request_hash {blob},
+            status {text} NOT NULL, response_code INTEGER, response_body {json},
+            locked_at {ts} NULL, created_at {ts} NOT NULL, expires_at {ts} NOT NULL,
+            PRIMARY KEY (scope_id, operation, {key}))",
+        key = db.ident("key"),
+    ));
+    let rows = [
+        ("s1", "POST /v1/payments", "k-pay-old", "in_progress", Some(40), 40),
+        ("s1", "POST /v1/payments", "k-pay-new", "in_progress", Some(10), 10),
+        ("s2", "POST /v1/orders", "k-ord-4m", "in_progress", Some(240), 300),
+        ("s2", "POST /v1/orders", "k-ord-6m", "in_progress", Some(360), 400),
+        ("s3", "POST /v1/orders", "k-done", "succeeded", Some(3600), 3600),
+        ("s3", "POST /v1/refunds", "k-nolock", "in_progress", None, 600),
+    ];
+    let values: Vec<String> = rows
+        .iter()
+        .map(|(scope, op, key, status, locked, created)| {
+            format!(
+                "('{scope}', '{op}', '{key}', '{status}', {}, {}, {})",
+                locked.map_or("NULL".to_string(), |s| ago(db, chrono::Duration::seconds(s))),
+                ago(db, chrono::Duration::seconds(*created)),
+                ago(db, chrono::Duration::seconds(*created - 86_400)),
+            )
+        })
+        .collect();
+    db.exec(&format!(
+        "INSERT INTO idempotency_keys (scope_id, operation, {}, status, locked_at, created_at, expires_at) VALUES {}",
+        db.ident("key"),
+        values.join(", ")
+    ));
+}

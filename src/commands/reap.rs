@@ -1,0 +1,490 @@
+//! `idemctl reap`: resolves stuck keys. `release` lets the next request with
+//! the key take over; `fail` stores a permanent error that replays return.
+//! A key whose effect already happened (`--verify-sql`) is never released:
+//! it is left for review. Every change is compare-and-set on what was read.
+
+use std::io::BufWriter;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::stuck::{self, Durations, Limits, StuckKey};
+use crate::cli::{Connect, Output};
+use crate::db::{self, Access, Bind, Db, Dialect, Engine, lock};
+use crate::exit::{Interrupted, LockHeld, Outcome};
+use crate::keys::{KeyTable, MappingArgs};
+use crate::report::Emitter;
+use crate::timeparse;
+
+#[derive(Debug, Clone, Args)]
+pub struct ReapArgs {
+    #[command(flatten)]
+    pub connect: Connect,
+    #[command(flatten)]
+    pub mapping: MappingArgs,
+    #[command(flatten)]
+    pub limits: Limits,
+    /// What to do with each stuck key
+    #[arg(long, value_enum, default_value_t = Action::Release)]
+    pub action: Action,
+    /// SQL returning a row when the key's effect happened (binds :scope, :operation, :key); such keys are left for review
+    #[arg(long, value_name = "SQL")]
+    pub verify_sql: Option<String>,
+    /// Response code stored by --action fail
+    #[arg(long, value_name = "CODE", default_value_t = 500)]
+    pub fail_code: i64,
+    /// Response body stored by --action fail
+    #[arg(long, value_name = "JSON", default_value = FAIL_BODY)]
+    pub fail_body: String,
+    /// Keys changed per transaction
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch_size: u64,
+    /// Resolve at most this many keys
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Stop after the batch that passes this much time
+    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    pub max_runtime: Option<Duration>,
+    /// Show what would change, and the SQL, changing nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub report: Output,
+}
+
+const FAIL_BODY: &str =
+    r#"{"error":"request abandoned: the server stopped before finishing it; retry with a new idempotency key"}"#;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Action {
+    /// Set the retryable-failure status: the next request with the key takes over
+    Release,
+    /// Set the permanent-failure status with a stored error response: replays get the error
+    Fail,
+}
+
+/// What happened to one key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Resolution {
+    Released,
+    Failed,
+    /// Its effect exists (`--verify-sql`): left alone, for a person to look at.
+    NeedsReview,
+    /// Finished or locked anew since it was read: left alone.
+    SkippedChanged,
+    /// Held by a live transaction: left alone.
+    SkippedLocked,
+    WouldRelease,
+    WouldFail,
+}
+
+#[derive(Debug, Serialize)]
+struct ReapedKey<'a> {
+    scope: &'a [Option<String>],
+    operation: &'a Option<String>,
+    key: &'a str,
+    locked_at: &'a str,
+    age_seconds: i64,
+    outcome: Resolution,
+}
+
+/// Bound values of one statement, numbered as the engine wants.
+struct Params {
+    dialect: Dialect,
+    binds: Vec<Bind>,
+}
+
+impl Params {
+    fn new(dialect: Dialect) -> Self {
+        Params { dialect, binds: Vec::new() }
+    }
+
+    /// A placeholder for `bind`, cast to the column's type where the engine needs it.
+    fn push(&mut self, bind: Bind, data_type: &str) -> String {
+        self.binds.push(bind);
+        let p = self.dialect.placeholder(self.binds.len());
+        match self.dialect.engine() {
+            Engine::Postgres if !data_type.is_empty() => format!("CAST({p} AS {data_type})"),
+            _ => p,
+        }
+    }
+}
+
+/// `--verify-sql` with `:scope`, `:operation` and `:key` as placeholders.
+struct Verify {
+    parts: Vec<VerifyPart>,
+}
+
+enum VerifyPart {
+    Sql(String),
+    Scope,
+    Operation,
+    Key,
+}
+
+impl Verify {
+    fn parse(sql: &str) -> Result<Verify> {
+        if sql.contains(';') {
+            bail!("--verify-sql must be a single statement: it may not contain ';'");
+        }
+        let mut parts = Vec::new();
+        let mut text = String::new();
+        let mut chars = sql.char_indices().peekable();
+        let mut quoted = false;
+        while let Some((i, c)) = chars.next() {
+            if c == '\'' {
+                quoted = !quoted;
+            }
+            if c == ':' && !quoted {
+                if chars.peek().map(|(_, n)| *n) == Some(':') {
+                    // A PostgreSQL cast, `x::text`.
+                    chars.next();
+                    text.push_str("::");
+                    continue;
+                }
+                let rest = &sql[i + 1..];
+                let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                let part = match name.as_str() {
+                    "scope" => Some(VerifyPart::Scope),
+                    "operation" => Some(VerifyPart::Operation),
+                    "key" => Some(VerifyPart::Key),
+                    _ => None,
+                };
+                if let Some(part) = part {
+                    parts.push(VerifyPart::Sql(std::mem::take(&mut text)));
+                    parts.push(part);
+                    for _ in 0..name.len() {
+                        chars.next();
+                    }
+                    continue;
+                }
+            }
+            text.push(c);
+        }
+        parts.push(VerifyPart::Sql(text));
+        Ok(Verify { parts })
+    }
+
+    fn statement(&self, dialect: Dialect, key: &StuckKey) -> (String, Vec<Bind>) {
+        let mut params = Params::new(dialect);
+        let mut sql = String::new();
+        for part in &self.parts {
+            let text = |v: &Option<String>| v.clone().map_or(Bind::Null, Bind::Text);
+            match part {
+                VerifyPart::Sql(s) => sql.push_str(s),
+                VerifyPart::Scope => sql.push_str(&params.push(text(key.scope.first().unwrap_or(&None)), "")),
+                VerifyPart::Operation => sql.push_str(&params.push(text(&key.operation), "")),
+                VerifyPart::Key => sql.push_str(&params.push(Bind::Text(key.key.clone()), "")),
+            }
+        }
+        (sql, params.binds)
+    }
+}
+
+/// `WHERE` text matching exactly this key as it was read: its primary key,
+/// still in progress, with the same lock time.
+fn matching(keys: &KeyTable, dialect: Dialect, key: &StuckKey, params: &mut Params) -> Result<String> {
+    let mut conds = Vec::new();
+    let column_type = |name: &str| keys.table.column(name).map(|c| c.data_type.clone());
+    for (column, value) in keys.scope.iter().zip(&key.scope) {
+        match value {
+            Some(v) => conds.push(format!(
+                "{} = {}",
+                dialect.ident(column),
+                params.push(Bind::Text(v.clone()), &column_type(column)?)
+            )),
+            None => conds.push(format!("{} IS NULL", dialect.ident(column))),
+        }
+    }
+    if let (Some(column), Some(op)) = (&keys.operation, &key.operation) {
+        conds.push(format!(
+            "{} = {}",
+            dialect.ident(column),
+            params.push(Bind::Text(op.clone()), &column_type(column)?)
+        ));
+    }
+    conds.push(format!(
+        "{} = {}",
+        dialect.ident(&keys.key),
+        params.push(Bind::Text(key.key.clone()), &column_type(&keys.key)?)
+    ));
+    let (in_progress, binds) = keys.in_progress_sql(&dialect, params.binds.len() + 1);
+    params.binds.extend(binds);
+    conds.push(in_progress);
+    let lock = keys.lock_time_sql(&dialect)?;
+    let repr = keys.repr.context("the key table has no time column")?;
+    conds.push(format!("{} = {}", dialect.epoch_micros(&lock, repr), key.lock_us));
+    Ok(conds.join(" AND "))
+}
+
+/// The `SET` list of the action.
+fn assignments(keys: &KeyTable, args: &ReapArgs, params: &mut Params) -> Result<String> {
+    let dialect = params.dialect;
+    let typed = |name: &str| keys.table.column(name).map(|c| c.data_type.clone()).unwrap_or_default();
+    let has = |name: &str| keys.table.columns.iter().any(|c| c.name == name);
+    match (args.action, &keys.statuses) {
+        (Action::Release, Some(s)) => Ok(format!(
+            "{} = {}",
+            dialect.ident(&s.column),
+            params.push(Bind::Text(s.retryable.clone()), &typed(&s.column))
+        )),
+        (Action::Release, None) => match &keys.locked_at {
+            // Without a status column, releasing is unlocking.
+            Some(locked_at) => Ok(format!("{} = NULL", dialect.ident(locked_at))),
+            None => bail!(
+                "--action release on a table without a status column needs a lock-time column: map it with --locked-at-column"
+            ),
+        },
+        (Action::Fail, Some(s)) => {
+            let mut set = vec![format!(
+                "{} = {}",
+                dialect.ident(&s.column),
+                params.push(Bind::Text(s.permanent.clone()), &typed(&s.column))
+            )];
+            if has("response_code") {
+                set.push(format!(
+                    "response_code = {}",
+                    params.push(Bind::Int(args.fail_code), &typed("response_code"))
+                ));
+            }
+            if has("response_body") {
+                set.push(format!(
+                    "response_body = {}",
+                    params.push(Bind::Text(args.fail_body.clone()), &typed("response_body"))
+                ));
+            }
+            Ok(set.join(", "))
+        }
+        (Action::Fail, None) => {
+            bail!("--action fail needs a status column to store the failure: map it with --status-column")
+        }
+    }
+}
+
+pub async fn run(args: ReapArgs) -> Result<Outcome> {
+    let started = Instant::now();
+    let config = args.mapping.config()?;
+    let durations = Durations::new(&args.limits, &config)?;
+    let verify = args.verify_sql.as_deref().map(Verify::parse).transpose()?;
+    let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
+    let mut db = db::connect(&args.connect.database_url, access).await?;
+    let keys = args.mapping.resolve(&config.key_table, &mut db).await?;
+    let dialect = db.dialect();
+    keys.lock_time_sql(&dialect)?;
+    // Check the action fits the table before anything happens.
+    assignments(&keys, &args, &mut Params::new(dialect))?;
+
+    let _lock = if args.dry_run {
+        None
+    } else {
+        let name = format!("{}.{}", keys.table.schema, keys.table.name);
+        match lock::try_lock(&mut db, &name).await? {
+            Some(lock) => Some(lock),
+            None => return Err(LockHeld(keys.table.name.clone()).into()),
+        }
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let watcher = {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            super::interrupted().await;
+            stop.store(true, Ordering::SeqCst);
+        })
+    };
+    if db.engine() == Engine::Postgres && !args.dry_run {
+        // Live writers hold a key at most one short transaction; never wait long on one.
+        db.raw("SET lock_timeout = '2s'").await?;
+    }
+
+    let mut candidates = stuck::find(&mut db, &keys, &durations).await?;
+    if let Some(limit) = args.limit {
+        candidates.truncate(limit);
+    }
+    let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "keys");
+    out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
+    out.meta("action", format!("{:?}", args.action).to_lowercase(), format!("{:?}", args.action).to_lowercase())?;
+    if args.dry_run
+        && !args.report.quiet
+        && let Some(first) = candidates.first()
+    {
+        let mut params = Params::new(dialect);
+        let set = assignments(&keys, &args, &mut params)?;
+        let cond = matching(&keys, dialect, first, &mut params)?;
+        eprintln!(
+            "dry run: nothing changes; each key would be changed by: UPDATE {} SET {set} WHERE {cond}",
+            keys.table.sql_name(&dialect)
+        );
+    }
+    let mut counts = std::collections::BTreeMap::<&'static str, u64>::new();
+    let mut batches = 0;
+    let mut interrupted = false;
+    let mut out_of_time = false;
+    let batch_size = usize::try_from(args.batch_size).unwrap_or(usize::MAX);
+    for batch in candidates.chunks(batch_size) {
+        if stop.load(Ordering::SeqCst) {
+            interrupted = true;
+            break;
+        }
+        if args.max_runtime.is_some_and(|max| started.elapsed() >= max) {
+            out_of_time = true;
+            break;
+        }
+        batches += 1;
+        pause_for_tests(batches).await;
+        let outcomes = resolve_batch(&mut db, &keys, &args, verify.as_ref(), batch).await?;
+        for (key, outcome) in batch.iter().zip(outcomes) {
+            *counts.entry(name_of(outcome)).or_default() += 1;
+            out.row(&ReapedKey {
+                scope: &key.scope,
+                operation: &key.operation,
+                key: &key.key,
+                locked_at: &key.locked_at,
+                age_seconds: key.age_seconds,
+                outcome,
+            })?;
+        }
+        // Each batch's lines reach the log before the next batch starts.
+        out.flush()?;
+    }
+    watcher.abort();
+    let text: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    out.meta("outcomes", &counts, if text.is_empty() { "no stuck keys".to_string() } else { text.join(", ") })?;
+    out.meta("batches", batches, batches.to_string())?;
+    if out_of_time {
+        out.meta("stopped", "max-runtime", "--max-runtime reached; the rest waits for the next run")?;
+    }
+    out.meta("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
+    out.finish()?;
+    db.close().await?;
+    if interrupted {
+        return Err(Interrupted.into());
+    }
+    Ok(Outcome::from_findings(counts.contains_key("needs-review")))
+}
+
+fn name_of(outcome: Resolution) -> &'static str {
+    match outcome {
+        Resolution::Released => "released",
+        Resolution::Failed => "failed",
+        Resolution::NeedsReview => "needs-review",
+        Resolution::SkippedChanged => "skipped-changed",
+        Resolution::SkippedLocked => "skipped-locked",
+        Resolution::WouldRelease => "would-release",
+        Resolution::WouldFail => "would-fail",
+    }
+}
+
+/// One transaction: each key locked (skipping keys a live transaction
+/// holds), verified, and changed only if it is still as it was read.
+async fn resolve_batch(
+    db: &mut Db,
+    keys: &KeyTable,
+    args: &ReapArgs,
+    verify: Option<&Verify>,
+    batch: &[StuckKey],
+) -> Result<Vec<Resolution>> {
+    let dialect = db.dialect();
+    let table = keys.table.sql_name(&dialect);
+    if !args.dry_run {
+        db.raw(if db.engine() == Engine::Sqlite { "BEGIN IMMEDIATE" } else { "BEGIN" }).await?;
+    }
+    let result = async {
+        let mut outcomes = Vec::with_capacity(batch.len());
+        for key in batch {
+            let mut params = Params::new(dialect);
+            let cond = matching(keys, dialect, key, &mut params)?;
+            let skip_locked = match (db.engine(), args.dry_run) {
+                (Engine::Sqlite, _) | (_, true) => "",
+                _ => " FOR UPDATE SKIP LOCKED",
+            };
+            let held =
+                db.query_text(&format!("SELECT 1 FROM {table} WHERE {cond}{skip_locked}"), &params.binds).await?;
+            if held.is_empty() {
+                let still = if skip_locked.is_empty() {
+                    Vec::new()
+                } else {
+                    db.query_text(&format!("SELECT 1 FROM {table} WHERE {cond}"), &params.binds).await?
+                };
+                outcomes.push(if still.is_empty() { Resolution::SkippedChanged } else { Resolution::SkippedLocked });
+                continue;
+            }
+            if let Some(verify) = verify {
+                let (sql, binds) = verify.statement(dialect, key);
+                if !db.query_text(&sql, &binds).await.context("running --verify-sql")?.is_empty() {
+                    outcomes.push(Resolution::NeedsReview);
+                    continue;
+                }
+            }
+            if args.dry_run {
+                outcomes.push(match args.action {
+                    Action::Release => Resolution::WouldRelease,
+                    Action::Fail => Resolution::WouldFail,
+                });
+                continue;
+            }
+            let mut params = Params::new(dialect);
+            let set = assignments(keys, args, &mut params)?;
+            let cond = matching(keys, dialect, key, &mut params)?;
+            let changed = db.execute(&format!("UPDATE {table} SET {set} WHERE {cond}"), &params.binds).await?;
+            outcomes.push(match (changed, args.action) {
+                (0, _) => Resolution::SkippedChanged,
+                (_, Action::Release) => Resolution::Released,
+                (_, Action::Fail) => Resolution::Failed,
+            });
+        }
+        anyhow::Ok(outcomes)
+    }
+    .await;
+    if !args.dry_run {
+        match &result {
+            Ok(_) => db.raw("COMMIT").await?,
+            Err(_) => {
+                let _ = db.raw("ROLLBACK").await;
+            }
+        }
+    }
+    result
+}
+
+/// Lets the tests stop a run between reading the keys and changing batch
+/// `n`: with `IDEMCTL_TEST_PAUSE_BEFORE_BATCH=PATH`, writes `PATH.waiting.n`
+/// and waits for `PATH.n` to exist.
+async fn pause_for_tests(n: u64) {
+    let Some(path) = std::env::var_os("IDEMCTL_TEST_PAUSE_BEFORE_BATCH") else { return };
+    let flag = format!("{}.{n}", path.to_string_lossy());
+    let _ = std::fs::write(format!("{}.waiting.{n}", path.to_string_lossy()), b"");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !std::path::Path::new(&flag).exists() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verify_sql_placeholders() {
+        let v = Verify::parse("SELECT 1 FROM payments WHERE k = :key AND s = :scope::text AND note <> ':key'").unwrap();
+        let key = StuckKey {
+            scope: vec![Some("s1".into())],
+            operation: Some("op".into()),
+            key: "k1".into(),
+            locked_at: String::new(),
+            age_seconds: 0,
+            max_duration_seconds: 0,
+            lock_us: 0,
+        };
+        let (sql, binds) = v.statement(Dialect::new(Engine::Postgres), &key);
+        assert_eq!(sql, "SELECT 1 FROM payments WHERE k = $1 AND s = $2::text AND note <> ':key'");
+        assert_eq!(binds, vec![Bind::Text("k1".into()), Bind::Text("s1".into())]);
+        let (sql, _) = v.statement(Dialect::new(Engine::MySql), &key);
+        assert_eq!(sql, "SELECT 1 FROM payments WHERE k = ? AND s = ?::text AND note <> ':key'");
+        assert!(Verify::parse("SELECT 1; DELETE FROM x").is_err());
+    }
+}

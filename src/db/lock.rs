@@ -1,0 +1,58 @@
+//! A lock named after a table, so that two runs of a writing command never
+//! overlap: an advisory lock on PostgreSQL, GET_LOCK on MySQL/MariaDB (both
+//! held by the session, so released however the process ends), and a locked
+//! file beside the database on SQLite.
+
+use std::fs::{File, OpenOptions, TryLockError};
+
+use anyhow::{Context, Result};
+
+use super::{Bind, Db};
+
+/// Held until dropped (SQLite) or until the session ends (the servers).
+#[derive(Debug)]
+pub struct TableLock {
+    _file: Option<File>,
+}
+
+/// Takes the lock named `name` without waiting; `None` when another run holds it.
+pub async fn try_lock(db: &mut Db, name: &str) -> Result<Option<TableLock>> {
+    let name = format!("idemctl:{name}");
+    match db {
+        Db::Postgres(_) => {
+            let row = db
+                .query_text("SELECT pg_try_advisory_lock(hashtextextended($1, 0))::text", &[Bind::Text(name)])
+                .await?;
+            Ok(acquired(&row, "true").then_some(TableLock { _file: None }))
+        }
+        Db::MySql(_) => {
+            // Lock names are limited to 64 characters.
+            let name: String = name.chars().take(64).collect();
+            let row = db.query_text("SELECT CAST(GET_LOCK(?, 0) AS CHAR)", &[Bind::Text(name)]).await?;
+            Ok(acquired(&row, "1").then_some(TableLock { _file: None }))
+        }
+        Db::Sqlite(_, path) => {
+            let safe: String =
+                name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' }).collect();
+            let lock_path = path.with_file_name(format!(
+                "{}.{safe}.lock",
+                path.file_name().map(|f| f.to_string_lossy()).unwrap_or_default()
+            ));
+            let file = OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&lock_path)
+                .with_context(|| format!("cannot open lock file {}", lock_path.display()))?;
+            match file.try_lock() {
+                Ok(()) => Ok(Some(TableLock { _file: Some(file) })),
+                Err(TryLockError::WouldBlock) => Ok(None),
+                Err(TryLockError::Error(e)) => Err(e).with_context(|| format!("cannot lock {}", lock_path.display())),
+            }
+        }
+    }
+}
+
+fn acquired(rows: &[Vec<Option<String>>], yes: &str) -> bool {
+    rows.first().and_then(|r| r.first()).and_then(|v| v.as_deref()) == Some(yes)
+}
