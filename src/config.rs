@@ -21,6 +21,25 @@ pub struct Config {
     pub older_than: Option<String>,
     #[serde(default)]
     pub retention: RetentionConfig,
+    /// Scan options of each creation table, by table name.
+    #[serde(default)]
+    pub scan: BTreeMap<String, ScanConfig>,
+}
+
+/// A creation table's scan options; each as its flag.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScanConfig {
+    pub id: Option<String>,
+    pub created_at: Option<String>,
+    pub window: Option<String>,
+    pub columns: Option<Vec<String>>,
+    pub ignore: Option<Vec<String>>,
+    #[serde(rename = "where")]
+    pub filter: Option<String>,
+    pub key_column: Option<String>,
+    pub sum: Option<String>,
+    pub by: Option<String>,
 }
 
 /// Column names and status values of the key table; each as its flag.
@@ -76,6 +95,9 @@ mod tests {
         assert_eq!(config.older_than.as_deref(), Some("5m"));
         assert_eq!(config.max_durations.len(), 2);
         assert_eq!(config.retention.horizon.as_deref(), Some("72h"));
+        let orders = &config.scan["orders"];
+        assert_eq!(orders.window.as_deref(), Some("10s"));
+        assert_eq!(orders.ignore.as_deref(), Some(&["note".to_string()][..]));
     }
 
     #[test]

@@ -275,3 +275,51 @@ fn sigterm_ends_after_the_current_batch(db: &TestDb) {
     assert!(out.stderr.contains("outcomes: released 2") && out.stderr.contains("interrupted"), "{}", out.stderr);
     assert_eq!(status_of(db, "k-pay-old"), "in_progress", "batch 3 never started");
 }
+
+/// A key a live transaction holds is skipped, not waited for.
+fn hold_key_then_reap(db: &TestDb) {
+    use sqlx::{AssertSqlSafe, Connection};
+    key_table(db);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    // By the whole primary key: InnoDB locks every row a scan passes.
+    let lock = format!(
+        "SELECT 1 FROM idempotency_keys WHERE scope_id = 's2' AND operation = 'POST /v1/orders' AND {} = 'k-ord-6m' FOR UPDATE",
+        db.ident("key")
+    );
+    let out = match db.engine {
+        Engine::Postgres => rt.block_on(async {
+            let mut c = sqlx::PgConnection::connect(&db.url).await.unwrap();
+            let mut tx = c.begin().await.unwrap();
+            sqlx::query(AssertSqlSafe(lock)).execute(&mut *tx).await.unwrap();
+            let out = reap(db, &[]);
+            tx.rollback().await.unwrap();
+            out
+        }),
+        Engine::MySql => rt.block_on(async {
+            let mut c = sqlx::MySqlConnection::connect(&db.url).await.unwrap();
+            let mut tx = c.begin().await.unwrap();
+            sqlx::query(AssertSqlSafe(lock)).execute(&mut *tx).await.unwrap();
+            let out = reap(db, &[]);
+            tx.rollback().await.unwrap();
+            out
+        }),
+        Engine::Sqlite => return,
+    };
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(outcomes(&out), pairs(&[("k-nolock", "released"), ("k-ord-6m", "skipped-locked")]));
+    assert_eq!(status_of(db, "k-ord-6m"), "in_progress");
+}
+
+#[test]
+fn postgres_skips_keys_held_by_live_transactions() {
+    if let Some(db) = TestDb::new(Engine::Postgres) {
+        hold_key_then_reap(&db);
+    }
+}
+
+#[test]
+fn mysql_skips_keys_held_by_live_transactions() {
+    if let Some(db) = TestDb::new(Engine::MySql) {
+        hold_key_then_reap(&db);
+    }
+}

@@ -193,6 +193,21 @@ fn columns_and_ignore_override_the_defaults(db: &TestDb) {
     assert_eq!(with_unique.stdout, "");
 }
 
+fn options_from_the_config_file(db: &TestDb) {
+    orders(db);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("idemctl.toml");
+    std::fs::write(&path, "[scan.orders]\nwindow = \"3s\"\nignore = [\"note\"]\nsum = \"amount\"\n").unwrap();
+    let config = path.to_str().unwrap();
+    let out = scan(db, &["--config", config, "--output", "rows", "--format", "csv"]);
+    let dups: Vec<String> = extra_rows(&out).into_iter().map(|(_, d, _)| d).collect();
+    assert_eq!(dups, ["2", "4", "6", "7", "10"]);
+    assert_eq!(csv_records(&out.stdout)[0].last().map(String::as_str), Some("sum"));
+    let flagged = scan(db, &["--config", config, "--window", "5s", "--output", "rows", "--format", "csv"]);
+    let dups: Vec<String> = extra_rows(&flagged).into_iter().map(|(_, d, _)| d).collect();
+    assert_eq!(dups, ["2", "4", "6", "7", "10", "12", "14", "15"], "the flag wins over the file");
+}
+
 fn filters_by_time_and_where(db: &TestDb) {
     orders(db);
     let early = scan(
@@ -346,6 +361,7 @@ fn clusters_across_distant_ids(db: &TestDb) {
 }
 
 on_every_engine!(
+    options_from_the_config_file,
     times_without_zone,
     clusters_across_distant_ids,
     exact_extra_rows_and_causes,

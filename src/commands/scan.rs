@@ -35,9 +35,9 @@ pub struct ScanArgs {
     /// The creation-time column [default: created_at, inserted_at, created, ... whichever exists]
     #[arg(long, value_name = "COL")]
     pub created_at: Option<String>,
-    /// Equal rows at most this far apart, one after another, are one cluster
-    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = timeparse::duration)]
-    pub window: Duration,
+    /// Equal rows at most this far apart, one after another, are one cluster [default: 5s]
+    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    pub window: Option<Duration>,
     /// Compare exactly these columns instead of the default set
     #[arg(long, value_name = "COL,...", value_delimiter = ',')]
     pub columns: Vec<String>,
@@ -68,8 +68,47 @@ pub struct ScanArgs {
     /// Unit of an integer created-at column [default: detected from its values]
     #[arg(long, value_enum, default_value_t = TimeUnit::Auto)]
     pub time_unit: TimeUnit,
+    /// TOML file with scan options per table under [scan.TABLE] (flags override it)
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub report: Output,
+}
+
+impl ScanArgs {
+    /// The options of `[scan.TABLE]` in the config file, wherever a flag left one unset.
+    fn with_config(mut self) -> Result<ScanArgs> {
+        let config = crate::config::Config::load(self.config.as_deref())?;
+        let Some(file) = config.scan.get(&self.table) else { return Ok(self) };
+        if self.window.is_none()
+            && let Some(text) = &file.window
+        {
+            self.window =
+                Some(timeparse::duration(text).map_err(|e| anyhow::anyhow!("config scan.{}.window: {e}", self.table))?);
+        }
+        let fill = |flag: &mut Option<String>, file: &Option<String>| {
+            if flag.is_none() {
+                flag.clone_from(file);
+            }
+        };
+        fill(&mut self.id, &file.id);
+        fill(&mut self.created_at, &file.created_at);
+        fill(&mut self.key_column, &file.key_column);
+        fill(&mut self.by, &file.by);
+        fill(&mut self.sum, &file.sum);
+        fill(&mut self.filter, &file.filter);
+        if self.columns.is_empty() {
+            self.columns = file.columns.clone().unwrap_or_default();
+        }
+        if self.ignore.is_empty() {
+            self.ignore = file.ignore.clone().unwrap_or_default();
+        }
+        Ok(self)
+    }
+
+    fn window(&self) -> Duration {
+        self.window.unwrap_or(Duration::from_secs(5))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -120,6 +159,7 @@ struct Exclusion {
 
 pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let started = Instant::now();
+    let args = args.with_config()?;
     let mut db = db::connect(&args.connect.database_url, Access::ReadOnly).await?;
     let table = catalog::table(&mut db, &args.table).await?;
     let plan = resolve(&args, table, &mut db).await?;
@@ -138,7 +178,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
 
     let estimate = if report::wants_progress(args.report.quiet) { row_estimate(&mut db, &plan).await } else { None };
     let bar = report::progress(args.report.quiet, estimate, "scanning");
-    let window_us = i64::try_from(args.window.as_micros()).unwrap_or(i64::MAX);
+    let window_us = i64::try_from(args.window().as_micros()).unwrap_or(i64::MAX);
     // Candidates are confirmed, and findings written, by a task of their own
     // on a session of its own, while the scan goes on.
     let (candidates, to_confirm) = tokio::sync::mpsc::channel(8);
@@ -667,7 +707,8 @@ impl<W: Write> Findings<W> {
             None => "none: causes are unknown (name one with --key-column)".to_string(),
         };
         emitter.meta("key_column", &plan.key, key_text)?;
-        emitter.meta("window_seconds", args.window.as_secs_f64(), args.window.as_secs_f64().to_string())?;
+        let window = args.window().as_secs_f64();
+        emitter.meta("window_seconds", window, window.to_string())?;
         Ok(Findings {
             emitter,
             output: args.output,
