@@ -210,16 +210,7 @@ fn killed_midway_then_rerun_processes_each_key_once(db: &TestDb) {
 }
 
 fn a_table_without_status_and_epoch_seconds(db: &TestDb) {
-    let now = chrono::Utc::now().timestamp();
-    db.exec(&format!(
-        "CREATE TABLE api_keys (user_id INTEGER NOT NULL, idempotency_key {text} NOT NULL, recovery_point {text} NOT NULL,
-            locked_at BIGINT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (user_id, idempotency_key));
-         INSERT INTO api_keys VALUES (1, 'a', 'started', {old}, {old}), (1, 'b', 'finished', {old}, {old}),
-                                     (2, 'c', 'started', {new}, {new}), (3, 'd', 'started', NULL, {old})",
-        text = db.ty("text"),
-        old = now - 600,
-        new = now - 10,
-    ));
+    let now = common::api_keys(db);
     let mapping = [
         "--table",
         "api_keys",

@@ -2,7 +2,6 @@
 
 mod common;
 
-use chrono::Utc;
 use common::{Run, TestDb, csv_records, key_table, run};
 use serde_json::Value;
 
@@ -72,15 +71,7 @@ fn config_file_and_flags_over_it(db: &TestDb) {
 }
 
 fn no_status_column_and_epoch_seconds(db: &TestDb) {
-    let now = Utc::now().timestamp();
-    db.exec(&format!(
-        "CREATE TABLE api_keys (user_id INTEGER NOT NULL, idempotency_key {text} NOT NULL, recovery_point {text} NOT NULL,
-            created_at BIGINT NOT NULL, PRIMARY KEY (user_id, idempotency_key));
-         INSERT INTO api_keys VALUES (1, 'a', 'started', {old}), (1, 'b', 'finished', {old}), (2, 'c', 'charge_created', {new})",
-        text = db.ty("text"),
-        old = now - 600,
-        new = now - 10,
-    ));
+    common::api_keys(db);
     let mapping = [
         "--table",
         "api_keys",
