@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use crate::timeparse::TimeUnit;
 
-use crate::commands::{demo::DemoArgs, reap::ReapArgs, scan::ScanArgs, stuck::StuckArgs};
+use crate::commands::{demo::DemoArgs, expire::ExpireArgs, reap::ReapArgs, scan::ScanArgs, stuck::StuckArgs};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -32,6 +32,8 @@ pub enum Command {
     Stuck(Box<StuckArgs>),
     /// Resolve stuck keys: release them for retry, or fail them for good
     Reap(Box<ReapArgs>),
+    /// Delete key rows past the retention horizon, in short batches
+    Expire(Box<ExpireArgs>),
     /// Create an SQLite database with realistic retry damage, and scan it
     Demo(DemoArgs),
 }

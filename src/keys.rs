@@ -201,12 +201,7 @@ impl MappingArgs {
 impl KeyTable {
     /// The condition true for keys in progress, with its bound values from `first` on.
     pub fn in_progress_sql(&self, dialect: &Dialect, first: usize) -> (String, Vec<Bind>) {
-        match &self.in_progress {
-            InProgress::Status { column, value } => {
-                (format!("{} = {}", dialect.ident(column), dialect.placeholder(first)), vec![Bind::Text(value.clone())])
-            }
-            InProgress::When(sql) => (format!("({sql})"), Vec::new()),
-        }
+        self.in_progress.sql(dialect, first)
     }
 
     /// The lock time: `locked_at`, else `created_at`, quoted for SQL. A table
@@ -224,6 +219,65 @@ impl KeyTable {
                 "table {:?} has no locked_at or created_at column: map one with --locked-at-column or --created-at-column",
                 self.table.name
             ),
+        }
+    }
+}
+
+/// A table to purge (`expire`): the key table, or any table with a time
+/// column (an inbox, a webhook events-seen table). Nothing but the table is
+/// required: a status column or `--in-progress-when`, when present, marks
+/// rows to keep.
+#[derive(Debug, Clone)]
+pub struct PurgeTable {
+    pub table: Table,
+    pub in_progress: Option<InProgress>,
+    pub created_at: Option<String>,
+    pub expires_at: Option<String>,
+    pub time_unit: TimeUnit,
+}
+
+impl MappingArgs {
+    pub async fn resolve_purge(&self, file: &KeyTableConfig, db: &mut Db) -> Result<PurgeTable> {
+        let name = pick(&self.table, &file.table).unwrap_or_else(|| "idempotency_keys".into());
+        let table = catalog::table(db, &name).await?;
+        let in_progress = match pick(&self.in_progress_when, &file.in_progress_when) {
+            Some(sql) if sql.contains(';') => {
+                bail!("--in-progress-when must be a single condition: it may not contain ';'")
+            }
+            Some(sql) => Some(InProgress::When(sql)),
+            None => optional(&table, pick(&self.status_column, &file.status_column), "status", "--status-column")?.map(
+                |column| InProgress::Status {
+                    column,
+                    value: pick(&self.in_progress_value, &file.in_progress_value)
+                        .unwrap_or_else(|| "in_progress".into()),
+                },
+            ),
+        };
+        let created_at = optional(
+            &table,
+            pick(&self.created_at_column, &file.created_at_column),
+            "created_at",
+            "--created-at-column",
+        )?;
+        let expires_at = optional(
+            &table,
+            pick(&self.expires_at_column, &file.expires_at_column),
+            "expires_at",
+            "--expires-at-column",
+        )?;
+        let time_unit = self.time_unit.or(file.time_unit).unwrap_or(TimeUnit::Auto);
+        Ok(PurgeTable { table, in_progress, created_at, expires_at, time_unit })
+    }
+}
+
+impl InProgress {
+    /// The condition true for rows in progress, with its bound values from `first` on.
+    pub fn sql(&self, dialect: &Dialect, first: usize) -> (String, Vec<Bind>) {
+        match self {
+            InProgress::Status { column, value } => {
+                (format!("{} = {}", dialect.ident(column), dialect.placeholder(first)), vec![Bind::Text(value.clone())])
+            }
+            InProgress::When(sql) => (format!("({sql})"), Vec::new()),
         }
     }
 }

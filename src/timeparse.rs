@@ -38,6 +38,15 @@ pub fn instant(text: &str) -> Result<DateTime<Utc>, String> {
     }
 }
 
+/// The current time; the tests may fix it with `IDEMCTL_TEST_NOW` (RFC 3339)
+/// to put a row exactly at a horizon.
+pub fn now() -> DateTime<Utc> {
+    std::env::var("IDEMCTL_TEST_NOW")
+        .ok()
+        .and_then(|t| DateTime::parse_from_rfc3339(&t).ok())
+        .map_or_else(Utc::now, |t| t.with_timezone(&Utc))
+}
+
 /// Microseconds since the Unix epoch as a UTC time, for reports.
 pub fn from_micros(us: i64) -> DateTime<Utc> {
     DateTime::from_timestamp_micros(us).unwrap_or_default()

@@ -1,6 +1,7 @@
 //! One module per subcommand, each with its arguments and its `run`.
 
 pub mod demo;
+pub mod expire;
 pub mod reap;
 pub mod scan;
 pub mod stuck;
@@ -18,6 +19,7 @@ pub async fn run(command: Command) -> Result<Outcome> {
         Command::Stuck(args) => abortable(stuck::run(*args)).await,
         Command::Demo(args) => abortable(demo::run(args)).await,
         Command::Reap(args) => reap::run(*args).await,
+        Command::Expire(args) => expire::run(*args).await,
     }
 }
 
@@ -45,5 +47,18 @@ pub async fn interrupted() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Lets the tests stop a run between reading the keys and changing batch
+/// `n`: with `IDEMCTL_TEST_PAUSE_BEFORE_BATCH=PATH`, writes `PATH.waiting.n`
+/// and waits for `PATH.n` to exist.
+pub(crate) async fn pause_for_tests(n: u64) {
+    let Some(path) = std::env::var_os("IDEMCTL_TEST_PAUSE_BEFORE_BATCH") else { return };
+    let flag = format!("{}.{n}", path.to_string_lossy());
+    let _ = std::fs::write(format!("{}.waiting.{n}", path.to_string_lossy()), b"");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !std::path::Path::new(&flag).exists() && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 }

@@ -335,7 +335,7 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
             break;
         }
         batches += 1;
-        pause_for_tests(batches).await;
+        super::pause_for_tests(batches).await;
         let outcomes = resolve_batch(&mut db, &keys, &args, verify.as_ref(), batch).await?;
         for (key, outcome) in batch.iter().zip(outcomes) {
             *counts.entry(name_of(outcome)).or_default() += 1;
@@ -449,19 +449,6 @@ async fn resolve_batch(
         }
     }
     result
-}
-
-/// Lets the tests stop a run between reading the keys and changing batch
-/// `n`: with `IDEMCTL_TEST_PAUSE_BEFORE_BATCH=PATH`, writes `PATH.waiting.n`
-/// and waits for `PATH.n` to exist.
-async fn pause_for_tests(n: u64) {
-    let Some(path) = std::env::var_os("IDEMCTL_TEST_PAUSE_BEFORE_BATCH") else { return };
-    let flag = format!("{}.{n}", path.to_string_lossy());
-    let _ = std::fs::write(format!("{}.waiting.{n}", path.to_string_lossy()), b"");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !std::path::Path::new(&flag).exists() && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 #[cfg(test)]

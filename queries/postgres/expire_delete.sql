@@ -1,0 +1,3 @@
+-- expire: one batch, its own short transaction.
+DELETE FROM {table}
+WHERE {expired}{after}{upto}

@@ -1,0 +1,342 @@
+//! `idemctl expire`: deletes key rows past the retention horizon (or any
+//! table's rows past a time), walking the primary key upward in short
+//! batches, each its own transaction, so live writers wait at most one batch.
+
+use std::io::BufWriter;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde::Serialize;
+
+use crate::cli::{Connect, Output};
+use crate::db::catalog::{self, query_file};
+use crate::db::{self, Access, Bind, Db, Dialect, Engine, lock};
+use crate::exit::{Interrupted, LockHeld, Outcome};
+use crate::keys::{MappingArgs, PurgeTable};
+use crate::report::{self, Emitter};
+use crate::timeparse;
+
+#[derive(Debug, Clone, Args)]
+pub struct ExpireArgs {
+    #[command(flatten)]
+    pub connect: Connect,
+    #[command(flatten)]
+    pub mapping: MappingArgs,
+    /// Delete rows created longer ago than this, instead of rows whose expiry time has passed
+    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    pub older_than: Option<Duration>,
+    /// Rows deleted per transaction
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch_size: u64,
+    /// Pause between batches
+    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    pub sleep: Option<Duration>,
+    /// Stop after the batch that passes this much time
+    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    pub max_runtime: Option<Duration>,
+    /// Delete rows still in progress too
+    #[arg(long)]
+    pub include_in_progress: bool,
+    /// Allow a horizon under 24 hours
+    #[arg(long)]
+    pub allow_short_retention: bool,
+    /// Only rows matching this SQL condition (raw SQL)
+    #[arg(long = "where", value_name = "SQL")]
+    pub filter: Option<String>,
+    /// Count what would go and show the SQL, deleting nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub report: Output,
+}
+
+/// Shorter horizons are refused without `--allow-short-retention`: keys must
+/// outlive the clients' retry horizon.
+const SHORTEST_RETENTION: Duration = Duration::from_secs(24 * 3600);
+
+/// The run's result: the one line `expire` reports.
+#[derive(Debug, Serialize)]
+struct Summary {
+    table: String,
+    expired_before: String,
+    by: String,
+    dry_run: bool,
+    rows_deleted: u64,
+    rows_matching: Option<u64>,
+    batches: u64,
+    elapsed_seconds: f64,
+    rows_per_second: f64,
+    slowest_batch_ms: f64,
+    stopped: Option<&'static str>,
+}
+
+pub async fn run(args: ExpireArgs) -> Result<Outcome> {
+    let started = Instant::now();
+    let config = args.mapping.config()?;
+    if args.filter.as_deref().is_some_and(|f| f.contains(';')) {
+        bail!("--where must be a single condition: it may not contain ';'");
+    }
+    let older_than = match (args.older_than, &config.retention.horizon) {
+        (Some(d), _) => Some(d),
+        (None, Some(text)) => {
+            Some(timeparse::duration(text).map_err(|e| anyhow::anyhow!("config retention.horizon: {e}"))?)
+        }
+        (None, None) => None,
+    };
+    if let Some(horizon) = older_than
+        && horizon < SHORTEST_RETENTION
+        && !args.allow_short_retention
+    {
+        bail!(
+            "a horizon of {} is under 24h: keys must outlive the clients' retries (--allow-short-retention to go ahead)",
+            humantime::format_duration(horizon)
+        );
+    }
+    let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
+    let mut db = db::connect(&args.connect.database_url, access).await?;
+    let target = args.mapping.resolve_purge(&config.key_table, &mut db).await?;
+    let dialect = db.dialect();
+    let now = timeparse::now();
+    let (column, cutoff) = match older_than {
+        Some(horizon) => (
+            target.created_at.clone().with_context(|| {
+                format!("table {:?} has no created_at column: map it with --created-at-column", target.table.name)
+            })?,
+            now - chrono::Duration::from_std(horizon)?,
+        ),
+        None => (
+            target.expires_at.clone().with_context(|| {
+                format!(
+                    "table {:?} has no expires_at column: map it with --expires-at-column, or give --older-than",
+                    target.table.name
+                )
+            })?,
+            now,
+        ),
+    };
+    let repr = catalog::time_repr(&mut db, &target.table, target.table.column(&column)?, target.time_unit).await?;
+    let (expired, binds) = condition(&args, &target, &dialect, &column, repr, cutoff.timestamp_micros());
+    let pk = walk_key(&target, &db)?;
+
+    let _lock = if args.dry_run {
+        None
+    } else {
+        let name = format!("{}.{}", target.table.schema, target.table.name);
+        match lock::try_lock(&mut db, &name).await? {
+            Some(lock) => Some(lock),
+            None => return Err(LockHeld(target.table.name.clone()).into()),
+        }
+    };
+    match db.engine() {
+        Engine::Postgres if !args.dry_run => db.raw("SET lock_timeout = '1s'").await?,
+        Engine::MySql if !args.dry_run => db.raw("SET SESSION innodb_lock_wait_timeout = 1").await?,
+        _ => {}
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let watcher = {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            super::interrupted().await;
+            stop.store(true, Ordering::SeqCst);
+        })
+    };
+
+    let table = target.table.sql_name(&dialect);
+    let count_sql = format!("SELECT count(*) FROM {table} WHERE {expired}");
+    let matching = if args.dry_run || report::wants_progress(args.report.quiet) {
+        let rows = db.query_text(&count_sql, &binds).await?;
+        rows.first().and_then(|r| r.first()).cloned().flatten().and_then(|n| n.parse::<u64>().ok())
+    } else {
+        None
+    };
+    let bar = report::progress(args.report.quiet, matching, "deleting");
+    let mut summary = Summary {
+        table: format!("{}.{}", target.table.schema, target.table.name),
+        expired_before: timeparse::rfc3339(cutoff),
+        by: column.clone(),
+        dry_run: args.dry_run,
+        rows_deleted: 0,
+        rows_matching: matching,
+        batches: 0,
+        elapsed_seconds: 0.0,
+        rows_per_second: 0.0,
+        slowest_batch_ms: 0.0,
+        stopped: None,
+    };
+    if args.dry_run {
+        if !args.report.quiet {
+            eprintln!(
+                "dry run: nothing is deleted; each batch would run: {}",
+                db::fill(
+                    query_file!(db.engine(), "expire_delete.sql"),
+                    &[
+                        ("table", &table),
+                        ("expired", &expired),
+                        ("after", &pk.after_sql(&dialect)),
+                        ("upto", &pk.upto_sql(&dialect))
+                    ]
+                )
+                .lines()
+                .filter(|l| !l.starts_with("--"))
+                .collect::<Vec<_>>()
+                .join(" ")
+            );
+        }
+    } else {
+        let mut last: Option<Vec<Option<String>>> = None;
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                summary.stopped = Some("interrupted");
+                break;
+            }
+            if args.max_runtime.is_some_and(|max| started.elapsed() >= max) {
+                summary.stopped = Some("max-runtime");
+                break;
+            }
+            summary.batches += 1;
+            super::pause_for_tests(summary.batches).await;
+            let batch_started = Instant::now();
+            // The last key of this batch, or none when fewer rows remain.
+            let mut params = binds.clone();
+            let after = last.as_ref().map(|l| pk.after(&dialect, l, &mut params)).unwrap_or_default();
+            let next_sql = db::fill(
+                query_file!(db.engine(), "expire_next.sql"),
+                &[
+                    ("pk_text", &pk.text_list(&dialect)),
+                    ("table", &table),
+                    ("expired", &expired),
+                    ("after", &after),
+                    ("pk", &pk.list(&dialect)),
+                    ("offset", &(args.batch_size - 1).to_string()),
+                ],
+            );
+            let upto = db.query_text(&next_sql, &params).await?.into_iter().next();
+            let upto_sql = upto.as_ref().map(|u| pk.upto(&dialect, u, &mut params)).unwrap_or_default();
+            let delete = db::fill(
+                query_file!(db.engine(), "expire_delete.sql"),
+                &[("table", &table), ("expired", &expired), ("after", &after), ("upto", &upto_sql)],
+            );
+            let deleted = db.execute(&delete, &params).await.context("deleting a batch")?;
+            summary.rows_deleted += deleted;
+            summary.slowest_batch_ms = summary.slowest_batch_ms.max(batch_started.elapsed().as_secs_f64() * 1000.0);
+            bar.set_position(summary.rows_deleted);
+            let Some(upto) = upto else { break };
+            last = Some(upto);
+            if let Some(pause) = args.sleep {
+                tokio::time::sleep(pause).await;
+            }
+        }
+    }
+    watcher.abort();
+    bar.finish_and_clear();
+    db.close().await?;
+    summary.elapsed_seconds = started.elapsed().as_secs_f64();
+    summary.rows_per_second =
+        if summary.elapsed_seconds > 0.0 { summary.rows_deleted as f64 / summary.elapsed_seconds } else { 0.0 };
+    let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "runs");
+    out.row(&summary)?;
+    out.finish()?;
+    if summary.stopped == Some("interrupted") {
+        return Err(Interrupted.into());
+    }
+    Ok(Outcome::Clean)
+}
+
+/// The rows to delete: past the cutoff, not in progress (unless asked), and `--where`.
+fn condition(
+    args: &ExpireArgs,
+    target: &PurgeTable,
+    dialect: &Dialect,
+    column: &str,
+    repr: db::TimeRepr,
+    cutoff_us: i64,
+) -> (String, Vec<Bind>) {
+    let (mut sql, bind) = dialect.time_bound(&dialect.ident(column), repr, false, cutoff_us, 1);
+    let mut binds: Vec<Bind> = bind.into_iter().collect();
+    if !args.include_in_progress
+        && let Some(in_progress) = &target.in_progress
+    {
+        let (cond, more) = in_progress.sql(dialect, binds.len() + 1);
+        // A row whose status is NULL is kept too: NOT (NULL) is not true.
+        sql.push_str(&format!(" AND NOT ({cond})"));
+        binds.extend(more);
+    }
+    if let Some(filter) = &args.filter {
+        sql.push_str(&format!(" AND ({filter})"));
+    }
+    (sql, binds)
+}
+
+/// The key batches walk: the primary key, or SQLite's rowid.
+struct WalkKey {
+    columns: Vec<(String, String)>,
+}
+
+fn walk_key(target: &PurgeTable, db: &Db) -> Result<WalkKey> {
+    let pk = &target.table.primary_key;
+    if pk.is_empty() {
+        if db.engine() == Engine::Sqlite {
+            return Ok(WalkKey { columns: vec![("rowid".into(), "integer".into())] });
+        }
+        bail!("table {:?} has no primary key to walk in batches", target.table.name);
+    }
+    let columns =
+        pk.iter().map(|c| Ok((c.clone(), target.table.column(c)?.data_type.clone()))).collect::<Result<Vec<_>>>()?;
+    Ok(WalkKey { columns })
+}
+
+impl WalkKey {
+    fn ident(&self, dialect: &Dialect, name: &str) -> String {
+        if name == "rowid" { name.to_string() } else { dialect.ident(name) }
+    }
+
+    fn list(&self, dialect: &Dialect) -> String {
+        self.columns.iter().map(|(c, _)| self.ident(dialect, c)).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The key as text; aliased, so that ORDER BY names the columns themselves.
+    fn text_list(&self, dialect: &Dialect) -> String {
+        self.columns
+            .iter()
+            .enumerate()
+            .map(|(i, (c, _))| format!("{} AS idemctl_{i}", dialect.text(&self.ident(dialect, c))))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// `(a, b) op (v1, v2)`, the values bound (typed on PostgreSQL).
+    fn compare(&self, dialect: &Dialect, op: &str, values: &[Option<String>], binds: &mut Vec<Bind>) -> String {
+        let mut placeholders = Vec::new();
+        for ((_, data_type), value) in self.columns.iter().zip(values) {
+            binds.push(value.clone().map_or(Bind::Null, Bind::Text));
+            let p = dialect.placeholder(binds.len());
+            placeholders.push(match dialect.engine() {
+                Engine::Postgres => format!("CAST({p} AS {data_type})"),
+                _ => p,
+            });
+        }
+        format!(" AND ({}) {op} ({})", self.list(dialect), placeholders.join(", "))
+    }
+
+    fn after(&self, dialect: &Dialect, last: &[Option<String>], binds: &mut Vec<Bind>) -> String {
+        self.compare(dialect, ">", last, binds)
+    }
+
+    fn upto(&self, dialect: &Dialect, upto: &[Option<String>], binds: &mut Vec<Bind>) -> String {
+        self.compare(dialect, "<=", upto, binds)
+    }
+
+    /// The shape of `after` for the dry run's SQL, with placeholders.
+    fn after_sql(&self, dialect: &Dialect) -> String {
+        let values = vec![None; self.columns.len()];
+        self.compare(dialect, ">", &values, &mut Vec::new())
+    }
+
+    fn upto_sql(&self, dialect: &Dialect) -> String {
+        let values = vec![None; self.columns.len()];
+        self.compare(dialect, "<=", &values, &mut Vec::new())
+    }
+}

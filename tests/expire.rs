@@ -1,0 +1,187 @@
+//! `idemctl expire` against real PostgreSQL, MariaDB/MySQL and SQLite.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{Engine, Run, TestDb, run};
+
+const NOW: &str = "2026-06-01T12:00:00Z";
+
+/// Keys around a fixed now: e1 expired two days ago, e2 expires exactly now,
+/// e3 expired a second ago, e4 expires in an hour, e5 expired but in progress.
+fn keys(db: &TestDb) {
+    let (text, ts) = match db.engine {
+        Engine::Postgres => ("text", "timestamptz"),
+        Engine::MySql => ("VARCHAR(100)", "DATETIME(6)"),
+        Engine::Sqlite => ("TEXT", "TEXT"),
+    };
+    let key = db.ident("key");
+    db.exec(&format!(
+        "CREATE TABLE idempotency_keys (scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL,
+            status {text} NOT NULL, created_at {ts} NOT NULL, expires_at {ts} NOT NULL, PRIMARY KEY (scope_id, operation, {key}));
+         INSERT INTO idempotency_keys VALUES
+           ('s', 'op', 'e1', 'succeeded', {c}, {t1}), ('s', 'op', 'e2', 'succeeded', {c}, {t2}),
+           ('s', 'op', 'e3', 'failed_permanent', {c}, {t3}), ('s', 'op', 'e4', 'succeeded', {c}, {t4}),
+           ('s', 'op', 'e5', 'in_progress', {c}, {t1})",
+        c = db.ts("2026-05-20 12:00:00"),
+        t1 = db.ts("2026-05-30 12:00:00"),
+        t2 = db.ts("2026-06-01 12:00:00"),
+        t3 = db.ts("2026-06-01 11:59:59"),
+        t4 = db.ts("2026-06-01 13:00:00"),
+    ));
+}
+
+fn remaining(db: &TestDb) -> Vec<String> {
+    let key = db.ident("key");
+    db.column(&format!("SELECT {key} FROM idempotency_keys ORDER BY {key}")).into_iter().flatten().collect()
+}
+
+fn expire(db: &TestDb, extra: &[&str]) -> Run {
+    let mut args = vec!["expire", "--format", "json"];
+    args.extend_from_slice(extra);
+    let mut cmd = db.idemctl(&args);
+    cmd.env("IDEMCTL_TEST_NOW", NOW);
+    run(cmd)
+}
+
+fn summary(out: &Run) -> serde_json::Value {
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    doc["runs"][0].clone()
+}
+
+fn deletes_exactly_the_expired_rows(db: &TestDb) {
+    keys(db);
+    let out = expire(db, &["--batch-size", "1"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(remaining(db), ["e2", "e4", "e5"], "a row exactly at the horizon stays; in progress stays");
+    let s = summary(&out);
+    assert_eq!(s["rows_deleted"], 2);
+    assert_eq!(s["batches"], 3);
+    assert_eq!(s["expired_before"], NOW);
+    let again = expire(db, &["--include-in-progress"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(remaining(db), ["e2", "e4"]);
+}
+
+fn a_short_horizon_is_refused(db: &TestDb) {
+    keys(db);
+    let out = expire(db, &["--older-than", "12h"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("under 24h") && out.stderr.contains("--allow-short-retention"), "{}", out.stderr);
+    assert_eq!(remaining(db), ["e1", "e2", "e3", "e4", "e5"]);
+    // Created 12 days before now: gone at 7d, kept at 30d.
+    assert_eq!(expire(db, &["--older-than", "30d"]).code, 0);
+    assert_eq!(remaining(db).len(), 5);
+    let out = expire(db, &["--older-than", "7d"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(remaining(db), ["e5"]);
+}
+
+fn dry_run_deletes_nothing(db: &TestDb) {
+    keys(db);
+    let out = expire(db, &["--dry-run"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(summary(&out)["rows_matching"], 2);
+    assert_eq!(summary(&out)["rows_deleted"], 0);
+    assert!(out.stderr.contains("DELETE FROM"), "the SQL is shown: {}", out.stderr);
+    assert_eq!(remaining(db).len(), 5);
+}
+
+/// An events-seen table: 60 old events (ids 1..=60), 20 recent (61..=80).
+fn events(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE webhook_events (id {}, event_id {}, received_at {})",
+        db.ty("pk"),
+        db.ty("text"),
+        db.ty("ts")
+    ));
+    let rows: Vec<String> = (1..=80)
+        .map(|i| {
+            format!("({i}, 'evt_{i}', {})", db.ts(if i <= 60 { "2026-05-01 00:00:00" } else { "2026-05-31 00:00:00" }))
+        })
+        .collect();
+    db.exec(&format!("INSERT INTO webhook_events (id, event_id, received_at) VALUES {}", rows.join(", ")));
+}
+
+fn event_ids(db: &TestDb) -> Vec<i64> {
+    db.column("SELECT id FROM webhook_events ORDER BY id").into_iter().flatten().map(|v| v.parse().unwrap()).collect()
+}
+
+const EVENTS: [&str; 6] = ["--table", "webhook_events", "--created-at-column", "received_at", "--older-than", "7d"];
+
+fn paused(db: &TestDb, pause: &Path, extra: &[&str]) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("idemctl"))
+        .args(["expire", "--format", "json", "--database-url", &db.url])
+        .args(EVENTS)
+        .args(extra)
+        .env("IDEMCTL_TEST_NOW", NOW)
+        .env("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", pause)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn wait_for(path: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !Path::new(path).exists() {
+        assert!(Instant::now() < deadline, "{path} never appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn any_table_killed_midway_then_rerun(db: &TestDb) {
+    events(db);
+    let dir = tempfile::tempdir().unwrap();
+    let pause = dir.path().join("pause");
+    let p = pause.to_str().unwrap();
+    for n in 1..=2 {
+        std::fs::write(format!("{p}.{n}"), b"").unwrap();
+    }
+    let mut first = paused(db, &pause, &["--batch-size", "10"]);
+    wait_for(&format!("{p}.waiting.3"));
+    // Between batches no transaction is open: writers go straight through.
+    db.exec(&format!(
+        "INSERT INTO webhook_events (id, event_id, received_at) VALUES (81, 'evt_81', {})",
+        db.ts("2026-06-01 11:00:00")
+    ));
+    assert_eq!(event_ids(db), (21..=81).collect::<Vec<i64>>(), "two batches of ten went");
+    first.kill().unwrap();
+    let _ = first.wait();
+    let mut rerun = db.idemctl(&[&["expire"][..], &EVENTS].concat());
+    rerun.env("IDEMCTL_TEST_NOW", NOW);
+    let out = run(rerun);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(event_ids(db), (61..=81).collect::<Vec<i64>>(), "every old event gone, every recent one kept");
+}
+
+fn an_overlapping_run_exits_3(db: &TestDb) {
+    events(db);
+    let dir = tempfile::tempdir().unwrap();
+    let pause = dir.path().join("pause");
+    let p = pause.to_str().unwrap();
+    let first = paused(db, &pause, &[]);
+    wait_for(&format!("{p}.waiting.1"));
+    let mut second = db.idemctl(&[&["expire"][..], &EVENTS].concat());
+    second.env("IDEMCTL_TEST_NOW", NOW);
+    let out = run(second);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert_eq!(out.stderr, "idemctl: another run holds the lock on webhook_events\n");
+    assert_eq!(event_ids(db).len(), 80);
+    std::fs::write(format!("{p}.1"), b"").unwrap();
+    let out = first.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(event_ids(db), (61..=80).collect::<Vec<i64>>());
+}
+
+on_every_engine!(
+    deletes_exactly_the_expired_rows,
+    a_short_horizon_is_refused,
+    dry_run_deletes_nothing,
+    any_table_killed_midway_then_rerun,
+    an_overlapping_run_exits_3,
+);
