@@ -59,7 +59,10 @@ fn deletes_exactly_the_expired_rows(db: &TestDb) {
     assert_eq!(remaining(db), ["e2", "e4", "e5"], "a row exactly at the horizon stays; in progress stays");
     let s = summary(&out);
     assert_eq!(s["rows_deleted"], 2);
-    assert_eq!(s["batches"], 3);
+    if db.engine != Engine::Postgres {
+        // Key order, a batch a row; PostgreSQL walks heap pages instead.
+        assert_eq!(s["batches"], 3);
+    }
     assert_eq!(s["expired_before"], NOW);
     let again = expire(db, &["--include-in-progress"]);
     assert_eq!(again.code, 0, "{}", again.stderr);
@@ -91,20 +94,24 @@ fn dry_run_deletes_nothing(db: &TestDb) {
     assert_eq!(remaining(db).len(), 5);
 }
 
-/// An events-seen table: 60 old events (ids 1..=60), 20 recent (61..=80).
+/// An events-seen table: 60 old events (ids 1..=60), 20 recent (61..=80);
+/// rows wide enough that PostgreSQL's batches (by heap pages) are several.
 fn events(db: &TestDb) {
+    let payload = if db.engine == Engine::MySql { "TEXT" } else { db.ty("text") };
     db.exec(&format!(
-        "CREATE TABLE webhook_events (id {}, event_id {}, received_at {})",
+        "CREATE TABLE webhook_events (id {}, event_id {}, payload {payload}, received_at {})",
         db.ty("pk"),
         db.ty("text"),
         db.ty("ts")
     ));
+    let body = "x".repeat(500);
     let rows: Vec<String> = (1..=80)
         .map(|i| {
-            format!("({i}, 'evt_{i}', {})", db.ts(if i <= 60 { "2026-05-01 00:00:00" } else { "2026-05-31 00:00:00" }))
+            let at = if i <= 60 { "2026-05-01 00:00:00" } else { "2026-05-31 00:00:00" };
+            format!("({i}, 'evt_{i}', '{body}', {})", db.ts(at))
         })
         .collect();
-    db.exec(&format!("INSERT INTO webhook_events (id, event_id, received_at) VALUES {}", rows.join(", ")));
+    db.exec(&format!("INSERT INTO webhook_events (id, event_id, payload, received_at) VALUES {}", rows.join(", ")));
 }
 
 fn event_ids(db: &TestDb) -> Vec<i64> {
@@ -126,6 +133,17 @@ fn paused(db: &TestDb, pause: &Path, extra: &[&str]) -> Child {
         .unwrap()
 }
 
+fn wait_until(path: &str) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !Path::new(path).exists() {
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
 fn wait_for(path: &str) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !Path::new(path).exists() {
@@ -143,13 +161,21 @@ fn any_table_killed_midway_then_rerun(db: &TestDb) {
         std::fs::write(format!("{p}.{n}"), b"").unwrap();
     }
     let mut first = paused(db, &pause, &["--batch-size", "10"]);
-    wait_for(&format!("{p}.waiting.3"));
+    if !wait_until(&format!("{p}.waiting.3")) {
+        first.kill().unwrap();
+        let out = first.wait_with_output().unwrap();
+        panic!("no third batch: {} {}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    }
     // Between batches no transaction is open: writers go straight through.
     db.exec(&format!(
         "INSERT INTO webhook_events (id, event_id, received_at) VALUES (81, 'evt_81', {})",
         db.ts("2026-06-01 11:00:00")
     ));
-    assert_eq!(event_ids(db), (21..=81).collect::<Vec<i64>>(), "two batches of ten went");
+    let left = event_ids(db);
+    assert!(left.ends_with(&(61..=81).collect::<Vec<i64>>()), "live rows untouched: {left:?}");
+    if db.engine != Engine::Postgres {
+        assert_eq!(left, (21..=81).collect::<Vec<i64>>(), "two batches of ten went");
+    }
     first.kill().unwrap();
     let _ = first.wait();
     let mut rerun = db.idemctl(&[&["expire"][..], &EVENTS].concat());

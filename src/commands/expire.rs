@@ -119,7 +119,7 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     };
     let repr = catalog::time_repr(&mut db, &target.table, target.table.column(&column)?, target.time_unit).await?;
     let (expired, binds) = condition(&args, &target, &dialect, &column, repr, cutoff.timestamp_micros());
-    let pk = walk_key(&target, &db)?;
+    let mut walk = Walk::new(&target, &mut db, args.batch_size).await?;
 
     let _lock = if args.dry_run {
         None
@@ -170,23 +170,10 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
         if !args.report.quiet {
             eprintln!(
                 "dry run: nothing is deleted; each batch would run: {}",
-                db::fill(
-                    query_file!(db.engine(), "expire_delete.sql"),
-                    &[
-                        ("table", &table),
-                        ("expired", &expired),
-                        ("after", &pk.after_sql(&dialect)),
-                        ("upto", &pk.upto_sql(&dialect))
-                    ]
-                )
-                .lines()
-                .filter(|l| !l.starts_with("--"))
-                .collect::<Vec<_>>()
-                .join(" ")
+                walk.describe(&dialect, &table, &expired)
             );
         }
     } else {
-        let mut last: Option<Vec<Option<String>>> = None;
         loop {
             if stop.load(Ordering::SeqCst) {
                 summary.stopped = Some("interrupted");
@@ -196,35 +183,17 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
                 summary.stopped = Some("max-runtime");
                 break;
             }
+            let batch_started = Instant::now();
+            let Some((delete, params)) = walk.next_batch(&mut db, &table, &expired, &binds, args.batch_size).await?
+            else {
+                break;
+            };
             summary.batches += 1;
             super::pause_for_tests(summary.batches).await;
-            let batch_started = Instant::now();
-            // The last key of this batch, or none when fewer rows remain.
-            let mut params = binds.clone();
-            let after = last.as_ref().map(|l| pk.after(&dialect, l, &mut params)).unwrap_or_default();
-            let next_sql = db::fill(
-                query_file!(db.engine(), "expire_next.sql"),
-                &[
-                    ("pk_text", &pk.text_list(&dialect)),
-                    ("table", &table),
-                    ("expired", &expired),
-                    ("after", &after),
-                    ("pk", &pk.list(&dialect)),
-                    ("offset", &(args.batch_size - 1).to_string()),
-                ],
-            );
-            let upto = db.query_text(&next_sql, &params).await?.into_iter().next();
-            let upto_sql = upto.as_ref().map(|u| pk.upto(&dialect, u, &mut params)).unwrap_or_default();
-            let delete = db::fill(
-                query_file!(db.engine(), "expire_delete.sql"),
-                &[("table", &table), ("expired", &expired), ("after", &after), ("upto", &upto_sql)],
-            );
             let deleted = db.execute(&delete, &params).await.context("deleting a batch")?;
             summary.rows_deleted += deleted;
             summary.slowest_batch_ms = summary.slowest_batch_ms.max(batch_started.elapsed().as_secs_f64() * 1000.0);
             bar.set_position(summary.rows_deleted);
-            let Some(upto) = upto else { break };
-            last = Some(upto);
             if let Some(pause) = args.sleep {
                 tokio::time::sleep(pause).await;
             }
@@ -270,6 +239,118 @@ fn condition(
     (sql, binds)
 }
 
+/// How batches walk the table: the primary key upward (MySQL's clustered
+/// order; SQLite's rowid), or on PostgreSQL 14+ the heap pages in order, by
+/// `ctid` ranges: its rowid. A key order unrelated to the heap would read the
+/// table at random, many times slower than one DELETE.
+enum Walk {
+    Keys { key: WalkKey, last: Option<Vec<Option<String>>>, done: bool },
+    Pages { next: i64, total: i64, per_batch: i64 },
+}
+
+impl Walk {
+    async fn new(target: &PurgeTable, db: &mut Db, batch_size: u64) -> Result<Walk> {
+        if db.engine() == Engine::Postgres {
+            let version = db.query_text("SELECT current_setting('server_version_num')", &[]).await?;
+            let version: i64 =
+                version.first().and_then(|r| r.first()).cloned().flatten().and_then(|v| v.parse().ok()).unwrap_or(0);
+            if version >= 140_000 {
+                let name = target.table.sql_name(&db.dialect());
+                let rows = db
+                    .query_text(
+                        "SELECT (pg_relation_size(CAST($1 AS regclass)) / current_setting('block_size')::int)::int8",
+                        &[Bind::Text(name.clone())],
+                    )
+                    .await?;
+                let first = |rows: &[Vec<Option<String>>]| {
+                    rows.first().and_then(|r| r.first()).cloned().flatten().and_then(|v| v.parse::<i64>().ok())
+                };
+                let total = first(&rows).unwrap_or(0);
+                // Rows per page, counted on the first pages (a TID range scan: cheap).
+                let sample = total.clamp(1, 32);
+                let counted = db
+                    .query_text(&format!("SELECT count(*) FROM {name} WHERE ctid < '({sample},0)'::tid"), &[])
+                    .await?;
+                let per_page = (first(&counted).unwrap_or(0) / sample).max(1);
+                let per_batch = (i64::try_from(batch_size).unwrap_or(i64::MAX) / per_page).max(1);
+                return Ok(Walk::Pages { next: 0, total, per_batch });
+            }
+        }
+        Ok(Walk::Keys { key: walk_key(target, db)?, last: None, done: false })
+    }
+
+    /// The next batch's DELETE and its bound values, or `None` when the walk is over.
+    async fn next_batch(
+        &mut self,
+        db: &mut Db,
+        table: &str,
+        expired: &str,
+        binds: &[Bind],
+        batch_size: u64,
+    ) -> Result<Option<(String, Vec<Bind>)>> {
+        let dialect = db.dialect();
+        let mut params = binds.to_vec();
+        let (after, upto) = match self {
+            Walk::Pages { next, total, per_batch } => {
+                if *next >= *total {
+                    return Ok(None);
+                }
+                let range = format!(" AND ctid >= '({},0)'::tid AND ctid < '({},0)'::tid", next, *next + *per_batch);
+                *next += *per_batch;
+                (range, String::new())
+            }
+            Walk::Keys { key, last, done } => {
+                if *done {
+                    return Ok(None);
+                }
+                let after = last.as_ref().map(|l| key.after(&dialect, l, &mut params)).unwrap_or_default();
+                // The last key of this batch, or none when fewer rows remain.
+                let next_sql = db::fill(
+                    query_file!(db.engine(), "expire_next.sql"),
+                    &[
+                        ("pk_text", &key.text_list(&dialect)),
+                        ("table", table),
+                        ("expired", expired),
+                        ("after", &after),
+                        ("pk", &key.list(&dialect)),
+                        ("offset", &(batch_size - 1).to_string()),
+                    ],
+                );
+                let upto = db.query_text(&next_sql, &params).await?.into_iter().next();
+                let upto_sql = upto.as_ref().map(|u| key.upto(&dialect, u, &mut params)).unwrap_or_default();
+                match upto {
+                    Some(u) => *last = Some(u),
+                    None => *done = true,
+                }
+                (after, upto_sql)
+            }
+        };
+        let delete = db::fill(
+            query_file!(db.engine(), "expire_delete.sql"),
+            &[("table", table), ("expired", expired), ("after", &after), ("upto", &upto)],
+        );
+        Ok(Some((delete, params)))
+    }
+
+    /// The shape of a batch's DELETE, for the dry run.
+    fn describe(&self, dialect: &Dialect, table: &str, expired: &str) -> String {
+        let (after, upto) = match self {
+            Walk::Pages { per_batch, .. } => {
+                (format!(" AND ctid >= '(P,0)'::tid AND ctid < '(P+{per_batch},0)'::tid"), String::new())
+            }
+            Walk::Keys { key, .. } => (key.after_sql(dialect), key.upto_sql(dialect)),
+        };
+        db::fill(
+            query_file!(dialect.engine(), "expire_delete.sql"),
+            &[("table", table), ("expired", expired), ("after", &after), ("upto", &upto)],
+        )
+        .lines()
+        .filter(|l| !l.starts_with("--"))
+        .collect::<Vec<_>>()
+        .join(" ")
+    }
+}
+
 /// The key batches walk: the primary key, or SQLite's rowid.
 struct WalkKey {
     columns: Vec<(String, String)>,
@@ -309,6 +390,9 @@ impl WalkKey {
 
     /// `(a, b) op (v1, v2)`, the values bound (typed on PostgreSQL).
     fn compare(&self, dialect: &Dialect, op: &str, values: &[Option<String>], binds: &mut Vec<Bind>) -> String {
+        if dialect.engine() == Engine::MySql && self.columns.len() > 1 {
+            return self.compare_expanded(dialect, op, values, binds);
+        }
         let mut placeholders = Vec::new();
         for ((_, data_type), value) in self.columns.iter().zip(values) {
             binds.push(value.clone().map_or(Bind::Null, Bind::Text));
@@ -319,6 +403,36 @@ impl WalkKey {
             });
         }
         format!(" AND ({}) {op} ({})", self.list(dialect), placeholders.join(", "))
+    }
+
+    /// `(a, b) > (x, y)` spelled `a > x OR (a = x AND b > y)`: MySQL and
+    /// MariaDB read a row comparison by scanning the table, this by range.
+    fn compare_expanded(
+        &self,
+        dialect: &Dialect,
+        op: &str,
+        values: &[Option<String>],
+        binds: &mut Vec<Bind>,
+    ) -> String {
+        let strict = op.trim_end_matches('=');
+        let mut terms = Vec::new();
+        for last in 0..self.columns.len() {
+            let mut conds = Vec::new();
+            for (i, ((column, _), value)) in self.columns.iter().zip(values).enumerate().take(last + 1) {
+                binds.push(value.clone().map_or(Bind::Null, Bind::Text));
+                let p = dialect.placeholder(binds.len());
+                let op = if i < last {
+                    "="
+                } else if last + 1 == self.columns.len() {
+                    op
+                } else {
+                    strict
+                };
+                conds.push(format!("{} {op} {p}", self.ident(dialect, column)));
+            }
+            terms.push(format!("({})", conds.join(" AND ")));
+        }
+        format!(" AND ({})", terms.join(" OR "))
     }
 
     fn after(&self, dialect: &Dialect, last: &[Option<String>], binds: &mut Vec<Bind>) -> String {

@@ -1,0 +1,66 @@
+//! A concurrent insert load for `bench/expire.sh`: inserts fresh keys into
+//! the key table one at a time on one connection, until SIGTERM/Ctrl-C or
+//! the time limit, then prints the count and the latency percentiles.
+//!
+//!   insert_load URL SECONDS
+
+use std::time::{Duration, Instant};
+
+use sqlx::{AssertSqlSafe, Connection};
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let url = args.next().expect("usage: insert_load URL SECONDS");
+    let limit = Duration::from_secs(args.next().map_or(60, |s| s.parse().expect("seconds")));
+    let pid = std::process::id();
+    let mut latencies: Vec<Duration> = Vec::new();
+    let started = Instant::now();
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    let mysql = url.starts_with("mysql") || url.starts_with("mariadb");
+    let sql = if mysql {
+        "INSERT INTO idempotency_keys (scope_id, operation, `key`, status, created_at, expires_at) \
+         VALUES ('load', 'POST /load', ?, 'in_progress', NOW(6), NOW(6) + INTERVAL 1 DAY)"
+    } else {
+        "INSERT INTO idempotency_keys (scope_id, operation, key, status, created_at, expires_at) \
+         VALUES ('load', 'POST /load', $1, 'in_progress', now(), now() + interval '1 day')"
+    };
+    let run = async {
+        let mut n = 0u64;
+        macro_rules! drive {
+            ($conn:expr) => {
+                while started.elapsed() < limit {
+                    n += 1;
+                    let t = Instant::now();
+                    sqlx::query(AssertSqlSafe(sql)).bind(format!("load-{pid}-{n}")).execute(&mut $conn).await?;
+                    latencies.push(t.elapsed());
+                    tokio::time::sleep(Duration::from_millis(2)).await;
+                }
+            };
+        }
+        if mysql {
+            let mut c = sqlx::MySqlConnection::connect(&url.replacen("mariadb:", "mysql:", 1)).await?;
+            drive!(c);
+        } else {
+            let mut c = sqlx::PgConnection::connect(&url).await?;
+            drive!(c);
+        }
+        anyhow::Ok(())
+    };
+    tokio::select! {
+        r = run => r?,
+        _ = term.recv() => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+    latencies.sort();
+    let pct = |p: f64| latencies.get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)));
+    let ms = |d: Option<&Duration>| d.map_or(0.0, |d| d.as_secs_f64() * 1000.0);
+    println!(
+        "inserts {} p50 {:.2} ms p99 {:.2} ms max {:.2} ms",
+        latencies.len(),
+        ms(pct(0.50)),
+        ms(pct(0.99)),
+        ms(latencies.last())
+    );
+    Ok(())
+}
