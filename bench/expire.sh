@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 N=${N:-1000000}
-BATCH=${BATCH:-10000}
+BATCH=${BATCH:-5000}
 ENGINES=("$@")
 [ ${#ENGINES[@]} -gt 0 ] || ENGINES=(pg mysql)
 PG_URL=${PG_URL:-postgres://root@127.0.0.1:5432/test}
