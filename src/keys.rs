@@ -122,6 +122,20 @@ fn optional(table: &Table, given: Option<String>, default: &str, flag: &str) -> 
 }
 
 impl MappingArgs {
+    /// The created-at and expires-at columns, flag over file over default name.
+    fn times(&self, file: &KeyTableConfig, table: &Table) -> Result<(Option<String>, Option<String>)> {
+        let created = pick(&self.created_at_column, &file.created_at_column);
+        let expires = pick(&self.expires_at_column, &file.expires_at_column);
+        Ok((
+            optional(table, created, "created_at", "--created-at-column")?,
+            optional(table, expires, "expires_at", "--expires-at-column")?,
+        ))
+    }
+
+    fn time_unit(&self, file: &KeyTableConfig) -> TimeUnit {
+        self.time_unit.or(file.time_unit).unwrap_or(TimeUnit::Auto)
+    }
+
     /// The configuration file named by `--config`, if any.
     pub fn config(&self) -> Result<Config> {
         Config::load(self.config.as_deref())
@@ -177,19 +191,8 @@ impl MappingArgs {
         };
         let locked_at =
             optional(&table, pick(&self.locked_at_column, &file.locked_at_column), "locked_at", "--locked-at-column")?;
-        let created_at = optional(
-            &table,
-            pick(&self.created_at_column, &file.created_at_column),
-            "created_at",
-            "--created-at-column",
-        )?;
-        let expires_at = optional(
-            &table,
-            pick(&self.expires_at_column, &file.expires_at_column),
-            "expires_at",
-            "--expires-at-column",
-        )?;
-        let unit = self.time_unit.or(file.time_unit).unwrap_or(TimeUnit::Auto);
+        let (created_at, expires_at) = self.times(file, &table)?;
+        let unit = self.time_unit(file);
         let repr = match locked_at.as_ref().or(created_at.as_ref()).or(expires_at.as_ref()) {
             Some(name) => Some(catalog::time_repr(db, &table, table.column(name)?, unit).await?),
             None => None,
@@ -253,20 +256,8 @@ impl MappingArgs {
                 },
             ),
         };
-        let created_at = optional(
-            &table,
-            pick(&self.created_at_column, &file.created_at_column),
-            "created_at",
-            "--created-at-column",
-        )?;
-        let expires_at = optional(
-            &table,
-            pick(&self.expires_at_column, &file.expires_at_column),
-            "expires_at",
-            "--expires-at-column",
-        )?;
-        let time_unit = self.time_unit.or(file.time_unit).unwrap_or(TimeUnit::Auto);
-        Ok(PurgeTable { table, in_progress, created_at, expires_at, time_unit })
+        let (created_at, expires_at) = self.times(file, &table)?;
+        Ok(PurgeTable { time_unit: self.time_unit(file), table, in_progress, created_at, expires_at })
     }
 }
 

@@ -3,8 +3,6 @@
 //! batches, each its own transaction, so live writers wait at most one batch.
 
 use std::io::BufWriter;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -13,8 +11,8 @@ use serde::Serialize;
 
 use crate::cli::{Connect, Output};
 use crate::db::catalog::{self, query_file};
-use crate::db::{self, Access, Bind, Db, Dialect, Engine, lock};
-use crate::exit::{Interrupted, LockHeld, Outcome};
+use crate::db::{self, Access, Bind, Db, Dialect, Engine};
+use crate::exit::{Interrupted, Outcome};
 use crate::keys::{MappingArgs, PurgeTable};
 use crate::report::{self, Emitter};
 use crate::timeparse;
@@ -121,28 +119,13 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let (expired, binds) = condition(&args, &target, &dialect, &column, repr, cutoff.timestamp_micros());
     let mut walk = Walk::new(&target, &mut db, args.batch_size).await?;
 
-    let _lock = if args.dry_run {
-        None
-    } else {
-        let name = format!("{}.{}", target.table.schema, target.table.name);
-        match lock::try_lock(&mut db, &name).await? {
-            Some(lock) => Some(lock),
-            None => return Err(LockHeld(target.table.name.clone()).into()),
-        }
-    };
+    let _lock = if args.dry_run { None } else { Some(super::lock_table(&mut db, &target.table).await?) };
     match db.engine() {
         Engine::Postgres if !args.dry_run => db.raw("SET lock_timeout = '1s'").await?,
         Engine::MySql if !args.dry_run => db.raw("SET SESSION innodb_lock_wait_timeout = 1").await?,
         _ => {}
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    let watcher = {
-        let stop = stop.clone();
-        tokio::spawn(async move {
-            super::interrupted().await;
-            stop.store(true, Ordering::SeqCst);
-        })
-    };
+    let stop = super::StopFlag::watch();
 
     let table = target.table.sql_name(&dialect);
     let count_sql = format!("SELECT count(*) FROM {table} WHERE {expired}");
@@ -175,7 +158,7 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
         }
     } else {
         loop {
-            if stop.load(Ordering::SeqCst) {
+            if stop.is_set() {
                 summary.stopped = Some("interrupted");
                 break;
             }
@@ -199,7 +182,7 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
             }
         }
     }
-    watcher.abort();
+    drop(stop);
     bar.finish_and_clear();
     db.close().await?;
     summary.elapsed_seconds = started.elapsed().as_secs_f64();

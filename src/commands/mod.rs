@@ -30,6 +30,46 @@ async fn abortable(work: impl Future<Output = Result<Outcome>>) -> Result<Outcom
     }
 }
 
+/// Takes the lock named after the table for a writing run; when another run
+/// holds it, the run ends at once with exit 3.
+pub(crate) async fn lock_table(
+    db: &mut crate::db::Db,
+    table: &crate::db::catalog::Table,
+) -> Result<crate::db::lock::TableLock> {
+    match crate::db::lock::try_lock(db, &format!("{}.{}", table.schema, table.name)).await? {
+        Some(lock) => Ok(lock),
+        None => Err(crate::exit::LockHeld(table.name.clone()).into()),
+    }
+}
+
+/// Set by Ctrl-C or SIGTERM, for runs that end after the batch under way.
+pub(crate) struct StopFlag {
+    flag: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    watcher: tokio::task::JoinHandle<()>,
+}
+
+impl StopFlag {
+    pub(crate) fn watch() -> StopFlag {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let set = flag.clone();
+        let watcher = tokio::spawn(async move {
+            interrupted().await;
+            set.store(true, std::sync::atomic::Ordering::SeqCst);
+        });
+        StopFlag { flag, watcher }
+    }
+
+    pub(crate) fn is_set(&self) -> bool {
+        self.flag.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Drop for StopFlag {
+    fn drop(&mut self) {
+        self.watcher.abort();
+    }
+}
+
 /// Resolves on Ctrl-C or SIGTERM.
 pub async fn interrupted() {
     #[cfg(unix)]

@@ -4,8 +4,6 @@
 //! it is left for review. Every change is compare-and-set on what was read.
 
 use std::io::BufWriter;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -14,8 +12,8 @@ use serde::Serialize;
 
 use super::stuck::{self, Durations, Limits, StuckKey};
 use crate::cli::{Connect, Output};
-use crate::db::{self, Access, Bind, Db, Dialect, Engine, lock};
-use crate::exit::{Interrupted, LockHeld, Outcome};
+use crate::db::{self, Access, Bind, Db, Dialect, Engine};
+use crate::exit::{Interrupted, Outcome};
 use crate::keys::{KeyTable, MappingArgs};
 use crate::report::Emitter;
 use crate::timeparse;
@@ -279,23 +277,8 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
     // Check the action fits the table before anything happens.
     assignments(&keys, &args, &mut Params::new(dialect))?;
 
-    let _lock = if args.dry_run {
-        None
-    } else {
-        let name = format!("{}.{}", keys.table.schema, keys.table.name);
-        match lock::try_lock(&mut db, &name).await? {
-            Some(lock) => Some(lock),
-            None => return Err(LockHeld(keys.table.name.clone()).into()),
-        }
-    };
-    let stop = Arc::new(AtomicBool::new(false));
-    let watcher = {
-        let stop = stop.clone();
-        tokio::spawn(async move {
-            super::interrupted().await;
-            stop.store(true, Ordering::SeqCst);
-        })
-    };
+    let _lock = if args.dry_run { None } else { Some(super::lock_table(&mut db, &keys.table).await?) };
+    let stop = super::StopFlag::watch();
     if db.engine() == Engine::Postgres && !args.dry_run {
         // Live writers hold a key at most one short transaction; never wait long on one.
         db.raw("SET lock_timeout = '2s'").await?;
@@ -326,7 +309,7 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
     let mut out_of_time = false;
     let batch_size = usize::try_from(args.batch_size).unwrap_or(usize::MAX);
     for batch in candidates.chunks(batch_size) {
-        if stop.load(Ordering::SeqCst) {
+        if stop.is_set() {
             interrupted = true;
             break;
         }
@@ -351,7 +334,7 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
         // Each batch's lines reach the log before the next batch starts.
         out.flush()?;
     }
-    watcher.abort();
+    drop(stop);
     let text: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
     out.meta("outcomes", &counts, if text.is_empty() { "no stuck keys".to_string() } else { text.join(", ") })?;
     out.meta("batches", batches, batches.to_string())?;
