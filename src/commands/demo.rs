@@ -77,6 +77,8 @@ pub async fn run(args: DemoArgs) -> Result<Outcome> {
          idemctl scan --database-url sqlite:{db} --table orders --window 60s                 # a wider window joins slower retries\n  \
          idemctl scan --database-url sqlite:{db} --table orders --since 24h --format json    # the last day, for a pipeline\n  \
          idemctl stuck --database-url sqlite:{db} --max-duration 'POST /v1/payments=30s'     # keys a crash left in progress\n  \
+         idemctl reap --database-url sqlite:{db} --dry-run                                   # what reap would release\n  \
+         idemctl expire --database-url sqlite:{db} --dry-run                                 # keys past their expiry\n  \
          sqlite3 {db} 'SELECT status, count(*) FROM idempotency_keys GROUP BY 1'           # the key table"
     )?;
     Ok(Outcome::Clean)
