@@ -4,7 +4,6 @@ mod common;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use common::{Engine, Run, TestDb, run};
 
@@ -133,25 +132,6 @@ fn paused(db: &TestDb, pause: &Path, extra: &[&str]) -> Child {
         .unwrap()
 }
 
-fn wait_until(path: &str) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !Path::new(path).exists() {
-        if Instant::now() > deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    true
-}
-
-fn wait_for(path: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !Path::new(path).exists() {
-        assert!(Instant::now() < deadline, "{path} never appeared");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 fn any_table_killed_midway_then_rerun(db: &TestDb) {
     events(db);
     let dir = tempfile::tempdir().unwrap();
@@ -161,7 +141,7 @@ fn any_table_killed_midway_then_rerun(db: &TestDb) {
         std::fs::write(format!("{p}.{n}"), b"").unwrap();
     }
     let mut first = paused(db, &pause, &["--batch-size", "10"]);
-    if !wait_until(&format!("{p}.waiting.3")) {
+    if !common::wait_until(&format!("{p}.waiting.3")) {
         first.kill().unwrap();
         let out = first.wait_with_output().unwrap();
         panic!("no third batch: {} {}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -191,7 +171,7 @@ fn an_overlapping_run_exits_3(db: &TestDb) {
     let pause = dir.path().join("pause");
     let p = pause.to_str().unwrap();
     let first = paused(db, &pause, &[]);
-    wait_for(&format!("{p}.waiting.1"));
+    common::wait_for(&format!("{p}.waiting.1"));
     let mut second = db.idemctl(&[&["expire"][..], &EVENTS].concat());
     second.env("IDEMCTL_TEST_NOW", NOW);
     let out = run(second);

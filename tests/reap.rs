@@ -4,7 +4,7 @@ mod common;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{Engine, Run, TestDb, csv_records, key_table, run};
 
@@ -136,23 +136,6 @@ fn paused_reap(db: &TestDb, pause: &Path, extra: &[&str]) -> Child {
         .unwrap()
 }
 
-fn wait_for(path: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !Path::new(path).exists() {
-        assert!(Instant::now() < deadline, "{path} never appeared");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn finish(child: Child) -> Run {
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
 fn a_key_finished_meanwhile_is_left_alone(db: &TestDb) {
     key_table(db);
     let dir = tempfile::tempdir().unwrap();
@@ -160,10 +143,10 @@ fn a_key_finished_meanwhile_is_left_alone(db: &TestDb) {
     let p = pause.to_str().unwrap();
     let child = paused_reap(db, &pause, &[]);
     // The reaper has read its keys; the request holding k-ord-6m finishes now.
-    wait_for(&format!("{p}.waiting.1"));
+    common::wait_for(&format!("{p}.waiting.1"));
     db.exec(&format!("UPDATE idempotency_keys SET status = 'succeeded' WHERE {} = 'k-ord-6m'", db.ident("key")));
     std::fs::write(format!("{p}.1"), b"").unwrap();
-    let out = finish(child);
+    let out = common::finish(child);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(outcomes(&out), pairs(&[("k-nolock", "released"), ("k-ord-6m", "skipped-changed")]));
     assert_eq!(status_of(db, "k-ord-6m"), "succeeded");
@@ -175,14 +158,14 @@ fn a_second_reaper_exits_3(db: &TestDb) {
     let pause = dir.path().join("pause");
     let p = pause.to_str().unwrap();
     let first = paused_reap(db, &pause, &[]);
-    wait_for(&format!("{p}.waiting.1"));
+    common::wait_for(&format!("{p}.waiting.1"));
     let before = snapshot(db);
     let second = reap(db, &[]);
     assert_eq!(second.code, 3, "{}", second.stderr);
     assert_eq!(second.stderr, "idemctl: another run holds the lock on idempotency_keys\n");
     assert_eq!(snapshot(db), before, "the second run changed nothing");
     std::fs::write(format!("{p}.1"), b"").unwrap();
-    assert_eq!(finish(first).code, 0);
+    assert_eq!(common::finish(first).code, 0);
     // Once the first is done, the lock is free again.
     assert_eq!(reap(db, &[]).code, 0);
 }
@@ -195,9 +178,9 @@ fn killed_midway_then_rerun_processes_each_key_once(db: &TestDb) {
     std::fs::write(format!("{p}.1"), b"").unwrap();
     let mut first = paused_reap(db, &pause, &["--batch-size", "1", "--max-duration", "POST /v1/payments=30s"]);
     // Batch 1 is committed and written out; kill the run before batch 2.
-    wait_for(&format!("{p}.waiting.2"));
+    common::wait_for(&format!("{p}.waiting.2"));
     first.kill().unwrap();
-    let first = finish(first);
+    let first = common::finish(first);
     let second = reap(db, &["--max-duration", "POST /v1/payments=30s"]);
     assert_eq!(second.code, 0, "{}", second.stderr);
     let mut all = outcomes(&first);
@@ -211,16 +194,7 @@ fn killed_midway_then_rerun_processes_each_key_once(db: &TestDb) {
 
 fn a_table_without_status_and_epoch_seconds(db: &TestDb) {
     let now = common::api_keys(db);
-    let mapping = [
-        "--table",
-        "api_keys",
-        "--scope-column",
-        "user_id",
-        "--key-column",
-        "idempotency_key",
-        "--in-progress-when",
-        "recovery_point <> 'finished'",
-    ];
+    let mapping = common::API_KEYS_MAPPING;
     let out = reap(db, &mapping);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(outcomes(&out), pairs(&[("a", "released")]), "d holds no lock");
@@ -256,11 +230,11 @@ fn sigterm_ends_after_the_current_batch(db: &TestDb) {
     let p = pause.to_str().unwrap();
     std::fs::write(format!("{p}.1"), b"").unwrap();
     let child = paused_reap(db, &pause, &["--batch-size", "1", "--max-duration", "POST /v1/payments=30s"]);
-    wait_for(&format!("{p}.waiting.2"));
+    common::wait_for(&format!("{p}.waiting.2"));
     assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
     std::thread::sleep(Duration::from_millis(200));
     std::fs::write(format!("{p}.2"), b"").unwrap();
-    let out = finish(child);
+    let out = common::finish(child);
     assert_eq!(out.code, 130, "{}", out.stderr);
     assert_eq!(outcomes(&out), pairs(&[("k-nolock", "released"), ("k-ord-6m", "released")]), "batch 2 was under way");
     assert!(out.stderr.contains("outcomes: released 2") && out.stderr.contains("interrupted"), "{}", out.stderr);

@@ -72,16 +72,7 @@ fn config_file_and_flags_over_it(db: &TestDb) {
 
 fn no_status_column_and_epoch_seconds(db: &TestDb) {
     common::api_keys(db);
-    let mapping = [
-        "--table",
-        "api_keys",
-        "--scope-column",
-        "user_id",
-        "--key-column",
-        "idempotency_key",
-        "--in-progress-when",
-        "recovery_point <> 'finished'",
-    ];
+    let mapping = common::API_KEYS_MAPPING;
     let out = stuck(db, &mapping);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert_eq!(keys(&out), ["a"]);

@@ -337,3 +337,42 @@ pub fn api_keys(db: &TestDb) -> i64 {
     ));
     now
 }
+
+/// The mapping of `api_keys` for stuck and reap.
+pub const API_KEYS_MAPPING: [&str; 8] = [
+    "--table",
+    "api_keys",
+    "--scope-column",
+    "user_id",
+    "--key-column",
+    "idempotency_key",
+    "--in-progress-when",
+    "recovery_point <> 'finished'",
+];
+
+/// Whether `path` appears within 30 seconds.
+pub fn wait_until(path: &str) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !std::path::Path::new(path).exists() {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    true
+}
+
+/// Waits for `path` to appear, failing the test after 30 seconds.
+pub fn wait_for(path: &str) {
+    assert!(wait_until(path), "{path} never appeared");
+}
+
+/// Waits for a spawned command and collects its output.
+pub fn finish(child: std::process::Child) -> Run {
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
