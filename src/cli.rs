@@ -6,7 +6,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use crate::timeparse::TimeUnit;
 
-use crate::commands::{demo::DemoArgs, expire::ExpireArgs, reap::ReapArgs, scan::ScanArgs, stuck::StuckArgs};
+use crate::commands::{
+    demo::DemoArgs, doctor::DoctorArgs, expire::ExpireArgs, reap::ReapArgs, scan::ScanArgs, size::SizeArgs,
+    stuck::StuckArgs,
+};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -34,6 +37,10 @@ pub enum Command {
     Reap(Box<ReapArgs>),
     /// Delete key rows past the retention horizon, in short batches
     Expire(Box<ExpireArgs>),
+    /// The key table's storage now, its daily writes, and its size at each retention horizon
+    Size(Box<SizeArgs>),
+    /// Check the key table's design against the rules that prevent duplicates
+    Doctor(Box<DoctorArgs>),
     /// Create an SQLite database with realistic retry damage, and scan it
     Demo(DemoArgs),
 }

@@ -60,6 +60,10 @@ pub struct KeyTableConfig {
     pub created_at_column: Option<String>,
     pub expires_at_column: Option<String>,
     pub time_unit: Option<TimeUnit>,
+    /// Columns `doctor` looks for; each as its flag.
+    pub fingerprint_column: Option<String>,
+    pub response_code_column: Option<String>,
+    pub response_body_column: Option<String>,
 }
 
 #[derive(Debug, Default, Clone, Deserialize)]

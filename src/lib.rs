@@ -9,6 +9,7 @@ pub mod exit;
 pub mod keys;
 pub mod report;
 pub mod timeparse;
+pub mod units;
 pub mod window;
 
 pub use exit::Outcome;

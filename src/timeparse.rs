@@ -40,6 +40,18 @@ pub fn instant(text: &str) -> Result<DateTime<Utc>, String> {
 
 /// The current time; the tests may fix it with `IDEMCTL_TEST_NOW` (RFC 3339)
 /// to put a row exactly at a horizon.
+/// A duration as people write a retention: `90s`, `15m`, `24h`, `72h`, `7d`, `30d`.
+pub fn short(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0 => format!("{}ms", d.as_millis()),
+        _ if s.is_multiple_of(86_400) && s >= 7 * 86_400 => format!("{}d", s / 86_400),
+        _ if s.is_multiple_of(3600) => format!("{}h", s / 3600),
+        _ if s.is_multiple_of(60) => format!("{}m", s / 60),
+        _ => format!("{s}s"),
+    }
+}
+
 pub fn now() -> DateTime<Utc> {
     std::env::var("IDEMCTL_TEST_NOW")
         .ok()

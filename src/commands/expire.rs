@@ -6,10 +6,12 @@ use std::io::BufWriter;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
 use clap::Args;
 use serde::Serialize;
 
 use crate::cli::{Connect, Output};
+use crate::config::Config;
 use crate::db::catalog::{self, query_file};
 use crate::db::{self, Access, Bind, Db, Dialect, Engine};
 use crate::exit::{Interrupted, Outcome};
@@ -77,13 +79,7 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     if args.filter.as_deref().is_some_and(|f| f.contains(';')) {
         bail!("--where must be a single condition: it may not contain ';'");
     }
-    let older_than = match (args.older_than, &config.retention.horizon) {
-        (Some(d), _) => Some(d),
-        (None, Some(text)) => {
-            Some(timeparse::duration(text).map_err(|e| anyhow::anyhow!("config retention.horizon: {e}"))?)
-        }
-        (None, None) => None,
-    };
+    let older_than = horizon(args.older_than, &config)?;
     if let Some(horizon) = older_than
         && horizon < SHORTEST_RETENTION
         && !args.allow_short_retention
@@ -97,31 +93,17 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let mut db = db::connect(&args.connect.database_url, access).await?;
     let target = args.mapping.resolve_purge(&config.key_table, &mut db).await?;
     let dialect = db.dialect();
-    let now = timeparse::now();
-    let (column, cutoff) = match older_than {
-        Some(horizon) => (
-            target.created_at.clone().with_context(|| {
-                format!("table {:?} has no created_at column: map it with --created-at-column", target.table.name)
-            })?,
-            now - chrono::Duration::from_std(horizon)?,
-        ),
-        None => (
-            target.expires_at.clone().with_context(|| {
-                format!(
-                    "table {:?} has no expires_at column: map it with --expires-at-column, or give --older-than",
-                    target.table.name
-                )
-            })?,
-            now,
-        ),
-    };
-    let repr = catalog::time_repr(&mut db, &target.table, target.table.column(&column)?, target.time_unit).await?;
-    let (expired, binds) = condition(&args, &target, &dialect, &column, repr, cutoff.timestamp_micros());
+    let expiry = Expiry::resolve(&mut db, &target, older_than, timeparse::now()).await?;
+    let (column, cutoff) = (expiry.column.clone(), expiry.cutoff);
+    let (expired, binds) =
+        expiry.condition(&dialect, &target, args.include_in_progress, args.filter.as_deref(), expiry.cutoff);
     let mut walk = Walk::new(&target, &mut db, args.batch_size).await?;
 
     let _lock = if args.dry_run { None } else { Some(super::lock_table(&mut db, &target.table).await?) };
     match db.engine() {
-        Engine::Postgres if !args.dry_run => db.raw("SET lock_timeout = '1s'").await?,
+        // A purge lost in a crash is redone by the next run, so its commits
+        // need not wait for the WAL flush that live writers queue behind.
+        Engine::Postgres if !args.dry_run => db.raw("SET lock_timeout = '1s'; SET synchronous_commit = off").await?,
         Engine::MySql if !args.dry_run => db.raw("SET SESSION innodb_lock_wait_timeout = 1").await?,
         _ => {}
     }
@@ -197,29 +179,79 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-/// The rows to delete: past the cutoff, not in progress (unless asked), and `--where`.
-fn condition(
-    args: &ExpireArgs,
-    target: &PurgeTable,
-    dialect: &Dialect,
-    column: &str,
-    repr: db::TimeRepr,
-    cutoff_us: i64,
-) -> (String, Vec<Bind>) {
-    let (mut sql, bind) = dialect.time_bound(&dialect.ident(column), repr, false, cutoff_us, 1);
-    let mut binds: Vec<Bind> = bind.into_iter().collect();
-    if !args.include_in_progress
-        && let Some(in_progress) = &target.in_progress
-    {
-        let (cond, more) = in_progress.sql(dialect, binds.len() + 1);
-        // A row whose status is NULL is kept too: NOT (NULL) is not true.
-        sql.push_str(&format!(" AND NOT ({cond})"));
-        binds.extend(more);
+/// The retention horizon: `--older-than`, else the config file's; `None`
+/// means rows go by their expires-at column.
+pub(crate) fn horizon(flag: Option<Duration>, config: &Config) -> Result<Option<Duration>> {
+    Ok(match (flag, &config.retention.horizon) {
+        (Some(d), _) => Some(d),
+        (None, Some(text)) => {
+            Some(timeparse::duration(text).map_err(|e| anyhow::anyhow!("config retention.horizon: {e}"))?)
+        }
+        (None, None) => None,
+    })
+}
+
+/// What makes a row expired: its expires-at column in the past, or with a
+/// horizon its created-at column older than the horizon.
+pub(crate) struct Expiry {
+    pub column: String,
+    pub repr: db::TimeRepr,
+    /// Rows whose time is before this are expired.
+    pub cutoff: DateTime<Utc>,
+}
+
+impl Expiry {
+    pub(crate) async fn resolve(
+        db: &mut Db,
+        target: &PurgeTable,
+        horizon: Option<Duration>,
+        now: DateTime<Utc>,
+    ) -> Result<Expiry> {
+        let (column, cutoff) = match horizon {
+            Some(horizon) => (
+                target.created_at.clone().with_context(|| {
+                    format!("table {:?} has no created_at column: map it with --created-at-column", target.table.name)
+                })?,
+                now - chrono::Duration::from_std(horizon)?,
+            ),
+            None => (
+                target.expires_at.clone().with_context(|| {
+                    format!(
+                        "table {:?} has no expires_at column: map it with --expires-at-column, or give --older-than",
+                        target.table.name
+                    )
+                })?,
+                now,
+            ),
+        };
+        let repr = catalog::time_repr(db, &target.table, target.table.column(&column)?, target.time_unit).await?;
+        Ok(Expiry { column, repr, cutoff })
     }
-    if let Some(filter) = &args.filter {
-        sql.push_str(&format!(" AND ({filter})"));
+
+    /// The rows expired before `before` (the cutoff, or earlier): not in
+    /// progress unless `include_in_progress`, and `filter`.
+    pub(crate) fn condition(
+        &self,
+        dialect: &Dialect,
+        target: &PurgeTable,
+        include_in_progress: bool,
+        filter: Option<&str>,
+        before: DateTime<Utc>,
+    ) -> (String, Vec<Bind>) {
+        let (mut sql, bind) =
+            dialect.time_bound(&dialect.ident(&self.column), self.repr, false, before.timestamp_micros(), 1);
+        let mut binds: Vec<Bind> = bind.into_iter().collect();
+        if !include_in_progress && let Some(in_progress) = &target.in_progress {
+            let (cond, more) = in_progress.sql(dialect, binds.len() + 1);
+            // A row whose status is NULL is kept too: NOT (NULL) is not true.
+            sql.push_str(&format!(" AND NOT ({cond})"));
+            binds.extend(more);
+        }
+        if let Some(filter) = filter {
+            sql.push_str(&format!(" AND ({filter})"));
+        }
+        (sql, binds)
     }
-    (sql, binds)
 }
 
 /// How batches walk the table: the primary key upward (MySQL's clustered

@@ -1,9 +1,11 @@
 //! One module per subcommand, each with its arguments and its `run`.
 
 pub mod demo;
+pub mod doctor;
 pub mod expire;
 pub mod reap;
 pub mod scan;
+pub mod size;
 pub mod stuck;
 
 use anyhow::Result;
@@ -17,6 +19,8 @@ pub async fn run(command: Command) -> Result<Outcome> {
     match command {
         Command::Scan(args) => abortable(scan::run(*args)).await,
         Command::Stuck(args) => abortable(stuck::run(*args)).await,
+        Command::Size(args) => abortable(size::run(*args)).await,
+        Command::Doctor(args) => abortable(doctor::run(*args)).await,
         Command::Demo(args) => abortable(demo::run(args)).await,
         Command::Reap(args) => reap::run(*args).await,
         Command::Expire(args) => expire::run(*args).await,

@@ -24,6 +24,18 @@ pub struct UniqueIndex {
     pub columns: Vec<Option<String>>,
 }
 
+/// Any index of a table, by its leading column: enough to tell whether a
+/// condition on that column can be answered without reading the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Index {
+    pub name: String,
+    /// `None` for an expression.
+    pub first_column: Option<String>,
+    pub unique: bool,
+    /// Indexes only the rows matching a condition.
+    pub partial: bool,
+}
+
 #[derive(Debug, Clone)]
 pub struct Table {
     pub engine: Engine,
@@ -108,6 +120,24 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
         unique.iter().find(|u| u.primary).map(|u| u.columns.iter().flatten().cloned().collect()).unwrap_or_default()
     };
     Ok(Table { engine, schema, name: table_name, columns, primary_key, unique })
+}
+
+/// Every index of a table (an SQLite rowid is not one).
+pub async fn indexes(db: &mut Db, table: &Table) -> Result<Vec<Index>> {
+    let binds = [Bind::Text(table.schema.clone()), Bind::Text(table.name.clone())];
+    let rows = db.query_text(query_file!(db.engine(), "indexes.sql"), &binds).await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let cell = |i: usize| row.get(i).cloned().flatten();
+            Index {
+                name: cell(0).unwrap_or_default(),
+                first_column: cell(1),
+                unique: cell(2).as_deref() == Some("unique"),
+                partial: cell(3).as_deref() == Some("partial"),
+            }
+        })
+        .collect())
 }
 
 async fn single_text(db: &mut Db, sql: &str, binds: &[Bind]) -> Result<Option<String>> {

@@ -194,6 +194,17 @@ impl Dialect {
         }
     }
 
+    /// An expression giving the UTC day of a time column, as whole days since the epoch.
+    pub fn epoch_day(&self, col: &str, repr: TimeRepr) -> String {
+        let div = if self.engine == Engine::MySql { "DIV" } else { "/" };
+        match (self.engine, repr) {
+            (_, TimeRepr::EpochSeconds) => format!("({col}) {div} 86400"),
+            (_, TimeRepr::EpochMillis) => format!("({col}) {div} 86400000"),
+            (Engine::Postgres, TimeRepr::Native { .. }) => format!("floor(date_part('epoch', {col}) / 86400)::int8"),
+            _ => format!("({}) {div} 86400000000", self.epoch_micros(col, repr)),
+        }
+    }
+
     /// A condition `col >= t` (or `col < t` when `!at_least`) that the engine can
     /// answer from an index on the column, and the value to bind to it. On
     /// PostgreSQL the value is written into the SQL (scans stream through COPY,

@@ -1,0 +1,534 @@
+//! `idemctl doctor`: checks the key table's design, and each creation
+//! table's second line of defence, against the rules that prevent
+//! duplicates. Each check passes, warns or fails, with the reason and the fix.
+//!
+//! A check fails where the design lets a request run twice, hands one caller
+//! another's result, or leaves keys that never recover; it warns where the
+//! design answers wrongly or costs more than it should.
+
+use std::collections::BTreeSet;
+use std::io::BufWriter;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Args;
+use serde::Serialize;
+
+use crate::cli::{Connect, Output};
+use crate::config::Config;
+use crate::db::catalog::{self, Table};
+use crate::db::{self, Access, Db, Engine};
+use crate::exit::Outcome;
+use crate::keys::{KeyTable, MappingArgs, PurgeTable};
+use crate::report::Emitter;
+use crate::timeparse;
+use crate::units;
+
+use super::expire::{self, Expiry};
+use super::stuck::{self, Durations, Limits};
+
+#[derive(Debug, Clone, Args)]
+pub struct DoctorArgs {
+    #[command(flatten)]
+    pub connect: Connect,
+    #[command(flatten)]
+    pub mapping: MappingArgs,
+    /// The column of the request's fingerprint [default: request_hash, fingerprint, ... when one exists]
+    #[arg(long, value_name = "COL")]
+    pub fingerprint_column: Option<String>,
+    /// The column of the stored response's status code [default: response_code, ... when one exists]
+    #[arg(long, value_name = "COL")]
+    pub response_code_column: Option<String>,
+    /// The column of the stored response's body [default: response_body, ... when one exists]
+    #[arg(long, value_name = "COL")]
+    pub response_body_column: Option<String>,
+    /// A table that requests create rows in, checked for a unique constraint besides its
+    /// primary key (repeatable) [default: the config file's [scan.TABLE] tables]
+    #[arg(long = "creation-table", value_name = "TABLE")]
+    pub creation_tables: Vec<String>,
+    /// How long past its expiry a row may wait for `expire` before it counts as piling up
+    #[arg(long, value_name = "DURATION", default_value = "24h", value_parser = timeparse::duration)]
+    pub backlog_grace: Duration,
+    #[command(flatten)]
+    pub limits: Limits,
+    #[command(flatten)]
+    pub report: Output,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Pass,
+    Warn,
+    Fail,
+}
+
+/// One check's result: a report row.
+#[derive(Debug, Serialize)]
+struct Check {
+    check: String,
+    result: Verdict,
+    reason: String,
+    fix: String,
+}
+
+impl Check {
+    fn new(check: &str, result: Verdict, reason: impl Into<String>, fix: impl Into<String>) -> Check {
+        Check { check: check.to_string(), result, reason: reason.into(), fix: fix.into() }
+    }
+}
+
+const FINGERPRINT_NAMES: &[&str] = &[
+    "request_hash",
+    "request_fingerprint",
+    "fingerprint",
+    "request_digest",
+    "request_checksum",
+    "payload_hash",
+    "body_hash",
+    "params_hash",
+];
+const RESPONSE_CODE_NAMES: &[&str] =
+    &["response_code", "response_status", "response_status_code", "status_code", "http_status"];
+const RESPONSE_BODY_NAMES: &[&str] =
+    &["response_body", "response", "response_json", "response_payload", "response_data", "recovery_point"];
+
+/// Rows of the status sample: enough to see every value in use, bounded on a big table.
+const STATUS_SAMPLE: u64 = 100_000;
+/// The backlog is counted up to here; past it the figure reads "at least".
+const BACKLOG_CAP: u64 = 1_000_000;
+
+pub async fn run(args: DoctorArgs) -> Result<Outcome> {
+    let config = args.mapping.config()?;
+    let durations = Durations::new(&args.limits, &config)?;
+    let mut db = db::connect(&args.connect.database_url, Access::ReadOnly).await?;
+    let purge = args.mapping.resolve_purge(&config.key_table, &mut db).await?;
+    let keys = match purge.in_progress {
+        Some(_) => args.mapping.resolve(&config.key_table, &mut db).await?,
+        // Without a status column or --in-progress-when the mapping cannot
+        // say which keys are in progress; the other checks still hold, and
+        // the statuses check fails. Nothing is read as in progress.
+        None => {
+            let mut mapping = args.mapping.clone();
+            mapping.in_progress_when = Some("1 = 0".into());
+            mapping.resolve(&config.key_table, &mut db).await?
+        }
+    };
+    let file = &config.key_table;
+    let creation: Vec<String> = if args.creation_tables.is_empty() {
+        config.scan.keys().cloned().collect()
+    } else {
+        args.creation_tables.clone()
+    };
+    let mut creation_tables = Vec::new();
+    for name in &creation {
+        creation_tables.push(catalog::table(&mut db, name).await?);
+    }
+
+    let mut checks = vec![uniqueness(&keys)];
+    checks.push(fingerprint(&keys.table, pick(&args.fingerprint_column, &file.fingerprint_column))?);
+    checks.push(response(
+        &keys.table,
+        pick(&args.response_code_column, &file.response_code_column),
+        pick(&args.response_body_column, &file.response_body_column),
+    )?);
+    checks.push(statuses(&mut db, &keys, purge.in_progress.is_some()).await?);
+    checks.push(lock_time(&keys));
+    checks.push(expiry_index(&mut db, &purge).await?);
+    checks.push(backlog(&mut db, &purge, &config, args.backlog_grace).await?);
+    checks.push(stuck_now(&mut db, &keys, purge.in_progress.is_some(), &durations).await?);
+    for table in &creation_tables {
+        checks.push(natural_unique(table));
+    }
+    db.close().await?;
+
+    let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "checks");
+    out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
+    for check in &checks {
+        out.row(check)?;
+    }
+    let count = |v: Verdict| checks.iter().filter(|c| c.result == v).count();
+    let (passed, warned, failed) = (count(Verdict::Pass), count(Verdict::Warn), count(Verdict::Fail));
+    out.meta(
+        "summary",
+        serde_json::json!({"passed": passed, "warned": warned, "failed": failed}),
+        format!("{passed} passed, {warned} warned, {failed} failed"),
+    )?;
+    out.finish()?;
+    Ok(Outcome::from_findings(failed > 0))
+}
+
+fn pick(flag: &Option<String>, file: &Option<String>) -> Option<String> {
+    flag.clone().or_else(|| file.clone())
+}
+
+/// A column given by name (which must exist), else the first of `names` the table has.
+fn column(table: &Table, given: Option<String>, names: &[&str], flag: &str) -> Result<Option<String>> {
+    match given {
+        Some(name) => match table.column(&name) {
+            Ok(c) => Ok(Some(c.name.clone())),
+            Err(e) => anyhow::bail!("{e}: check {flag}"),
+        },
+        None => Ok(table.find_column(names).map(|c| c.name.clone())),
+    }
+}
+
+fn list(columns: &[String]) -> String {
+    format!("({})", columns.join(", "))
+}
+
+fn uniqueness(keys: &KeyTable) -> Check {
+    let name = "uniqueness";
+    let mut wanted: Vec<String> = keys.scope.clone();
+    wanted.extend(keys.operation.clone());
+    wanted.push(keys.key.clone());
+    let wanted_set: BTreeSet<&str> = wanted.iter().map(String::as_str).collect();
+    let mut candidates: Vec<Vec<String>> = keys
+        .table
+        .unique
+        .iter()
+        .filter(|u| u.columns.iter().all(Option::is_some))
+        .map(|u| u.columns.iter().flatten().cloned().collect())
+        .collect();
+    if !keys.table.primary_key.is_empty() {
+        candidates.push(keys.table.primary_key.clone());
+    }
+    let fix_all = format!("make {} unique: ALTER TABLE ... ADD UNIQUE {}", list(&wanted), list(&wanted));
+    // A unique index over the key and mapped columns only constrains keys;
+    // one with other columns besides (created_at, say) constrains nothing.
+    let constraining: Vec<&Vec<String>> = candidates
+        .iter()
+        .filter(|c| c.contains(&keys.key) && c.iter().all(|col| wanted_set.contains(col.as_str())))
+        .collect();
+    if let Some(exact) = constraining.iter().find(|c| c.len() == wanted_set.len()) {
+        let what = if keys.scope.is_empty() { "operation + key" } else { "scope + operation + key" };
+        if keys.scope.is_empty() {
+            return Check::new(
+                name,
+                Verdict::Fail,
+                format!(
+                    "unique {} has no scope: every caller shares one key space, so one caller's key can \
+                     replay or collide with another's",
+                    list(exact)
+                ),
+                "add the caller (account, user or API key) as a scope column and make (scope, operation, key) \
+                 unique; map it with --scope-column",
+            );
+        }
+        return Check::new(name, Verdict::Pass, format!("unique {} covers {what}", list(exact)), "");
+    }
+    let widest = constraining.iter().max_by_key(|c| c.len());
+    match widest {
+        Some(cols) if keys.scope.iter().all(|s| cols.contains(s)) && !keys.scope.is_empty() => Check::new(
+            name,
+            Verdict::Warn,
+            format!(
+                "unique {} leaves out the operation: the same key sent to another operation replays the \
+                 first one's response",
+                list(cols)
+            ),
+            fix_all,
+        ),
+        Some(cols) => Check::new(
+            name,
+            Verdict::Fail,
+            format!(
+                "unique {} leaves out the scope: one caller's key can replay or collide with another's",
+                list(cols)
+            ),
+            fix_all,
+        ),
+        None => {
+            let wider: Vec<String> =
+                candidates.iter().filter(|c| wanted.iter().all(|w| c.contains(w))).map(|c| list(c)).collect();
+            let also = if wider.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} has other columns too, so it does not)", wider.join(", "))
+            };
+            Check::new(
+                name,
+                Verdict::Fail,
+                format!(
+                    "nothing makes {} unique{also}: two concurrent requests with one key both insert, and both run",
+                    list(&wanted)
+                ),
+                fix_all,
+            )
+        }
+    }
+}
+
+fn fingerprint(table: &Table, given: Option<String>) -> Result<Check> {
+    let name = "fingerprint";
+    Ok(match column(table, given, FINGERPRINT_NAMES, "--fingerprint-column")? {
+        Some(c) => Check::new(name, Verdict::Pass, format!("{c} stores the request's fingerprint"), ""),
+        None => Check::new(
+            name,
+            Verdict::Warn,
+            "no request fingerprint: a key reused with a different request gets the first request's response, \
+             unnoticed",
+            "store a hash of the request (method, path, body) and refuse a reuse whose hash differs (422); \
+             map an existing column with --fingerprint-column",
+        ),
+    })
+}
+
+fn response(table: &Table, code: Option<String>, body: Option<String>) -> Result<Check> {
+    let name = "response";
+    let code = column(table, code, RESPONSE_CODE_NAMES, "--response-code-column")?;
+    let body = column(table, body, RESPONSE_BODY_NAMES, "--response-body-column")?;
+    let fix = "store the response's status code and body with the key when the request finishes, and answer \
+               retries with them; map existing columns with --response-code-column and --response-body-column";
+    Ok(match (code, body) {
+        (Some(c), Some(b)) => {
+            Check::new(name, Verdict::Pass, format!("{c} and {b} store the response for retries"), "")
+        }
+        (Some(c), None) => Check::new(
+            name,
+            Verdict::Warn,
+            format!("{c} stores the status code but no column stores the body: a retry gets a different answer"),
+            fix,
+        ),
+        (None, Some(b)) => Check::new(
+            name,
+            Verdict::Warn,
+            format!("{b} stores the body but no column stores the status code: a retry gets a different answer"),
+            fix,
+        ),
+        (None, None) => Check::new(
+            name,
+            Verdict::Fail,
+            "no response is stored: a retry after success cannot be answered with the first response, \
+             so the client sees an error or the request runs again",
+            fix,
+        ),
+    })
+}
+
+async fn statuses(db: &mut Db, keys: &KeyTable, mapped: bool) -> Result<Check> {
+    let name = "statuses";
+    let add = "add status: in_progress | succeeded | failed_retryable | failed_permanent";
+    let Some(s) = keys.statuses.as_ref().filter(|_| mapped) else {
+        return Ok(if mapped {
+            Check::new(
+                name,
+                Verdict::Warn,
+                "keys in progress are told by a condition and failures are not recorded apart: a failed request \
+                 either blocks its key or lets a permanent failure run again",
+                add,
+            )
+        } else {
+            Check::new(
+                name,
+                Verdict::Fail,
+                "no status column and no --in-progress-when: nothing tells a key in progress from a finished one",
+                add,
+            )
+        });
+    };
+    if s.retryable == s.permanent {
+        return Ok(Check::new(
+            name,
+            Verdict::Fail,
+            format!("retryable and permanent failures are both {:?}", s.retryable),
+            "give the two failure kinds different values (--retryable-value, --permanent-value)",
+        ));
+    }
+    let dialect = db.dialect();
+    let col = dialect.ident(&s.column);
+    let sql = format!(
+        "SELECT DISTINCT v FROM (SELECT {} AS v FROM {} LIMIT {STATUS_SAMPLE}) s",
+        dialect.text(&col),
+        keys.table.sql_name(&dialect)
+    );
+    let known = [&s.in_progress, &s.succeeded, &s.retryable, &s.permanent];
+    let mut unknown: Vec<String> = db
+        .query_text(&sql, &[])
+        .await?
+        .into_iter()
+        .filter_map(|r| r.into_iter().next().flatten())
+        .filter(|v| !known.contains(&v))
+        .map(|v| format!("{v:?}"))
+        .collect();
+    unknown.sort();
+    let values = format!("{}, {}, {} and {}", s.in_progress, s.succeeded, s.retryable, s.permanent);
+    Ok(if unknown.is_empty() {
+        Check::new(name, Verdict::Pass, format!("{} tells {values} apart", s.column), "")
+    } else {
+        Check::new(
+            name,
+            Verdict::Warn,
+            format!(
+                "{} holds values outside the mapping ({values}): {}; where one value stands for every failure, \
+                 retryable and permanent failures cannot be told apart",
+                s.column,
+                unknown.join(", ")
+            ),
+            "record failed_retryable and failed_permanent apart, or map the values in use with \
+             --retryable-value / --permanent-value",
+        )
+    })
+}
+
+fn lock_time(keys: &KeyTable) -> Check {
+    let name = "lock_time";
+    let fix = "add locked_at, set each time a request takes the key; map an existing column with --locked-at-column";
+    match (&keys.locked_at, &keys.created_at) {
+        (Some(l), _) => Check::new(name, Verdict::Pass, format!("{l} records when a request took the key"), ""),
+        (None, Some(c)) => Check::new(
+            name,
+            Verdict::Warn,
+            format!(
+                "no lock-time column: stuck keys are timed from {c}, so a key taken again by a retry looks older \
+                 than it is"
+            ),
+            fix,
+        ),
+        (None, None) => Check::new(
+            name,
+            Verdict::Fail,
+            "no lock-time or created-at column: keys left in progress by a crash cannot be found by age, and \
+             block their retries for good",
+            fix,
+        ),
+    }
+}
+
+async fn expiry_index(db: &mut Db, purge: &PurgeTable) -> Result<Check> {
+    let name = "expiry_index";
+    let Some(column) = purge.expires_at.as_ref().or(purge.created_at.as_ref()) else {
+        return Ok(Check::new(
+            name,
+            Verdict::Warn,
+            "no expires_at or created_at column: nothing says when a key may go, and the table grows for good",
+            "add expires_at (or created_at with a [retention] horizon) and index it",
+        ));
+    };
+    let indexes = catalog::indexes(db, &purge.table).await?;
+    let rowid = db.engine() == Engine::Sqlite && purge.table.primary_key == [column.clone()];
+    Ok(match indexes.iter().find(|i| i.first_column.as_deref() == Some(column.as_str())) {
+        Some(i) => Check::new(
+            name,
+            Verdict::Pass,
+            format!(
+                "{column} leads index {}{}: expire finds old keys without reading the table",
+                i.name,
+                if i.partial { " (partial)" } else { "" }
+            ),
+            "",
+        ),
+        None if rowid => Check::new(name, Verdict::Pass, format!("{column} is the rowid"), ""),
+        None => Check::new(
+            name,
+            Verdict::Warn,
+            format!("no index starts with {column}: expire and the backlog count read the whole table"),
+            format!("CREATE INDEX {}_{column} ON {} ({column})", purge.table.name, purge.table.sql_name(&db.dialect())),
+        ),
+    })
+}
+
+async fn backlog(db: &mut Db, purge: &PurgeTable, config: &Config, grace: Duration) -> Result<Check> {
+    let name = "backlog";
+    let horizon = expire::horizon(None, config)?;
+    if (horizon.is_none() && purge.expires_at.is_none()) || (horizon.is_some() && purge.created_at.is_none()) {
+        return Ok(Check::new(
+            name,
+            Verdict::Warn,
+            "no expires_at column and no [retention] horizon with a created_at column: keys are never due to go",
+            "add expires_at, or set [retention] horizon in the config file",
+        ));
+    }
+    let now = timeparse::now();
+    let expiry = Expiry::resolve(db, purge, horizon, now).await?;
+    let dialect = db.dialect();
+    let before = expiry.cutoff - chrono::Duration::from_std(grace)?;
+    let (expired, binds) = expiry.condition(&dialect, purge, false, None, before);
+    let sql = format!(
+        "SELECT count(*) FROM (SELECT 1 AS x FROM {} WHERE {expired} LIMIT {}) s",
+        purge.table.sql_name(&dialect),
+        BACKLOG_CAP + 1
+    );
+    let rows = db.query_text(&sql, &binds).await?;
+    let n: u64 = rows.first().and_then(|r| r.first()).cloned().flatten().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let by = match horizon {
+        Some(h) => format!("{} older than {}", expiry.column, timeparse::short(h)),
+        None => format!("{} passed", expiry.column),
+    };
+    let grace = timeparse::short(grace);
+    Ok(if n == 0 {
+        Check::new(name, Verdict::Pass, format!("no key waits more than {grace} past its expiry ({by})"), "")
+    } else {
+        let count =
+            if n > BACKLOG_CAP { format!("at least {}", units::grouped(BACKLOG_CAP)) } else { units::grouped(n) };
+        Check::new(
+            name,
+            Verdict::Warn,
+            format!("{count} keys expired more than {grace} ago ({by}) and are still there: is expire running?"),
+            "run idemctl expire on a schedule (cron, every few minutes); idemctl size shows the backlog",
+        )
+    })
+}
+
+async fn stuck_now(db: &mut Db, keys: &KeyTable, mapped: bool, durations: &Durations) -> Result<Check> {
+    let name = "stuck";
+    if !mapped || (keys.locked_at.is_none() && keys.created_at.is_none()) {
+        return Ok(Check::new(
+            name,
+            Verdict::Warn,
+            "cannot tell: the statuses or the lock time are missing (see above)",
+            "fix the statuses and lock_time checks",
+        ));
+    }
+    let found = stuck::find(db, keys, durations).await?;
+    Ok(match found.first() {
+        None => Check::new(name, Verdict::Pass, "no key is in progress past its operation's maximum duration", ""),
+        Some(oldest) => Check::new(
+            name,
+            Verdict::Fail,
+            format!(
+                "{} keys are stuck in progress (the oldest since {}): their retries get a conflict until released",
+                found.len(),
+                oldest.locked_at
+            ),
+            "idemctl stuck lists them; idemctl reap --dry-run, then reap, releases them",
+        ),
+    })
+}
+
+fn natural_unique(table: &Table) -> Check {
+    let name = format!("creation:{}", table.name);
+    let minted = |col: &str| {
+        table.columns.iter().find(|c| c.name == col).is_some_and(|c| {
+            c.mints().is_some()
+                || (table.engine == Engine::Sqlite && table.primary_key.len() == 1 && c.data_type == "integer")
+        })
+    };
+    let natural: Vec<Vec<String>> = table
+        .unique
+        .iter()
+        .filter(|u| u.columns.iter().all(Option::is_some))
+        .map(|u| u.columns.iter().flatten().cloned().collect::<Vec<_>>())
+        .chain((!table.primary_key.is_empty()).then(|| table.primary_key.clone()))
+        .filter(|cols| cols.iter().all(|c| !minted(c)))
+        .collect();
+    match natural.first() {
+        Some(cols) => Check::new(
+            &name,
+            Verdict::Pass,
+            format!("unique {} refuses a second row, even once the key has expired", list(cols)),
+            "",
+        ),
+        None => Check::new(
+            &name,
+            Verdict::Fail,
+            "no unique constraint besides the minted primary key: a retry that arrives after its key expired \
+             (or bypasses the key table) creates a second row",
+            format!(
+                "add a unique constraint on what makes a request's row itself: ALTER TABLE {} ADD UNIQUE \
+                 (customer_id, client_reference), say",
+                table.name
+            ),
+        ),
+    }
+}

@@ -1,0 +1,576 @@
+//! `idemctl size`: the key table's storage now, its daily writes, the rows
+//! already past the horizon, and its size at each retention horizon. With
+//! `--rate` and `--row-bytes` and no database it is a calculator.
+
+use std::io::{BufWriter, Write};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Days, NaiveDate, TimeZone, Utc};
+use clap::Args;
+use comfy_table::{CellAlignment, Table, presets};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::cli::{Format, Output};
+use crate::db::catalog::{self, query_file};
+use crate::db::{self, Access, Bind, Db, Engine};
+use crate::exit::Outcome;
+use crate::keys::{MappingArgs, PurgeTable};
+use crate::timeparse;
+use crate::units;
+
+use super::expire::{self, Expiry};
+
+#[derive(Debug, Clone, Args)]
+pub struct SizeArgs {
+    /// Database URL: postgres://, postgresql://, mysql://, mariadb:// or sqlite:PATH (not needed with --rate and --row-bytes)
+    #[arg(long, env = "DATABASE_URL", value_name = "URL", hide_env_values = true)]
+    pub database_url: Option<String>,
+    #[command(flatten)]
+    pub mapping: MappingArgs,
+    /// Count the rows instead of taking the engine's estimate
+    #[arg(long)]
+    pub exact: bool,
+    /// Days of writes to chart and average, ending at the start of today (UTC)
+    #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=3660))]
+    pub days: u32,
+    /// Retention horizons to project, comma-separated [default: 24h,72h and the config file's horizon]
+    #[arg(long, value_name = "DURATION,...", value_delimiter = ',', value_parser = timeparse::duration)]
+    pub retention: Vec<Duration>,
+    /// Rows written, as 10M/day, 5k/min or 120/s: the calculator's input, or in place of the measured rate
+    #[arg(long, value_name = "RATE", value_parser = units::rate)]
+    pub rate: Option<f64>,
+    /// Bytes per row with its indexes, as 1KB (decimal) or 1KiB (binary): the calculator's input, or in place of the measured size
+    #[arg(long, value_name = "SIZE", value_parser = units::bytes)]
+    pub row_bytes: Option<f64>,
+    /// Count as backlog the rows created longer ago than this [default: those whose expires_at has passed]
+    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    pub older_than: Option<Duration>,
+    #[command(flatten)]
+    pub report: Output,
+}
+
+const DAY: f64 = 86_400.0;
+
+/// Everything `size` reports; the JSON document, and the source of the other formats.
+#[derive(Debug, Default, Serialize)]
+struct Sizing {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    storage: Option<Storage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    writes: Option<Writes>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    backlog: Option<Backlog>,
+    /// Rows written per day, measured or given.
+    rows_per_day: Option<f64>,
+    /// Bytes per row, table and indexes together, measured or given.
+    bytes_per_row: Option<f64>,
+    /// What the table grows by each day until the oldest rows start to go.
+    growth_bytes_per_day: Option<f64>,
+    projections: Vec<Projection>,
+    notes: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Storage {
+    rows: u64,
+    rows_exact: bool,
+    table_bytes: Option<u64>,
+    index_bytes: Option<u64>,
+    /// TOAST on PostgreSQL, overflow pages on SQLite; InnoDB counts them in the table.
+    overflow_bytes: Option<u64>,
+    total_bytes: u64,
+    bytes_per_row: Option<f64>,
+    /// When the engine's statistics were last refreshed, where it says.
+    stats_as_of: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Writes {
+    column: String,
+    days: u32,
+    /// The first and last day counted (UTC); today is left out, being partial.
+    first_day: String,
+    last_day: String,
+    total: u64,
+    rows_per_day: f64,
+    /// The days `rows_per_day` averages: those after the first day with rows.
+    rate_days: usize,
+    peak_day: Option<DayCount>,
+    by_day: Vec<DayCount>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct DayCount {
+    day: String,
+    rows: u64,
+}
+
+#[derive(Debug, Serialize)]
+struct Backlog {
+    rows: u64,
+    column: String,
+    expired_before: String,
+}
+
+#[derive(Debug, Serialize)]
+struct Projection {
+    retention: String,
+    retention_seconds: u64,
+    rows: u64,
+    bytes: u64,
+}
+
+pub async fn run(args: SizeArgs) -> Result<Outcome> {
+    let config = args.mapping.config()?;
+    let mut horizons = args.retention.clone();
+    if horizons.is_empty() {
+        horizons = vec![Duration::from_secs(24 * 3600), Duration::from_secs(72 * 3600)];
+        if let Some(configured) = expire::horizon(None, &config)?
+            && !horizons.contains(&configured)
+        {
+            horizons.push(configured);
+            horizons.sort();
+        }
+    }
+    let calculator = args.rate.is_some() && args.row_bytes.is_some();
+    let mut sizing = Sizing::default();
+    match (&args.database_url, calculator) {
+        (_, true) => {}
+        (Some(url), false) => measure(&args, url, &config, &mut sizing).await?,
+        (None, false) if args.rate.is_some() || args.row_bytes.is_some() => {
+            bail!("the calculator needs both --rate and --row-bytes (or --database-url to measure the rest)")
+        }
+        (None, false) => bail!(
+            "no database: give --database-url (or DATABASE_URL) to measure a table, \
+             or --rate and --row-bytes to calculate"
+        ),
+    }
+    if let Some(rate) = args.rate {
+        sizing.rows_per_day = Some(rate * DAY);
+    }
+    if let Some(bytes) = args.row_bytes {
+        sizing.bytes_per_row = Some(bytes);
+    }
+    project(&mut sizing, &horizons);
+    let mut out = BufWriter::new(std::io::stdout());
+    match args.report.format {
+        Format::Table => print_table(&mut out, &sizing, args.report.quiet)?,
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &sizing)?;
+            writeln!(out)?;
+        }
+        Format::Csv => {
+            let mut csv = csv::Writer::from_writer(&mut out);
+            csv.write_record(["section", "name", "value", "unit"])?;
+            for f in figures(&sizing) {
+                csv.write_record([f.section, &f.name, &number(&f.value), f.unit])?;
+            }
+            csv.flush()?;
+        }
+        Format::Ndjson => {
+            for f in figures(&sizing) {
+                serde_json::to_writer(&mut out, &f)?;
+                writeln!(out)?;
+            }
+        }
+    }
+    out.flush()?;
+    if !matches!(args.report.format, Format::Table | Format::Json) && !args.report.quiet {
+        for note in &sizing.notes {
+            eprintln!("note: {note}");
+        }
+    }
+    Ok(Outcome::Clean)
+}
+
+/// Reads the table's storage, writes and backlog.
+async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, sizing: &mut Sizing) -> Result<()> {
+    let mut db = db::connect(url, Access::ReadOnly).await?;
+    let target = args.mapping.resolve_purge(&config.key_table, &mut db).await?;
+    sizing.table = Some(format!("{}.{}", target.table.schema, target.table.name));
+    sizing.engine = Some(db.engine().name());
+    let storage = storage(&mut db, &target, args.exact, &mut sizing.notes).await?;
+    let now = timeparse::now();
+    if let Some(column) = &target.created_at {
+        let writes = writes(&mut db, &target, column, args.days, now).await?;
+        sizing.rows_per_day = Some(writes.rows_per_day);
+        sizing.writes = Some(writes);
+    } else {
+        sizing.notes.push(format!(
+            "table {:?} has no created_at column: map it with --created-at-column to measure writes, or give --rate",
+            target.table.name
+        ));
+    }
+    let horizon = expire::horizon(args.older_than, config)?;
+    if horizon.is_none() && target.expires_at.is_none() {
+        sizing.notes.push(format!(
+            "table {:?} has no expires_at column: give --older-than (or [retention] horizon) to count the backlog",
+            target.table.name
+        ));
+    } else if horizon.is_some() && target.created_at.is_none() {
+        sizing.notes.push("no created_at column to count the backlog by".to_string());
+    } else {
+        let expiry = Expiry::resolve(&mut db, &target, horizon, now).await?;
+        let dialect = db.dialect();
+        let (expired, binds) = expiry.condition(&dialect, &target, false, None, expiry.cutoff);
+        let sql = format!("SELECT count(*) FROM {} WHERE {expired}", target.table.sql_name(&dialect));
+        let rows = first_int(&db.query_text(&sql, &binds).await.context("counting the expiry backlog")?);
+        sizing.backlog = Some(Backlog {
+            rows: rows.unwrap_or(0).max(0) as u64,
+            column: expiry.column.clone(),
+            expired_before: timeparse::rfc3339(expiry.cutoff),
+        });
+    }
+    sizing.bytes_per_row = storage.bytes_per_row;
+    if storage.bytes_per_row.is_none() {
+        sizing.notes.push("the table is empty: give --row-bytes to project its size".to_string());
+    }
+    sizing.storage = Some(storage);
+    db.close().await?;
+    Ok(())
+}
+
+fn first_int(rows: &[Vec<Option<String>>]) -> Option<i64> {
+    rows.first()?.first()?.as_deref()?.parse::<f64>().ok().map(|v| v as i64)
+}
+
+async fn storage(db: &mut Db, target: &PurgeTable, exact: bool, notes: &mut Vec<String>) -> Result<Storage> {
+    let engine = db.engine();
+    let dialect = db.dialect();
+    let table = target.table.sql_name(&dialect);
+    let binds = [Bind::Text(target.table.schema.clone()), Bind::Text(target.table.name.clone())];
+    if engine == Engine::MySql {
+        // MySQL 8 caches these figures for a day unless told otherwise; MariaDB
+        // has no such cache (nor the variable).
+        let _ = db.raw("SET SESSION information_schema_stats_expiry = 0").await;
+    }
+    let template = query_file!(engine, "size_storage.sql");
+    let rows = match db.query_text(&db::fill(template, &[("table", &table)]), &binds).await {
+        Ok(rows) => rows,
+        Err(e) if engine == Engine::Sqlite && format!("{e:#}").contains("dbstat") => {
+            notes.push("this SQLite has no dbstat table: the size is the whole database file's".to_string());
+            let pages = include_str!("../../queries/sqlite/size_pages.sql");
+            db.query_text(&db::fill(pages, &[("table", &table)]), &[]).await?
+        }
+        Err(e) => return Err(e.context("reading the table's size")),
+    };
+    let row = rows.into_iter().next().context("the catalog has no size for the table")?;
+    let int = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<f64>().ok()).map(|v| v.max(0.0) as u64);
+    let estimate = row.first().cloned().flatten().and_then(|v| v.parse::<f64>().ok());
+    let (table_bytes, index_bytes, overflow_bytes) = (int(1), int(2), int(3));
+    let total_bytes =
+        int(4).unwrap_or_else(|| table_bytes.unwrap_or(0) + index_bytes.unwrap_or(0) + overflow_bytes.unwrap_or(0));
+    let mut stats_as_of = row.get(5).cloned().flatten();
+    if engine == Engine::MySql {
+        // InnoDB's own record of when it last computed the statistics, if readable.
+        let when = include_str!("../../queries/mysql/size_stats_time.sql");
+        if let Ok(rows) = db.query_text(when, &binds).await
+            && let Some(at) = rows.into_iter().next().and_then(|r| r.into_iter().next().flatten())
+        {
+            stats_as_of = Some(at);
+        }
+    }
+    let (rows, rows_exact) = match (engine, estimate) {
+        (Engine::Sqlite, Some(n)) => (n as u64, true),
+        (_, Some(n)) if !exact && n >= 0.0 => (n as u64, false),
+        (_, estimate) => {
+            if !exact && estimate.is_some_and(|n| n < 0.0) {
+                notes.push("the table was never analyzed: its rows were counted".to_string());
+            }
+            let counted = first_int(&db.query_text(&format!("SELECT count(*) FROM {table}"), &[]).await?);
+            (counted.unwrap_or(0).max(0) as u64, true)
+        }
+    };
+    if engine == Engine::MySql && !rows_exact {
+        notes.push(format!(
+            "MySQL/MariaDB figures come from InnoDB's statistics{}: ANALYZE TABLE refreshes them; --exact counts the rows",
+            stats_as_of.as_deref().map(|t| format!(" as of {t}")).unwrap_or_default()
+        ));
+    }
+    let bytes_per_row = (rows > 0).then(|| round1(total_bytes as f64 / rows as f64));
+    Ok(Storage { rows, rows_exact, table_bytes, index_bytes, overflow_bytes, total_bytes, bytes_per_row, stats_as_of })
+}
+
+/// Rows written each UTC day of the `days` days before today.
+async fn writes(db: &mut Db, target: &PurgeTable, column: &str, days: u32, now: DateTime<Utc>) -> Result<Writes> {
+    let dialect = db.dialect();
+    let repr = catalog::time_repr(db, &target.table, target.table.column(column)?, target.time_unit).await?;
+    let today = now.date_naive();
+    let first = today.checked_sub_days(Days::new(u64::from(days))).context("--days reaches too far back")?;
+    let start = |d: NaiveDate| Utc.from_utc_datetime(&d.and_hms_opt(0, 0, 0).unwrap_or_default()).timestamp_micros();
+    let col = dialect.ident(column);
+    let (since, b1) = dialect.time_bound(&col, repr, true, start(first), 1);
+    let (until, b2) = dialect.time_bound(&col, repr, false, start(today), 2);
+    let sql = db::fill(
+        query_file!(db.engine(), "size_daily.sql"),
+        &[
+            ("day", &dialect.epoch_day(&col, repr)),
+            ("table", &target.table.sql_name(&dialect)),
+            ("since", &since),
+            ("until", &until),
+        ],
+    );
+    let binds: Vec<Bind> = b1.into_iter().chain(b2).collect();
+    let counted = db.query_text(&sql, &binds).await.context("counting the daily writes")?;
+    let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
+    let mut by_day: Vec<DayCount> = (0..days)
+        .filter_map(|i| first.checked_add_days(Days::new(u64::from(i))))
+        .map(|d| DayCount { day: d.to_string(), rows: 0 })
+        .collect();
+    for row in counted {
+        let day = row.first().cloned().flatten().and_then(|d| d.parse::<f64>().ok()).map(|d| d as i64);
+        let n = row.get(1).cloned().flatten().and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
+        let Some(day) = day.and_then(|d| epoch.checked_add_signed(chrono::Duration::days(d))) else { continue };
+        if let Some(slot) = by_day.iter_mut().find(|s| s.day == day.to_string()) {
+            slot.rows += n;
+        }
+    }
+    let total: u64 = by_day.iter().map(|d| d.rows).sum();
+    let peak_day = by_day.iter().filter(|d| d.rows > 0).max_by_key(|d| d.rows).cloned();
+    let averaged = rate_days(&by_day);
+    let rows_per_day = if averaged.is_empty() {
+        0.0
+    } else {
+        averaged.iter().map(|d| d.rows).sum::<u64>() as f64 / averaged.len() as f64
+    };
+    Ok(Writes {
+        column: column.to_string(),
+        days,
+        first_day: first.to_string(),
+        last_day: today.pred_opt().unwrap_or(today).to_string(),
+        total,
+        rows_per_day: round1(rows_per_day),
+        rate_days: averaged.len(),
+        peak_day,
+        by_day,
+    })
+}
+
+/// The days the write rate is averaged over: those after the first day with
+/// rows. Before it the table did not exist or its rows are purged already;
+/// that day itself is part-purged or part-written, so it is left out too,
+/// unless it is the only day with rows.
+fn rate_days(by_day: &[DayCount]) -> &[DayCount] {
+    match by_day.iter().position(|d| d.rows > 0) {
+        Some(first) if first + 1 < by_day.len() => &by_day[first + 1..],
+        Some(first) => &by_day[first..],
+        None => by_day,
+    }
+}
+
+/// Rate x horizon x bytes per row, for each horizon.
+fn project(sizing: &mut Sizing, horizons: &[Duration]) {
+    let (Some(rate), Some(per_row)) = (sizing.rows_per_day, sizing.bytes_per_row) else { return };
+    sizing.growth_bytes_per_day = Some(rate * per_row);
+    sizing.projections = horizons
+        .iter()
+        .map(|h| {
+            let rows = rate * h.as_secs_f64() / DAY;
+            Projection {
+                retention: timeparse::short(*h),
+                retention_seconds: h.as_secs(),
+                rows: rows.round() as u64,
+                bytes: (rows * per_row).round() as u64,
+            }
+        })
+        .collect();
+}
+
+/// One figure of the CSV and NDJSON forms.
+#[derive(Debug, Serialize)]
+struct Figure {
+    section: &'static str,
+    name: String,
+    value: Value,
+    unit: &'static str,
+}
+
+fn figures(s: &Sizing) -> Vec<Figure> {
+    let mut out = Vec::new();
+    let mut push = |section, name: &str, value: Value, unit| {
+        if !value.is_null() {
+            out.push(Figure { section, name: name.to_string(), value, unit });
+        }
+    };
+    if let Some(st) = &s.storage {
+        push("storage", "rows", json!(st.rows), "rows");
+        push("storage", "rows_exact", json!(st.rows_exact), "bool");
+        push("storage", "table", json!(st.table_bytes), "bytes");
+        push("storage", "indexes", json!(st.index_bytes), "bytes");
+        push("storage", "overflow", json!(st.overflow_bytes), "bytes");
+        push("storage", "total", json!(st.total_bytes), "bytes");
+    }
+    if let Some(w) = &s.writes {
+        for d in &w.by_day {
+            push("writes", &d.day, json!(d.rows), "rows");
+        }
+        push("writes", "total", json!(w.total), "rows");
+        if let Some(peak) = &w.peak_day {
+            push("writes", "peak", json!(peak.rows), "rows");
+        }
+    }
+    if let Some(b) = &s.backlog {
+        push("backlog", "rows", json!(b.rows), "rows");
+    }
+    push("rate", "rows_per_day", json!(s.rows_per_day.map(round1)), "rows");
+    push("rate", "bytes_per_row", json!(s.bytes_per_row.map(round1)), "bytes");
+    push("growth", "bytes_per_day", json!(s.growth_bytes_per_day.map(|g| g.round() as u64)), "bytes");
+    for p in &s.projections {
+        push("projection", &p.retention, json!(p.rows), "rows");
+        push("projection", &p.retention, json!(p.bytes), "bytes");
+    }
+    out
+}
+
+fn round1(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+/// A figure for CSV: whole numbers without a decimal point.
+fn number(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+fn print_table(out: &mut impl Write, s: &Sizing, quiet: bool) -> Result<()> {
+    let new_table = |header: &[&str]| {
+        let mut t = Table::new();
+        t.load_preset(presets::UTF8_FULL_CONDENSED).set_header(header.to_vec());
+        t
+    };
+    if let (Some(table), Some(engine)) = (&s.table, s.engine) {
+        writeln!(out, "table: {table} ({engine})")?;
+    }
+    if let Some(st) = &s.storage {
+        let mut t = new_table(&["rows", "table", "indexes", "overflow", "total", "per row"]);
+        let size = |b: Option<u64>| b.map_or("-".to_string(), |b| units::human_bytes(b as f64));
+        t.add_row(vec![
+            format!("{}{}", units::grouped(st.rows), if st.rows_exact { "" } else { " (est.)" }),
+            size(st.table_bytes),
+            size(st.index_bytes),
+            size(st.overflow_bytes),
+            size(Some(st.total_bytes)),
+            st.bytes_per_row.map_or("-".to_string(), units::human_bytes),
+        ]);
+        right_align(&mut t);
+        writeln!(out, "{t}")?;
+    }
+    if let Some(w) = &s.writes {
+        writeln!(out, "\nwrites per day by {}, {} to {} (UTC):", w.column, w.first_day, w.last_day)?;
+        let peak = w.by_day.iter().map(|d| d.rows).max().unwrap_or(0);
+        let width = w.by_day.iter().map(|d| units::grouped(d.rows).len()).max().unwrap_or(1);
+        for d in &w.by_day {
+            writeln!(out, "  {}  {:>width$}  {}", d.day, units::grouped(d.rows), bar(d.rows, peak, 40))?;
+        }
+        write!(
+            out,
+            "average {} rows a day over the last {} days",
+            units::grouped(w.rows_per_day.round() as u64),
+            w.rate_days
+        )?;
+        match &w.peak_day {
+            Some(p) => writeln!(out, "; peak {} with {}", p.day, units::grouped(p.rows))?,
+            None => writeln!(out)?,
+        }
+    }
+    if let Some(b) = &s.backlog {
+        writeln!(
+            out,
+            "expiry backlog: {} rows with {} before {} (what expire would delete now)",
+            units::grouped(b.rows),
+            b.column,
+            b.expired_before
+        )?;
+    }
+    if let (Some(rate), Some(per_row)) = (s.rows_per_day, s.bytes_per_row) {
+        writeln!(
+            out,
+            "\n{} rows a day x {} a row: grows {} a day",
+            units::human_count(rate),
+            units::human_bytes(per_row),
+            units::human_bytes(rate * per_row)
+        )?;
+        let mut t = new_table(&["retention", "rows", "size"]);
+        for p in &s.projections {
+            t.add_row(vec![p.retention.clone(), units::human_count(p.rows as f64), units::human_bytes(p.bytes as f64)]);
+        }
+        right_align(&mut t);
+        writeln!(out, "{t}")?;
+    }
+    if !quiet {
+        for note in &s.notes {
+            writeln!(out, "note: {note}")?;
+        }
+        writeln!(out, "sizes in decimal units: 1 KB = 1,000 bytes, 1 GB = 10^9 bytes")?;
+    }
+    Ok(())
+}
+
+fn right_align(t: &mut Table) {
+    for column in t.column_iter_mut() {
+        column.set_cell_alignment(CellAlignment::Right);
+    }
+}
+
+/// A horizontal bar of `width` cells for `n` of `max`, in eighths of a cell.
+fn bar(n: u64, max: u64, width: usize) -> String {
+    const PARTS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    if max == 0 {
+        return String::new();
+    }
+    let eighths = ((n as f64 / max as f64) * (width * 8) as f64).round() as usize;
+    let mut s = "█".repeat(eighths / 8);
+    if !eighths.is_multiple_of(8) {
+        s.push(PARTS[eighths % 8]);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_calculator() {
+        let mut s = Sizing { rows_per_day: Some(1e7), bytes_per_row: Some(1000.0), ..Sizing::default() };
+        project(&mut s, &[Duration::from_secs(86_400), Duration::from_secs(3 * 86_400)]);
+        assert_eq!(s.growth_bytes_per_day, Some(1e10));
+        assert_eq!(s.projections[0].bytes, 10_000_000_000);
+        assert_eq!(s.projections[1].bytes, 30_000_000_000);
+        assert_eq!(s.projections[1].rows, 30_000_000);
+        assert_eq!(s.projections[1].retention, "72h");
+    }
+
+    #[test]
+    fn the_rate_leaves_out_days_before_and_at_the_first_rows() {
+        let days = |rows: &[u64]| -> Vec<DayCount> {
+            rows.iter().map(|&rows| DayCount { day: String::new(), rows }).collect()
+        };
+        let sum = |d: &[DayCount]| d.iter().map(|d| d.rows).collect::<Vec<_>>();
+        assert_eq!(sum(rate_days(&days(&[0, 0, 5, 10, 12]))), [10, 12]);
+        assert_eq!(sum(rate_days(&days(&[7, 10, 12]))), [10, 12]);
+        assert_eq!(sum(rate_days(&days(&[0, 0, 5]))), [5]);
+        assert_eq!(sum(rate_days(&days(&[0, 0]))), [0, 0]);
+    }
+
+    #[test]
+    fn bars() {
+        assert_eq!(bar(10, 10, 4), "████");
+        assert_eq!(bar(5, 10, 4), "██");
+        assert_eq!(bar(1, 16, 2), "▏");
+        assert_eq!(bar(0, 10, 4), "");
+        assert_eq!(bar(0, 0, 4), "");
+    }
+}
