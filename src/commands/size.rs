@@ -345,7 +345,7 @@ async fn writes(db: &mut Db, target: &PurgeTable, column: &str, days: u32, now: 
         first_day: first.to_string(),
         last_day: today.pred_opt().unwrap_or(today).to_string(),
         total,
-        rows_per_day: round1(rows_per_day),
+        rows_per_day: round2(rows_per_day),
         rate_days: averaged.len(),
         peak_day,
         by_day,
@@ -418,7 +418,7 @@ fn figures(s: &Sizing) -> Vec<Figure> {
     if let Some(b) = &s.backlog {
         push("backlog", "rows", json!(b.rows), "rows");
     }
-    push("rate", "rows_per_day", json!(s.rows_per_day.map(round1)), "rows");
+    push("rate", "rows_per_day", json!(s.rows_per_day.map(round2)), "rows");
     push("rate", "bytes_per_row", json!(s.bytes_per_row.map(round1)), "bytes");
     push("growth", "bytes_per_day", json!(s.growth_bytes_per_day.map(|g| g.round() as u64)), "bytes");
     for p in &s.projections {
@@ -430,6 +430,10 @@ fn figures(s: &Sizing) -> Vec<Figure> {
 
 fn round1(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
+}
+
+fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
 }
 
 /// A figure for CSV: whole numbers without a decimal point.

@@ -1,0 +1,282 @@
+//! `idemctl size` against real PostgreSQL, MariaDB/MySQL and SQLite, and as a calculator.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{Engine, Run, TestDb, csv_records, run};
+use serde_json::Value;
+
+const NOW: &str = "2026-06-15T12:00:00Z";
+
+/// Keys written on known days before NOW: 1 on May 20 (outside the 14 days),
+/// 3 on June 10, 5 on June 12, 2 on June 13, 4 on June 14, 1 today (left out,
+/// being partial). Expired: the May key, the June 10 keys and one June 12 key
+/// in progress (kept by expire, so not backlog).
+fn keys(db: &TestDb) {
+    let (text, ts) = match db.engine {
+        Engine::Postgres => ("text", "timestamptz"),
+        Engine::MySql => ("VARCHAR(100)", "DATETIME(6)"),
+        Engine::Sqlite => ("TEXT", "TEXT"),
+    };
+    db.exec(&format!(
+        "CREATE TABLE idempotency_keys (scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL,
+            status {text} NOT NULL, response_body {text}, created_at {ts} NOT NULL, expires_at {ts} NOT NULL,
+            PRIMARY KEY (scope_id, operation, {key}));
+         CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at)",
+        key = db.ident("key"),
+    ));
+    let mut rows = Vec::new();
+    let mut add = |day: &str, n: usize, status: &str, expires: &str| {
+        for i in 0..n {
+            rows.push(format!(
+                "('s', 'op', 'k-{day}-{status}-{i}', '{status}', '{{\"ok\":true}}', {}, {})",
+                db.ts(&format!("{day} 0{i}:30:00")),
+                db.ts(expires)
+            ));
+        }
+    };
+    add("2026-05-20", 1, "succeeded", "2026-05-23 00:00:00");
+    add("2026-06-10", 3, "succeeded", "2026-06-13 00:00:00");
+    add("2026-06-12", 4, "succeeded", "2026-06-16 00:00:00");
+    add("2026-06-12", 1, "in_progress", "2026-06-14 00:00:00");
+    add("2026-06-13", 2, "succeeded", "2026-06-16 00:00:00");
+    add("2026-06-14", 4, "succeeded", "2026-06-17 00:00:00");
+    add("2026-06-15", 1, "succeeded", "2026-06-18 00:00:00");
+    db.exec(&format!(
+        "INSERT INTO idempotency_keys (scope_id, operation, {}, status, response_body, created_at, expires_at) VALUES {}",
+        db.ident("key"),
+        rows.join(", ")
+    ));
+}
+
+fn size(db: &TestDb, extra: &[&str]) -> Run {
+    let mut args = vec!["size"];
+    args.extend_from_slice(extra);
+    let mut cmd = db.idemctl(&args);
+    cmd.env("IDEMCTL_TEST_NOW", NOW);
+    run(cmd)
+}
+
+fn json(out: &Run) -> Value {
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout))
+}
+
+fn storage_writes_backlog_and_projection(db: &TestDb) {
+    keys(db);
+    let doc = json(&size(db, &["--format", "json", "--exact"]));
+    let storage = &doc["storage"];
+    assert_eq!(storage["rows"], 16);
+    assert_eq!(storage["rows_exact"], true);
+    let total = storage["total_bytes"].as_u64().unwrap();
+    assert!(total > 0);
+    let index = storage["index_bytes"].as_u64().unwrap();
+    assert!(index > 0, "the expires_at index has pages: {storage}");
+    if db.engine != Engine::MySql {
+        let parts = storage["table_bytes"].as_u64().unwrap() + index + storage["overflow_bytes"].as_u64().unwrap();
+        assert_eq!(parts, total, "table + indexes + overflow is the total: {storage}");
+    }
+    let per_row = storage["bytes_per_row"].as_f64().unwrap();
+    assert!((per_row - total as f64 / 16.0).abs() < 0.1, "{storage}");
+
+    let writes = &doc["writes"];
+    assert_eq!(writes["first_day"], "2026-06-01");
+    assert_eq!(writes["last_day"], "2026-06-14");
+    let by_day: Vec<(String, u64)> = writes["by_day"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["day"].as_str().unwrap().to_string(), d["rows"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(by_day.len(), 14);
+    let nonzero: Vec<(&str, u64)> = by_day.iter().filter(|d| d.1 > 0).map(|(d, n)| (d.as_str(), *n)).collect();
+    assert_eq!(nonzero, [("2026-06-10", 3), ("2026-06-12", 5), ("2026-06-13", 2), ("2026-06-14", 4)]);
+    assert_eq!(writes["total"], 14);
+    assert_eq!(writes["peak_day"]["day"], "2026-06-12");
+    assert_eq!(writes["peak_day"]["rows"], 5);
+    // June 11 to 14: the first day with rows is left out.
+    assert_eq!(writes["rate_days"], 4);
+    assert_eq!(doc["rows_per_day"], 2.75);
+
+    assert_eq!(doc["backlog"]["rows"], 4, "the May key and the three June 10 keys; not the one in progress");
+    assert_eq!(doc["backlog"]["column"], "expires_at");
+    assert_eq!(doc["backlog"]["expired_before"], NOW);
+
+    let projections = doc["projections"].as_array().unwrap();
+    let got: Vec<(&str, u64, u64)> = projections
+        .iter()
+        .map(|p| (p["retention"].as_str().unwrap(), p["rows"].as_u64().unwrap(), p["bytes"].as_u64().unwrap()))
+        .collect();
+    let bytes = |rows: f64| (rows * per_row).round() as u64;
+    assert_eq!(got, [("24h", 3, bytes(2.75)), ("72h", 8, bytes(8.25))]);
+    assert_eq!(doc["growth_bytes_per_day"].as_f64().unwrap().round() as u64, bytes(2.75));
+
+    // A horizon counts the backlog by created_at: only the May key is older than 20 days.
+    let doc = json(&size(db, &["--format", "json", "--older-than", "20d", "--retention", "7d", "--days", "3"]));
+    assert_eq!(doc["backlog"]["rows"], 1);
+    assert_eq!(doc["backlog"]["column"], "created_at");
+    assert_eq!(doc["writes"]["first_day"], "2026-06-12");
+    assert_eq!(doc["writes"]["rate_days"], 2);
+    assert_eq!(doc["rows_per_day"], 3.0);
+    assert_eq!(doc["projections"][0]["retention"], "7d");
+    assert_eq!(doc["projections"][0]["rows"], 21);
+}
+
+fn estimates_say_so(db: &TestDb) {
+    keys(db);
+    match db.engine {
+        Engine::Postgres => {
+            // Never analyzed: the estimate is unknown, so the rows are counted, and the note says so.
+            let out = size(db, &["--format", "csv"]);
+            assert_eq!(out.code, 0, "{}", out.stderr);
+            assert!(out.stderr.contains("never analyzed"), "{}", out.stderr);
+            assert!(csv_records(&out.stdout).contains(&vec![
+                "storage".into(),
+                "rows_exact".into(),
+                "true".into(),
+                "bool".into()
+            ]));
+            db.exec("ANALYZE idempotency_keys");
+        }
+        Engine::MySql => db.exec("ANALYZE TABLE idempotency_keys"),
+        Engine::Sqlite => {}
+    }
+    let out = size(db, &["--format", "json"]);
+    let doc = json(&out);
+    match db.engine {
+        Engine::Sqlite => assert_eq!(doc["storage"]["rows_exact"], true, "SQLite always counts"),
+        _ => {
+            assert_eq!(doc["storage"]["rows_exact"], false);
+            let rows = doc["storage"]["rows"].as_u64().unwrap();
+            assert!((8..=32).contains(&rows), "an estimate near 16: {rows}");
+        }
+    }
+    if db.engine == Engine::MySql {
+        let notes = doc["notes"].to_string();
+        assert!(notes.contains("InnoDB's statistics") && notes.contains("--exact"), "{notes}");
+    }
+}
+
+fn csv_and_ndjson_give_the_same_figures(db: &TestDb) {
+    keys(db);
+    let out = size(db, &["--format", "csv", "--exact"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let records = csv_records(&out.stdout);
+    assert_eq!(records[0], ["section", "name", "value", "unit"]);
+    let row = |s: &str, n: &str, unit: &str| {
+        records.iter().find(|r| r[0] == s && r[1] == n && r[3] == unit).map(|r| r[2].clone()).unwrap_or_default()
+    };
+    assert_eq!(row("storage", "rows", "rows"), "16");
+    assert_eq!(row("writes", "2026-06-12", "rows"), "5");
+    assert_eq!(row("writes", "2026-06-02", "rows"), "0");
+    assert_eq!(row("backlog", "rows", "rows"), "4");
+    assert_eq!(row("rate", "rows_per_day", "rows"), "2.75");
+    assert_eq!(row("projection", "72h", "rows"), "8");
+    let out = size(db, &["--format", "ndjson", "--exact"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), records.len() - 1);
+    assert!(lines.contains(&serde_json::json!({"section": "backlog", "name": "rows", "value": 4, "unit": "rows"})));
+}
+
+fn the_table_shows_a_chart(db: &TestDb) {
+    keys(db);
+    let out = size(db, &["--exact"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let line = |day: &str| out.stdout.lines().find(|l| l.trim_start().starts_with(day)).unwrap_or("").to_string();
+    assert!(line("2026-06-12").ends_with(&"█".repeat(40)), "the peak day fills the bar:\n{}", out.stdout);
+    assert!(line("2026-06-13").ends_with(&"█".repeat(16)), "2 of 5 is 16 cells:\n{}", out.stdout);
+    assert!(!line("2026-06-02").contains('█'));
+    assert!(out.stdout.contains("average 3 rows a day over the last 4 days; peak 2026-06-12 with 5"), "{}", out.stdout);
+    assert!(out.stdout.contains("expiry backlog: 4 rows"), "{}", out.stdout);
+}
+
+fn a_table_without_created_at(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE seen (id {}, expires_at {} NOT NULL)",
+        db.ty("pk"),
+        if db.engine == Engine::MySql { "DATETIME(6)" } else { "TIMESTAMP" }
+    ));
+    db.exec(&format!(
+        "INSERT INTO seen (expires_at) VALUES ({0}), ({0}), ({1})",
+        db.ts("2026-06-01 00:00:00"),
+        db.ts("2026-07-01 00:00:00")
+    ));
+    let doc = json(&size(db, &["--table", "seen", "--format", "json", "--exact"]));
+    assert!(doc["writes"].is_null());
+    assert!(doc["notes"].to_string().contains("no created_at column"), "{doc}");
+    assert!(doc["projections"].as_array().unwrap().is_empty(), "no rate, no projection");
+    assert_eq!(doc["backlog"]["rows"], 2);
+    // A given rate stands in for the measured one; the row size is measured.
+    let doc = json(&size(db, &["--table", "seen", "--format", "json", "--exact", "--rate", "100/day"]));
+    assert_eq!(doc["projections"][1]["rows"], 300);
+    let per_row = doc["storage"]["bytes_per_row"].as_f64().unwrap();
+    assert_eq!(doc["projections"][1]["bytes"].as_u64().unwrap(), (300.0 * per_row).round() as u64);
+    // An unknown column named by flag is bad input.
+    let out = size(db, &["--table", "seen", "--created-at-column", "made_at"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.starts_with("idemctl: no column \"made_at\"") && out.stderr.lines().count() == 1,
+        "{}",
+        out.stderr
+    );
+}
+
+on_every_engine!(
+    storage_writes_backlog_and_projection,
+    estimates_say_so,
+    csv_and_ndjson_give_the_same_figures,
+    the_table_shows_a_chart,
+    a_table_without_created_at,
+);
+
+fn calculator(args: &[&str]) -> Run {
+    let mut cmd = Command::cargo_bin("idemctl").unwrap();
+    cmd.env_remove("DATABASE_URL").arg("size").args(args);
+    run(cmd)
+}
+
+#[test]
+fn the_calculator_needs_no_database() {
+    let out = calculator(&["--rate", "10M/day", "--row-bytes", "1KB", "--retention", "24h,72h"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("10M rows a day x 1 KB a row: grows 10 GB a day"), "{}", out.stdout);
+    let rows: Vec<Vec<&str>> = out
+        .stdout
+        .lines()
+        .filter(|l| l.contains('┆'))
+        .map(|l| l.split('┆').map(|c| c.trim_matches(|ch: char| ch.is_whitespace() || ch == '│')).collect())
+        .collect();
+    assert_eq!(rows, [vec!["retention", "rows", "size"], vec!["24h", "10M", "10 GB"], vec!["72h", "30M", "30 GB"]]);
+    assert!(out.stdout.contains("decimal units"));
+
+    // Binary units are accepted on input; output stays decimal.
+    let out = calculator(&["--rate", "1M/day", "--row-bytes", "1KiB", "--format", "json"]);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["bytes_per_row"], 1024.0);
+    assert_eq!(doc["projections"][0]["bytes"], 1_024_000_000u64);
+    assert_eq!(doc["projections"][1]["bytes"], 3_072_000_000u64);
+    assert!(doc.get("storage").is_none());
+
+    let out = calculator(&["--rate", "5k/min", "--row-bytes", "2KB", "--retention", "7d", "--format", "csv"]);
+    let records = csv_records(&out.stdout);
+    assert!(records.contains(&vec!["projection".into(), "7d".into(), "50400000".into(), "rows".into()]));
+    assert!(records.contains(&vec!["projection".into(), "7d".into(), "100800000000".into(), "bytes".into()]));
+}
+
+#[test]
+fn bad_calculator_input_is_one_line_and_exit_2() {
+    for (args, says) in [
+        (&["--rate", "10M", "--row-bytes", "1KB"][..], "not a rate"),
+        (&["--rate", "10M/day", "--row-bytes", "1XB"][..], "unknown size unit"),
+        (&["--rate", "10M/day"][..], "needs both --rate and --row-bytes"),
+        (&[][..], "no database"),
+        (&["--rate", "1/s", "--row-bytes", "1KB", "--retention", "soon"][..], "soon"),
+    ] {
+        let out = calculator(args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+        assert!(out.stdout.is_empty());
+    }
+}
