@@ -1,0 +1,290 @@
+//! `idemctl doctor` against real PostgreSQL, MariaDB/MySQL and SQLite: a
+//! fixture that passes every check and fixtures that warn or fail each one.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::{Engine, Run, TestDb, ago, run};
+use serde_json::Value;
+
+fn doctor(db: &TestDb, extra: &[&str]) -> Run {
+    let mut args = vec!["doctor", "--format", "json"];
+    args.extend_from_slice(extra);
+    run(db.idemctl(&args))
+}
+
+/// Each check's result, and its reason, by name.
+fn results(out: &Run) -> BTreeMap<String, (String, String)> {
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", out.stdout, out.stderr));
+    doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let s = |k: &str| c[k].as_str().unwrap().to_string();
+            (s("check"), (s("result"), s("reason")))
+        })
+        .collect()
+}
+
+fn result(r: &BTreeMap<String, (String, String)>, check: &str) -> String {
+    r.get(check).unwrap_or_else(|| panic!("no check {check}: {r:?}")).0.clone()
+}
+
+fn reason(r: &BTreeMap<String, (String, String)>, check: &str) -> String {
+    r.get(check).unwrap_or_else(|| panic!("no check {check}: {r:?}")).1.clone()
+}
+
+fn types(db: &TestDb) -> (&'static str, &'static str, &'static str, &'static str) {
+    match db.engine {
+        Engine::Postgres => ("text", "bytea", "jsonb", "timestamptz"),
+        Engine::MySql => ("VARCHAR(100)", "VARBINARY(64)", "TEXT", "DATETIME(6)"),
+        Engine::Sqlite => ("TEXT", "BLOB", "TEXT", "TEXT"),
+    }
+}
+
+/// The reference design: every check passes. Keys finished or in progress
+/// for a few seconds, none past its expiry; an orders table with a natural
+/// unique key besides its minted primary key.
+fn reference(db: &TestDb) {
+    let (text, blob, json, ts) = types(db);
+    let key = db.ident("key");
+    db.exec(&format!(
+        "CREATE TABLE idempotency_keys (
+            scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL, request_hash {blob},
+            status {text} NOT NULL, response_code INTEGER, response_body {json},
+            locked_at {ts} NULL, created_at {ts} NOT NULL, expires_at {ts} NOT NULL,
+            PRIMARY KEY (scope_id, operation, {key}));
+         CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
+         CREATE TABLE orders (id {pk}, customer_id {text} NOT NULL, client_reference {text} NOT NULL,
+            amount INTEGER NOT NULL, created_at {created});
+         CREATE UNIQUE INDEX orders_natural ON orders (customer_id, client_reference)",
+        pk = db.ty("pk"),
+        created = db.ty("ts"),
+    ));
+    let (now, hour, day) = (chrono::Duration::zero(), chrono::Duration::hours(1), chrono::Duration::days(1));
+    db.exec(&format!(
+        "INSERT INTO idempotency_keys (scope_id, operation, {key}, status, locked_at, created_at, expires_at) VALUES
+           ('s1', 'POST /v1/orders', 'k1', 'succeeded', {h}, {h}, {d}),
+           ('s1', 'POST /v1/orders', 'k2', 'in_progress', {n}, {n}, {d}),
+           ('s2', 'POST /v1/orders', 'k3', 'failed_retryable', {h}, {h}, {d}),
+           ('s2', 'POST /v1/refunds', 'k4', 'failed_permanent', {h}, {h}, {d})",
+        n = ago(db, now),
+        h = ago(db, hour),
+        d = ago(db, -day),
+    ));
+}
+
+fn the_reference_design_passes(db: &TestDb) {
+    reference(db);
+    let out = doctor(db, &["--creation-table", "orders"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let r = results(&out);
+    let names: Vec<&str> = r.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "backlog",
+            "creation:orders",
+            "expiry_index",
+            "fingerprint",
+            "lock_time",
+            "response",
+            "statuses",
+            "stuck",
+            "uniqueness"
+        ]
+    );
+    for (check, (verdict, why)) in &r {
+        assert_eq!(verdict, "pass", "{check}: {why}");
+    }
+    assert_eq!(reason(&r, "uniqueness"), "unique (scope_id, operation, key) covers scope + operation + key");
+    assert_eq!(
+        reason(&r, "creation:orders"),
+        "unique (customer_id, client_reference) refuses a second row, even once the key has expired"
+    );
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["summary"], serde_json::json!({"passed": 9, "warned": 0, "failed": 0}));
+    // The table format says the same to people.
+    let out = run(db.idemctl(&["doctor", "--creation-table", "orders"]));
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.contains("9 passed, 0 warned, 0 failed"), "{}", out.stdout);
+}
+
+/// A design that breaks most rules: the key unique alone (no scope), no
+/// fingerprint, no stored response, one status for every failure, no lock
+/// time, no expiry and no index on created_at, a key stuck for an hour; an
+/// orders table unique on its minted id alone.
+fn a_weak_design_fails(db: &TestDb) {
+    let text = db.ty("text");
+    let ts = types(db).3;
+    db.exec(&format!(
+        "CREATE TABLE request_keys ({key} {text} NOT NULL PRIMARY KEY, status {text} NOT NULL, created_at {ts} NOT NULL);
+         CREATE TABLE orders (id {pk}, customer_id {text} NOT NULL, amount INTEGER NOT NULL, created_at {created})",
+        key = db.ident("key"),
+        pk = db.ty("pk"),
+        created = db.ty("ts"),
+    ));
+    db.exec(&format!(
+        "INSERT INTO request_keys VALUES ('a', 'done', {old}), ('b', 'failed', {old}), ('c', 'in_progress', {old})",
+        old = ago(db, chrono::Duration::hours(1))
+    ));
+    let out = doctor(db, &["--table", "request_keys", "--succeeded-value", "done", "--creation-table", "orders"]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let r = results(&out);
+    let got: Vec<(&str, String)> = r.iter().map(|(k, v)| (k.as_str(), v.0.clone())).collect();
+    let want = [
+        ("backlog", "warn"),
+        ("creation:orders", "fail"),
+        ("expiry_index", "warn"),
+        ("fingerprint", "warn"),
+        ("lock_time", "warn"),
+        ("response", "fail"),
+        ("statuses", "warn"),
+        ("stuck", "fail"),
+        ("uniqueness", "fail"),
+    ];
+    assert_eq!(got, want.map(|(k, v)| (k, v.to_string())));
+    assert!(reason(&r, "uniqueness").contains("has no scope"), "{}", reason(&r, "uniqueness"));
+    assert!(reason(&r, "statuses").contains("\"failed\""), "{}", reason(&r, "statuses"));
+    assert!(reason(&r, "stuck").starts_with("1 keys are stuck"), "{}", reason(&r, "stuck"));
+    assert!(reason(&r, "expiry_index").contains("no index starts with created_at"), "{}", reason(&r, "expiry_index"));
+    assert!(reason(&r, "creation:orders").contains("minted primary key"));
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["summary"], serde_json::json!({"passed": 0, "warned": 5, "failed": 4}));
+    let fixes: Vec<&str> = doc["checks"].as_array().unwrap().iter().map(|c| c["fix"].as_str().unwrap()).collect();
+    assert!(fixes.iter().all(|f| !f.is_empty()), "every finding says how to fix it: {fixes:?}");
+    // With the stuck key gone and the failure values mapped, fewer findings remain.
+    db.exec("DELETE FROM request_keys WHERE status = 'in_progress'");
+    let out = doctor(
+        db,
+        &[
+            "--table",
+            "request_keys",
+            "--succeeded-value",
+            "done",
+            "--retryable-value",
+            "failed",
+            "--permanent-value",
+            "gone",
+        ],
+    );
+    let r = results(&out);
+    assert_eq!(result(&r, "stuck"), "pass");
+    assert_eq!(result(&r, "statuses"), "pass");
+}
+
+fn uniqueness_must_cover_scope_operation_and_key(db: &TestDb) {
+    let (text, _, _, ts) = types(db);
+    let key = db.ident("key");
+    db.exec(&format!(
+        "CREATE TABLE k_no_op (scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL,
+            status {text} NOT NULL, created_at {ts} NOT NULL, UNIQUE (scope_id, {key}));
+         CREATE TABLE k_wide (scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL,
+            status {text} NOT NULL, created_at {ts} NOT NULL, PRIMARY KEY (scope_id, operation, {key}, created_at));
+         CREATE TABLE k_no_scope (scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL,
+            status {text} NOT NULL, created_at {ts} NOT NULL, UNIQUE (operation, {key}))"
+    ));
+    let check = |table: &str| {
+        let r = results(&doctor(db, &["--table", table]));
+        (result(&r, "uniqueness"), reason(&r, "uniqueness"))
+    };
+    let (verdict, why) = check("k_no_op");
+    assert_eq!(verdict, "warn", "{why}");
+    assert!(why.contains("leaves out the operation"), "{why}");
+    let (verdict, why) = check("k_wide");
+    assert_eq!(verdict, "fail", "{why}");
+    assert!(why.contains("other columns too"), "{why}");
+    let (verdict, why) = check("k_no_scope");
+    assert_eq!(verdict, "fail", "{why}");
+    assert!(why.contains("leaves out the scope"), "{why}");
+}
+
+fn statuses_need_a_column_or_a_condition(db: &TestDb) {
+    let (text, _, _, ts) = types(db);
+    db.exec(&format!(
+        "CREATE TABLE api_requests (user_id INTEGER NOT NULL, idempotency_key {text} NOT NULL, finished_at {ts} NULL,
+            response_code INTEGER, response_body {text}, created_at {ts} NOT NULL, PRIMARY KEY (user_id, idempotency_key))"
+    ));
+    db.exec(&format!(
+        "INSERT INTO api_requests VALUES (1, 'a', NULL, NULL, NULL, {old}), (1, 'b', {old}, 200, 'ok', {old})",
+        old = ago(db, chrono::Duration::hours(1))
+    ));
+    let mapping = ["--table", "api_requests", "--scope-column", "user_id", "--key-column", "idempotency_key"];
+    let out = doctor(db, &mapping);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let r = results(&out);
+    assert_eq!(result(&r, "statuses"), "fail");
+    assert_eq!(result(&r, "stuck"), "warn", "without statuses nothing is known to be in progress");
+    assert_eq!(result(&r, "uniqueness"), "pass", "no operation column: (user_id, idempotency_key) is the whole key");
+    assert_eq!(result(&r, "response"), "pass");
+    let out = doctor(db, &[&mapping[..], &["--in-progress-when", "finished_at IS NULL"]].concat());
+    let r = results(&out);
+    assert_eq!(result(&r, "statuses"), "warn");
+    assert_eq!(result(&r, "stuck"), "fail", "key a has been in progress for an hour");
+    assert_eq!(out.code, 1);
+    let out =
+        doctor(db, &[&mapping[..], &["--in-progress-when", "finished_at IS NULL", "--older-than", "2h"]].concat());
+    assert_eq!(result(&results(&out), "stuck"), "pass");
+    assert_eq!(out.code, 0, "warnings alone exit 0");
+}
+
+fn the_backlog_counts_keys_long_past_expiry(db: &TestDb) {
+    reference(db);
+    let key = db.ident("key");
+    db.exec(&format!(
+        "INSERT INTO idempotency_keys (scope_id, operation, {key}, status, locked_at, created_at, expires_at) VALUES
+           ('s3', 'op', 'old1', 'succeeded', {c}, {c}, {e2}), ('s3', 'op', 'old2', 'succeeded', {c}, {c}, {e3}),
+           ('s3', 'op', 'recent', 'succeeded', {c}, {c}, {e1})",
+        c = ago(db, chrono::Duration::days(5)),
+        e1 = ago(db, chrono::Duration::hours(2)),
+        e2 = ago(db, chrono::Duration::days(2)),
+        e3 = ago(db, chrono::Duration::days(3)),
+    ));
+    let out = doctor(db, &[]);
+    assert_eq!(out.code, 0, "a backlog warns: {}", out.stderr);
+    let r = results(&out);
+    assert_eq!(result(&r, "backlog"), "warn");
+    assert!(reason(&r, "backlog").starts_with("2 keys expired more than 24h ago"), "{}", reason(&r, "backlog"));
+    let r = results(&doctor(db, &["--backlog-grace", "2d 12h"]));
+    assert!(reason(&r, "backlog").starts_with("1 keys expired more than 60h ago"), "{}", reason(&r, "backlog"));
+    assert_eq!(result(&results(&doctor(db, &["--backlog-grace", "4d"])), "backlog"), "pass");
+    // The expiry index gone, the check says so.
+    db.exec(match db.engine {
+        Engine::MySql => "DROP INDEX idempotency_keys_expires_at ON idempotency_keys",
+        _ => "DROP INDEX idempotency_keys_expires_at",
+    });
+    let r = results(&doctor(db, &[]));
+    assert_eq!(result(&r, "expiry_index"), "warn");
+    assert!(reason(&r, "expiry_index").contains("no index starts with expires_at"));
+}
+
+fn bad_input_exits_2(db: &TestDb) {
+    reference(db);
+    let out = doctor(db, &["--creation-table", "ordres"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("no table \"ordres\"") && out.stderr.contains("did you mean \"orders\""),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty());
+    let out = doctor(db, &["--fingerprint-column", "request_hsh"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("no column \"request_hsh\"") && out.stderr.contains("--fingerprint-column"),
+        "{}",
+        out.stderr
+    );
+}
+
+on_every_engine!(
+    the_reference_design_passes,
+    a_weak_design_fails,
+    uniqueness_must_cover_scope_operation_and_key,
+    statuses_need_a_column_or_a_condition,
+    the_backlog_counts_keys_long_past_expiry,
+    bad_input_exits_2,
+);
