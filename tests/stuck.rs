@@ -81,6 +81,19 @@ fn no_status_column_and_epoch_seconds(db: &TestDb) {
     assert_eq!(records[1][1], "", "no operation column");
     let age: i64 = records[1][4].parse().unwrap();
     assert!((599..=660).contains(&age), "epoch seconds read as seconds: {age}");
+    // Seconds in a 32-bit integer column read the same (no overflow on the way to microseconds).
+    db.exec(&format!(
+        "CREATE TABLE api_keys_int (user_id INTEGER NOT NULL, idempotency_key {text} NOT NULL,
+            recovery_point {text} NOT NULL, locked_at INTEGER NULL, created_at INTEGER NOT NULL,
+            PRIMARY KEY (user_id, idempotency_key));
+         INSERT INTO api_keys_int SELECT user_id, idempotency_key, recovery_point, locked_at, created_at FROM api_keys",
+        text = db.ty("text")
+    ));
+    let mut int_mapping = mapping;
+    int_mapping[1] = "api_keys_int";
+    let out = stuck(db, &int_mapping);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(keys(&out), ["a"]);
     // Without a status column, the predicate is required.
     let out = stuck(db, &mapping[..6]);
     assert_eq!(out.code, 2);

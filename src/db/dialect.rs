@@ -170,6 +170,9 @@ impl Dialect {
     /// An expression giving a time column as integer microseconds since the epoch.
     pub fn epoch_micros(&self, col: &str, repr: TimeRepr) -> String {
         match (self.engine, repr) {
+            // An int4 column of seconds times a million overflows int4.
+            (Engine::Postgres, TimeRepr::EpochSeconds) => format!("({col})::int8 * 1000000"),
+            (Engine::Postgres, TimeRepr::EpochMillis) => format!("({col})::int8 * 1000"),
             (_, TimeRepr::EpochSeconds) => format!("({col}) * 1000000"),
             (_, TimeRepr::EpochMillis) => format!("({col}) * 1000"),
             (Engine::Postgres, TimeRepr::Native { .. }) => {
