@@ -7,11 +7,15 @@
 #   bench/expire.sh                  # both engines, N=1000000
 #   N=5000000 bench/expire.sh pg
 #   BATCH=5000 bench/expire.sh mysql  # another batch size
+#   SLEEP=2ms bench/expire.sh pg       # a pause between batches
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 N=${N:-1000000}
 BATCH=${BATCH:-5000}
+SLEEP=${SLEEP:-}
+PACE=()
+[ -z "$SLEEP" ] || PACE=(--sleep "$SLEEP")
 ENGINES=("$@")
 [ ${#ENGINES[@]} -gt 0 ] || ENGINES=(pg mysql)
 PG_URL=${PG_URL:-postgres://root@127.0.0.1:5432/test}
@@ -52,7 +56,7 @@ report() {
     delete_p99=$(p99 "$OUT/$engine-delete.load")
     idem_p99=$(p99 "$OUT/$engine-idemctl.load")
     slowest=$(grep -o '"slowest_batch_ms":[0-9.]*' "$OUT/$engine-idemctl.out" | cut -d: -f2)
-    printf '%-6s N=%s expired=%s batch=%s\n' "$engine" "$N" "$expired" "$BATCH"
+    printf '%-6s N=%s expired=%s batch=%s sleep=%s\n' "$engine" "$N" "$expired" "$BATCH" "${SLEEP:-0}"
     printf '  single DELETE %8.2fs %10.0f rows/s   insert p99 %7.2f ms\n' "$delete_s" "$(echo "$expired / $delete_s" | bc -l)" "$delete_p99"
     printf '  idemctl       %8.2fs %10.0f rows/s   insert p99 %7.2f ms   slowest batch %.1f ms\n' \
         "$idem_s" "$(echo "$expired / $idem_s" | bc -l)" "$idem_p99" "$slowest"
@@ -76,16 +80,18 @@ SELECT 'cust_' || (g % 5000), 'POST /v1/orders', 'k-' || g, decode(md5(g::text),
 FROM generate_series(1, $N) g;
 CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
 VACUUM ANALYZE idempotency_keys;
+-- Both runs start from a clean checkpoint, not amid the one the build set off.
+CHECKPOINT;
 SQL
 }
 
 bench_pg() {
     local expired=$((N * 6 / 10))
     build_pg
-    with_load "$PG_URL" pg-rest sleep 10
+    with_load "$PG_URL" pg-rest sleep 20
     with_load "$PG_URL" pg-delete psql "$PG_URL" -q -c "DELETE FROM idempotency_keys WHERE expires_at < now()"
     build_pg
-    with_load "$PG_URL" pg-idemctl "$BIN" expire --database-url "$PG_URL" --batch-size "$BATCH" --format json --quiet
+    with_load "$PG_URL" pg-idemctl "$BIN" expire --database-url "$PG_URL" --batch-size "$BATCH" "${PACE[@]}" --format json --quiet
     report pg "$expired"
 }
 
@@ -98,12 +104,14 @@ CREATE TABLE idempotency_keys (
     scope_id VARCHAR(64) NOT NULL, operation VARCHAR(64) NOT NULL, \`key\` VARCHAR(64) NOT NULL, request_hash VARBINARY(32),
     status VARCHAR(32) NOT NULL, response_code INT, response_body JSON, locked_at DATETIME(6),
     created_at DATETIME(6) NOT NULL, expires_at DATETIME(6) NOT NULL,
-    PRIMARY KEY (scope_id, operation, \`key\`), KEY idempotency_keys_expires_at (expires_at));
+    PRIMARY KEY (scope_id, operation, \`key\`));
 INSERT INTO idempotency_keys
 SELECT CONCAT('cust_', seq % 5000), 'POST /v1/orders', CONCAT('k-', seq), UNHEX(MD5(seq)), 'succeeded', 201,
        '{"status":"created"}', NOW(6) - INTERVAL 3 DAY, NOW(6) - INTERVAL 3 DAY,
        IF(seq % 10 < 6, NOW(6) - INTERVAL 1 HOUR, NOW(6) + INTERVAL 1 DAY)
-FROM seq_1_to_$N;
+FROM seq_1_to_$N
+ORDER BY 1, 3;
+CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
 ANALYZE TABLE idempotency_keys;
 SQL
 }
@@ -113,11 +121,11 @@ bench_mysql() {
     local rest=${MYSQL_URL#*://}
     local host=${rest%%/*}; host=${host#*@}
     build_mysql >/dev/null
-    with_load "$MYSQL_URL" mysql-rest sleep 10
+    with_load "$MYSQL_URL" mysql-rest sleep 20
     with_load "$MYSQL_URL" mysql-delete mariadb -h "${host%:*}" -P "${host##*:}" -u root "${MYSQL_URL##*/}" \
         -e "DELETE FROM idempotency_keys WHERE expires_at < NOW(6)"
     build_mysql >/dev/null
-    with_load "$MYSQL_URL" mysql-idemctl "$BIN" expire --database-url "$MYSQL_URL" --batch-size "$BATCH" --format json --quiet
+    with_load "$MYSQL_URL" mysql-idemctl "$BIN" expire --database-url "$MYSQL_URL" --batch-size "$BATCH" "${PACE[@]}" --format json --quiet
     report mysql "$expired"
 }
 

@@ -103,8 +103,13 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     match db.engine() {
         // A purge lost in a crash is redone by the next run, so its commits
         // need not wait for the WAL flush that live writers queue behind.
-        Engine::Postgres if !args.dry_run => db.raw("SET lock_timeout = '1s'; SET synchronous_commit = off").await?,
-        Engine::MySql if !args.dry_run => db.raw("SET SESSION innodb_lock_wait_timeout = 1").await?,
+        Engine::Postgres if !args.dry_run => db.raw("SET lock_timeout = '1s'").await?,
+        // Read committed: InnoDB then locks only the rows a batch deletes, not
+        // the gaps it scans, which live inserts would wait on.
+        Engine::MySql if !args.dry_run => {
+            db.raw("SET SESSION innodb_lock_wait_timeout = 1; SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")
+                .await?
+        }
         _ => {}
     }
     let stop = super::StopFlag::watch();
