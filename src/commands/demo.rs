@@ -79,6 +79,8 @@ pub async fn run(args: DemoArgs) -> Result<Outcome> {
          idemctl stuck --database-url sqlite:{db} --max-duration 'POST /v1/payments=30s'     # keys a crash left in progress\n  \
          idemctl reap --database-url sqlite:{db} --dry-run                                   # what reap would release\n  \
          idemctl expire --database-url sqlite:{db} --dry-run                                 # keys past their expiry\n  \
+         idemctl size --database-url sqlite:{db}                                             # the key table's size and growth\n  \
+         idemctl doctor --database-url sqlite:{db} --creation-table orders                   # its design checked\n  \
          sqlite3 {db} 'SELECT status, count(*) FROM idempotency_keys GROUP BY 1'           # the key table"
     )?;
     Ok(Outcome::Clean)

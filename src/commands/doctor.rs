@@ -125,7 +125,9 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
         creation_tables.push(catalog::table(&mut db, name).await?);
     }
 
-    let mut checks = vec![uniqueness(&keys)];
+    let partial: Vec<String> =
+        catalog::indexes(&mut db, &keys.table).await?.into_iter().filter(|i| i.partial).map(|i| i.name).collect();
+    let mut checks = vec![uniqueness(&keys, &partial)];
     checks.push(fingerprint(&keys.table, pick(&args.fingerprint_column, &file.fingerprint_column))?);
     checks.push(response(
         &keys.table,
@@ -177,7 +179,9 @@ fn list(columns: &[String]) -> String {
     format!("({})", columns.join(", "))
 }
 
-fn uniqueness(keys: &KeyTable) -> Check {
+/// `partial` names the partial indexes: unique over some rows only, they
+/// do not count.
+fn uniqueness(keys: &KeyTable, partial: &[String]) -> Check {
     let name = "uniqueness";
     let mut wanted: Vec<String> = keys.scope.clone();
     wanted.extend(keys.operation.clone());
@@ -187,7 +191,7 @@ fn uniqueness(keys: &KeyTable) -> Check {
         .table
         .unique
         .iter()
-        .filter(|u| u.columns.iter().all(Option::is_some))
+        .filter(|u| u.columns.iter().all(Option::is_some) && !partial.contains(&u.name))
         .map(|u| u.columns.iter().flatten().cloned().collect())
         .collect();
     if !keys.table.primary_key.is_empty() {
