@@ -57,26 +57,23 @@ pub fn rate(text: &str) -> Result<f64, String> {
 
 /// Bytes in decimal units, three significant digits: `512 B`, `1.5 KB`, `10 GB`.
 pub fn human_bytes(bytes: f64) -> String {
-    const UNITS: [&str; 6] = ["B", "KB", "MB", "GB", "TB", "PB"];
-    let mut value = bytes.max(0.0);
-    let mut unit = 0;
-    while value >= 999.5 && unit < UNITS.len() - 1 {
-        value /= 1000.0;
-        unit += 1;
-    }
-    format!("{} {}", significant(value), UNITS[unit])
+    scaled(bytes, &[" B", " KB", " MB", " GB", " TB", " PB"])
 }
 
 /// A count in short decimal units: `950`, `12.3k`, `10M`, `1.2G`.
 pub fn human_count(n: f64) -> String {
-    const UNITS: [&str; 4] = ["", "k", "M", "G"];
-    let mut value = n.max(0.0);
-    let mut unit = 0;
-    while value >= 999.5 && unit < UNITS.len() - 1 {
+    scaled(n, &["", "k", "M", "G"])
+}
+
+/// `value` divided by 1,000 until under 1,000, with the suffix of its step.
+fn scaled(value: f64, suffixes: &[&str]) -> String {
+    let mut value = value.max(0.0);
+    let mut step = 0;
+    while value >= 999.5 && step < suffixes.len() - 1 {
         value /= 1000.0;
-        unit += 1;
+        step += 1;
     }
-    format!("{}{}", significant(value), UNITS[unit])
+    format!("{}{}", significant(value), suffixes[step])
 }
 
 /// Three significant digits, without trailing zeros: 10, 1.5, 123, 0.25.
