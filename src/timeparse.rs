@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 
 /// The unit of an integer time column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
@@ -53,10 +53,12 @@ pub fn short(d: Duration) -> String {
 }
 
 pub fn now() -> DateTime<Utc> {
+    // Databases keep microseconds: a cutoff finer than that is only noise in reports.
+    let now = || Utc::now().trunc_subsecs(6);
     std::env::var("IDEMCTL_TEST_NOW")
         .ok()
         .and_then(|t| DateTime::parse_from_rfc3339(&t).ok())
-        .map_or_else(Utc::now, |t| t.with_timezone(&Utc))
+        .map_or_else(now, |t| t.with_timezone(&Utc))
 }
 
 /// Microseconds since the Unix epoch as a UTC time, for reports.
