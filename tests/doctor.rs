@@ -275,6 +275,28 @@ fn the_backlog_counts_keys_long_past_expiry(db: &TestDb) {
     assert!(reason(&r, "expiry_index").contains("no index starts with expires_at"));
 }
 
+/// Keys with a response code but no body, and no time column at all.
+fn a_table_without_times(db: &TestDb) {
+    let text = db.ty("text");
+    let key = db.ident("key");
+    db.exec(&format!(
+        "CREATE TABLE bare_keys (scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL,
+            status {text} NOT NULL, response_code INTEGER, PRIMARY KEY (scope_id, operation, {key}));
+         INSERT INTO bare_keys VALUES ('s', 'op', 'k', 'in_progress', NULL)"
+    ));
+    let out = doctor(db, &["--table", "bare_keys"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let r = results(&out);
+    assert_eq!(result(&r, "uniqueness"), "pass");
+    assert_eq!(result(&r, "response"), "warn");
+    assert!(reason(&r, "response").contains("no column stores the body"), "{}", reason(&r, "response"));
+    assert_eq!(result(&r, "lock_time"), "fail");
+    assert_eq!(result(&r, "expiry_index"), "warn");
+    assert!(reason(&r, "expiry_index").starts_with("no expires_at or created_at column"));
+    assert_eq!(result(&r, "backlog"), "warn");
+    assert_eq!(result(&r, "stuck"), "warn", "no time to tell stuck keys by");
+}
+
 fn bad_input_exits_2(db: &TestDb) {
     reference(db);
     let out = doctor(db, &["--creation-table", "ordres"]);
@@ -301,5 +323,6 @@ on_every_engine!(
     uniqueness_must_cover_scope_operation_and_key,
     statuses_need_a_column_or_a_condition,
     the_backlog_counts_keys_long_past_expiry,
+    a_table_without_times,
     bad_input_exits_2,
 );

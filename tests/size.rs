@@ -109,6 +109,8 @@ fn storage_writes_backlog_and_projection(db: &TestDb) {
         .collect();
     let bytes = |rows: f64| (rows * per_row).round() as u64;
     assert_eq!(got, [("24h", 3, bytes(2.75)), ("72h", 8, bytes(8.25))]);
+    let peak: Vec<u64> = projections.iter().map(|p| p["peak_bytes"].as_u64().unwrap()).collect();
+    assert_eq!(peak, [bytes(5.0), bytes(15.0)], "at the peak day's 5 rows");
     assert_eq!(doc["growth_bytes_per_day"].as_f64().unwrap().round() as u64, bytes(2.75));
 
     // A horizon counts the backlog by created_at: only the May key is older than 20 days.
@@ -210,6 +212,7 @@ fn a_table_without_created_at(db: &TestDb) {
     // A given rate stands in for the measured one; the row size is measured.
     let doc = json(&size(db, &["--table", "seen", "--format", "json", "--exact", "--rate", "100/day"]));
     assert_eq!(doc["projections"][1]["rows"], 300);
+    assert!(doc["projections"][1]["peak_bytes"].is_null(), "no peak for a given rate");
     let per_row = doc["storage"]["bytes_per_row"].as_f64().unwrap();
     assert_eq!(doc["projections"][1]["bytes"].as_u64().unwrap(), (300.0 * per_row).round() as u64);
     // An unknown column named by flag is bad input.

@@ -124,6 +124,8 @@ struct Projection {
     retention_seconds: u64,
     rows: u64,
     bytes: u64,
+    /// The size were every day written like the peak day.
+    peak_bytes: Option<u64>,
 }
 
 pub async fn run(args: SizeArgs) -> Result<Outcome> {
@@ -157,7 +159,12 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
     if let Some(bytes) = args.row_bytes {
         sizing.bytes_per_row = Some(bytes);
     }
-    project(&mut sizing, &horizons);
+    // The peak day says something only of the measured rate.
+    let peak = match args.rate {
+        Some(_) => None,
+        None => sizing.writes.as_ref().and_then(|w| w.peak_day.as_ref()).map(|p| p.rows as f64),
+    };
+    project(&mut sizing, &horizons, peak);
     let mut out = BufWriter::new(std::io::stdout());
     match args.report.format {
         Format::Table => print_table(&mut out, &sizing, args.report.quiet)?,
@@ -364,19 +371,20 @@ fn rate_days(by_day: &[DayCount]) -> &[DayCount] {
     }
 }
 
-/// Rate x horizon x bytes per row, for each horizon.
-fn project(sizing: &mut Sizing, horizons: &[Duration]) {
+/// Rate x horizon x bytes per row, for each horizon; and at the peak day's rate.
+fn project(sizing: &mut Sizing, horizons: &[Duration], peak_per_day: Option<f64>) {
     let (Some(rate), Some(per_row)) = (sizing.rows_per_day, sizing.bytes_per_row) else { return };
     sizing.growth_bytes_per_day = Some(rate * per_row);
     sizing.projections = horizons
         .iter()
         .map(|h| {
-            let rows = rate * h.as_secs_f64() / DAY;
+            let days = h.as_secs_f64() / DAY;
             Projection {
                 retention: timeparse::short(*h),
                 retention_seconds: h.as_secs(),
-                rows: rows.round() as u64,
-                bytes: (rows * per_row).round() as u64,
+                rows: (rate * days).round() as u64,
+                bytes: (rate * days * per_row).round() as u64,
+                peak_bytes: peak_per_day.map(|peak| (peak * days * per_row).round() as u64),
             }
         })
         .collect();
@@ -424,6 +432,7 @@ fn figures(s: &Sizing) -> Vec<Figure> {
     for p in &s.projections {
         push("projection", &p.retention, json!(p.rows), "rows");
         push("projection", &p.retention, json!(p.bytes), "bytes");
+        push("projection_at_peak", &p.retention, json!(p.peak_bytes), "bytes");
     }
     out
 }
@@ -506,9 +515,19 @@ fn print_table(out: &mut impl Write, s: &Sizing, quiet: bool) -> Result<()> {
             units::human_bytes(per_row),
             units::human_bytes(rate * per_row)
         )?;
-        let mut t = new_table(&["retention", "rows", "size"]);
+        let peak = s.projections.iter().any(|p| p.peak_bytes.is_some());
+        let mut t = new_table(if peak {
+            &["retention", "rows", "size", "at the peak day's rate"]
+        } else {
+            &["retention", "rows", "size"]
+        });
         for p in &s.projections {
-            t.add_row(vec![p.retention.clone(), units::human_count(p.rows as f64), units::human_bytes(p.bytes as f64)]);
+            let mut row =
+                vec![p.retention.clone(), units::human_count(p.rows as f64), units::human_bytes(p.bytes as f64)];
+            if let Some(bytes) = p.peak_bytes {
+                row.push(units::human_bytes(bytes as f64));
+            }
+            t.add_row(row);
         }
         right_align(&mut t);
         writeln!(out, "{t}")?;
@@ -549,12 +568,13 @@ mod tests {
     #[test]
     fn the_calculator() {
         let mut s = Sizing { rows_per_day: Some(1e7), bytes_per_row: Some(1000.0), ..Sizing::default() };
-        project(&mut s, &[Duration::from_secs(86_400), Duration::from_secs(3 * 86_400)]);
+        project(&mut s, &[Duration::from_secs(86_400), Duration::from_secs(3 * 86_400)], Some(2e7));
         assert_eq!(s.growth_bytes_per_day, Some(1e10));
         assert_eq!(s.projections[0].bytes, 10_000_000_000);
         assert_eq!(s.projections[1].bytes, 30_000_000_000);
         assert_eq!(s.projections[1].rows, 30_000_000);
         assert_eq!(s.projections[1].retention, "72h");
+        assert_eq!(s.projections[1].peak_bytes, Some(60_000_000_000));
     }
 
     #[test]
