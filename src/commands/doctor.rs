@@ -453,8 +453,7 @@ async fn backlog(db: &mut Db, purge: &PurgeTable, config: &Config, grace: Durati
         purge.table.sql_name(&dialect),
         BACKLOG_CAP + 1
     );
-    let rows = db.query_text(&sql, &binds).await?;
-    let n: u64 = rows.first().and_then(|r| r.first()).cloned().flatten().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let n: u64 = db.query_value(&sql, &binds).await?.and_then(|v| v.parse().ok()).unwrap_or(0);
     let by = match horizon {
         Some(h) => format!("{} older than {}", expiry.column, timeparse::short(h)),
         None => format!("{} passed", expiry.column),

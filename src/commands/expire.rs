@@ -117,8 +117,7 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let table = target.table.sql_name(&dialect);
     let count_sql = format!("SELECT count(*) FROM {table} WHERE {expired}");
     let matching = if args.dry_run || report::wants_progress(args.report.quiet) {
-        let rows = db.query_text(&count_sql, &binds).await?;
-        rows.first().and_then(|r| r.first()).cloned().flatten().and_then(|n| n.parse::<u64>().ok())
+        db.query_value(&count_sql, &binds).await?.and_then(|n| n.parse::<u64>().ok())
     } else {
         None
     };
@@ -271,27 +270,24 @@ enum Walk {
 impl Walk {
     async fn new(target: &PurgeTable, db: &mut Db, batch_size: u64) -> Result<Walk> {
         if db.engine() == Engine::Postgres {
-            let version = db.query_text("SELECT current_setting('server_version_num')", &[]).await?;
-            let version: i64 =
-                version.first().and_then(|r| r.first()).cloned().flatten().and_then(|v| v.parse().ok()).unwrap_or(0);
+            let version = db.query_value("SELECT current_setting('server_version_num')", &[]).await?;
+            let version: i64 = version.and_then(|v| v.parse().ok()).unwrap_or(0);
             if version >= 140_000 {
                 let name = target.table.sql_name(&db.dialect());
-                let rows = db
-                    .query_text(
+                let int = |v: Option<String>| v.and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
+                let pages = db
+                    .query_value(
                         "SELECT (pg_relation_size(CAST($1 AS regclass)) / current_setting('block_size')::int)::int8",
                         &[Bind::Text(name.clone())],
                     )
                     .await?;
-                let first = |rows: &[Vec<Option<String>>]| {
-                    rows.first().and_then(|r| r.first()).cloned().flatten().and_then(|v| v.parse::<i64>().ok())
-                };
-                let total = first(&rows).unwrap_or(0);
+                let total = int(pages);
                 // Rows per page, counted on the first pages (a TID range scan: cheap).
                 let sample = total.clamp(1, 32);
                 let counted = db
-                    .query_text(&format!("SELECT count(*) FROM {name} WHERE ctid < '({sample},0)'::tid"), &[])
+                    .query_value(&format!("SELECT count(*) FROM {name} WHERE ctid < '({sample},0)'::tid"), &[])
                     .await?;
-                let per_page = (first(&counted).unwrap_or(0) / sample).max(1);
+                let per_page = (int(counted) / sample).max(1);
                 let per_batch = (i64::try_from(batch_size).unwrap_or(i64::MAX) / per_page).max(1);
                 return Ok(Walk::Pages { next: 0, total, per_batch });
             }

@@ -227,12 +227,9 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
         let dialect = db.dialect();
         let (expired, binds) = expiry.condition(&dialect, &target, false, None, expiry.cutoff);
         let sql = format!("SELECT count(*) FROM {} WHERE {expired}", target.table.sql_name(&dialect));
-        let rows = first_int(&db.query_text(&sql, &binds).await.context("counting the expiry backlog")?);
-        sizing.backlog = Some(Backlog {
-            rows: rows.unwrap_or(0).max(0) as u64,
-            column: expiry.column.clone(),
-            expired_before: timeparse::rfc3339(expiry.cutoff),
-        });
+        let rows = count(db.query_value(&sql, &binds).await.context("counting the expiry backlog")?);
+        sizing.backlog =
+            Some(Backlog { rows, column: expiry.column.clone(), expired_before: timeparse::rfc3339(expiry.cutoff) });
     }
     sizing.bytes_per_row = storage.bytes_per_row;
     if storage.bytes_per_row.is_none() {
@@ -243,8 +240,9 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
     Ok(())
 }
 
-fn first_int(rows: &[Vec<Option<String>>]) -> Option<i64> {
-    rows.first()?.first()?.as_deref()?.parse::<f64>().ok().map(|v| v as i64)
+/// A count read as text; none is zero.
+fn count(value: Option<String>) -> u64 {
+    value.and_then(|v| v.parse::<f64>().ok()).map_or(0, |v| v.max(0.0) as u64)
 }
 
 async fn storage(db: &mut Db, target: &PurgeTable, exact: bool, notes: &mut Vec<String>) -> Result<Storage> {
@@ -277,9 +275,7 @@ async fn storage(db: &mut Db, target: &PurgeTable, exact: bool, notes: &mut Vec<
     if engine == Engine::MySql {
         // InnoDB's own record of when it last computed the statistics, if readable.
         let when = include_str!("../../queries/mysql/size_stats_time.sql");
-        if let Ok(rows) = db.query_text(when, &binds).await
-            && let Some(at) = rows.into_iter().next().and_then(|r| r.into_iter().next().flatten())
-        {
+        if let Ok(Some(at)) = db.query_value(when, &binds).await {
             stats_as_of = Some(at);
         }
     }
@@ -290,8 +286,7 @@ async fn storage(db: &mut Db, target: &PurgeTable, exact: bool, notes: &mut Vec<
             if !exact && estimate.is_some_and(|n| n < 0.0) {
                 notes.push("the table was never analyzed: its rows were counted".to_string());
             }
-            let counted = first_int(&db.query_text(&format!("SELECT count(*) FROM {table}"), &[]).await?);
-            (counted.unwrap_or(0).max(0) as u64, true)
+            (count(db.query_value(&format!("SELECT count(*) FROM {table}"), &[]).await?), true)
         }
     };
     if engine == Engine::MySql && !rows_exact {

@@ -60,7 +60,7 @@ pub(crate) use query_file;
 /// Reads a table's description; `name` may be `schema.table`.
 pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
     let engine = db.engine();
-    let current = single_text(db, query_file!(engine, "current_schema.sql"), &[]).await?;
+    let current = db.query_value(query_file!(engine, "current_schema.sql"), &[]).await?;
     let Some(current) = current else {
         bail!("no database selected: name one in the URL");
     };
@@ -140,10 +140,6 @@ pub async fn indexes(db: &mut Db, table: &Table) -> Result<Vec<Index>> {
         .collect())
 }
 
-async fn single_text(db: &mut Db, sql: &str, binds: &[Bind]) -> Result<Option<String>> {
-    Ok(db.query_text(sql, binds).await?.into_iter().next().and_then(|row| row.into_iter().next().flatten()))
-}
-
 async fn table_names(db: &mut Db, schema: &str) -> Result<Vec<String>> {
     let rows = db.query_text(query_file!(db.engine(), "tables.sql"), &[Bind::Text(schema.to_string())]).await?;
     Ok(rows.into_iter().filter_map(|r| r.into_iter().next().flatten()).collect())
@@ -188,8 +184,7 @@ pub async fn time_repr(db: &mut Db, table: &Table, column: &Column, unit: TimeUn
             TimeUnit::Ms => true,
             TimeUnit::Auto => {
                 let sql = format!("SELECT max({}) FROM {}", dialect.ident(&column.name), table.sql_name(&dialect));
-                let max =
-                    db.query_text(&sql, &[]).await?.into_iter().next().and_then(|r| r.into_iter().next().flatten());
+                let max = db.query_value(&sql, &[]).await?;
                 max.and_then(|m| m.parse::<f64>().ok()).is_some_and(|m| m > MILLIS_THRESHOLD)
             }
         })

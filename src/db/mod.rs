@@ -501,6 +501,11 @@ impl Db {
         Ok(out)
     }
 
+    /// Runs a query and returns the first column of its first row, as text.
+    pub async fn query_value(&mut self, sql: &str, binds: &[Bind]) -> Result<Option<String>> {
+        Ok(self.query_text(sql, binds).await?.into_iter().next().and_then(|row| row.into_iter().next().flatten()))
+    }
+
     /// Runs statements that return no rows.
     pub async fn execute(&mut self, sql: &str, binds: &[Bind]) -> Result<u64> {
         let sql = AssertSqlSafe(sql.to_string());
