@@ -99,12 +99,12 @@ pub struct KeyTable {
 
 /// A name given by flag, by the config file, or by default; only a name
 /// given by flag or file must exist.
-fn pick(flag: &Option<String>, file: &Option<String>) -> Option<String> {
+pub(crate) fn pick(flag: &Option<String>, file: &Option<String>) -> Option<String> {
     flag.clone().or_else(|| file.clone())
 }
 
 /// A named column, or an error naming it and the flag that maps it.
-fn named(table: &Table, name: &str, flag: &str) -> Result<String> {
+pub(crate) fn named(table: &Table, name: &str, flag: &str) -> Result<String> {
     match table.column(name) {
         Ok(c) => Ok(c.name.clone()),
         Err(e) => {

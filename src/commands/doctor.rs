@@ -16,10 +16,10 @@ use serde::Serialize;
 
 use crate::cli::{Connect, Output};
 use crate::config::Config;
-use crate::db::catalog::{self, Table};
+use crate::db::catalog::{self, Index, Table};
 use crate::db::{self, Access, Db, Engine};
 use crate::exit::Outcome;
-use crate::keys::{KeyTable, MappingArgs, PurgeTable};
+use crate::keys::{self, KeyTable, MappingArgs, PurgeTable};
 use crate::report::Emitter;
 use crate::timeparse;
 use crate::units;
@@ -125,18 +125,17 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
         creation_tables.push(catalog::table(&mut db, name).await?);
     }
 
-    let partial: Vec<String> =
-        catalog::indexes(&mut db, &keys.table).await?.into_iter().filter(|i| i.partial).map(|i| i.name).collect();
-    let mut checks = vec![uniqueness(&keys, &partial)];
-    checks.push(fingerprint(&keys.table, pick(&args.fingerprint_column, &file.fingerprint_column))?);
+    let indexes = catalog::indexes(&mut db, &keys.table).await?;
+    let mut checks = vec![uniqueness(&keys, &indexes)];
+    checks.push(fingerprint(&keys.table, keys::pick(&args.fingerprint_column, &file.fingerprint_column))?);
     checks.push(response(
         &keys.table,
-        pick(&args.response_code_column, &file.response_code_column),
-        pick(&args.response_body_column, &file.response_body_column),
+        keys::pick(&args.response_code_column, &file.response_code_column),
+        keys::pick(&args.response_body_column, &file.response_body_column),
     )?);
     checks.push(statuses(&mut db, &keys, purge.in_progress.is_some()).await?);
     checks.push(lock_time(&keys));
-    checks.push(expiry_index(&mut db, &purge).await?);
+    checks.push(expiry_index(&db, &purge, &indexes));
     checks.push(backlog(&mut db, &purge, &config, args.backlog_grace).await?);
     checks.push(stuck_now(&mut db, &keys, purge.in_progress.is_some(), &durations).await?);
     for table in &creation_tables {
@@ -160,43 +159,40 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     Ok(Outcome::from_findings(failed > 0))
 }
 
-fn pick(flag: &Option<String>, file: &Option<String>) -> Option<String> {
-    flag.clone().or_else(|| file.clone())
-}
-
 /// A column given by name (which must exist), else the first of `names` the table has.
 fn column(table: &Table, given: Option<String>, names: &[&str], flag: &str) -> Result<Option<String>> {
     match given {
-        Some(name) => match table.column(&name) {
-            Ok(c) => Ok(Some(c.name.clone())),
-            Err(e) => anyhow::bail!("{e}: check {flag}"),
-        },
+        Some(name) => keys::named(table, &name, flag).map(Some),
         None => Ok(table.find_column(names).map(|c| c.name.clone())),
     }
+}
+
+/// The column sets a table keeps unique: its unique indexes over plain
+/// columns (expressions left out) and its primary key; without the indexes
+/// named in `partial`, which hold over some rows only.
+fn unique_sets(table: &Table, partial: &[&str]) -> Vec<Vec<String>> {
+    table
+        .unique
+        .iter()
+        .filter(|u| u.columns.iter().all(Option::is_some) && !partial.contains(&u.name.as_str()))
+        .map(|u| u.columns.iter().flatten().cloned().collect())
+        .chain((!table.primary_key.is_empty()).then(|| table.primary_key.clone()))
+        .collect()
 }
 
 fn list(columns: &[String]) -> String {
     format!("({})", columns.join(", "))
 }
 
-/// `partial` names the partial indexes: unique over some rows only, they
-/// do not count.
-fn uniqueness(keys: &KeyTable, partial: &[String]) -> Check {
+/// `indexes` are the table's: its partial unique indexes do not count.
+fn uniqueness(keys: &KeyTable, indexes: &[Index]) -> Check {
     let name = "uniqueness";
     let mut wanted: Vec<String> = keys.scope.clone();
     wanted.extend(keys.operation.clone());
     wanted.push(keys.key.clone());
     let wanted_set: BTreeSet<&str> = wanted.iter().map(String::as_str).collect();
-    let mut candidates: Vec<Vec<String>> = keys
-        .table
-        .unique
-        .iter()
-        .filter(|u| u.columns.iter().all(Option::is_some) && !partial.contains(&u.name))
-        .map(|u| u.columns.iter().flatten().cloned().collect())
-        .collect();
-    if !keys.table.primary_key.is_empty() {
-        candidates.push(keys.table.primary_key.clone());
-    }
+    let partial: Vec<&str> = indexes.iter().filter(|i| i.partial).map(|i| i.name.as_str()).collect();
+    let candidates = unique_sets(&keys.table, &partial);
     let fix_all = format!("make {} unique: ALTER TABLE ... ADD UNIQUE {}", list(&wanted), list(&wanted));
     // A unique index over the key and mapped columns only constrains keys;
     // one with other columns besides (created_at, say) constrains nothing.
@@ -399,19 +395,19 @@ fn lock_time(keys: &KeyTable) -> Check {
     }
 }
 
-async fn expiry_index(db: &mut Db, purge: &PurgeTable) -> Result<Check> {
+/// `indexes` are the key table's.
+fn expiry_index(db: &Db, purge: &PurgeTable, indexes: &[Index]) -> Check {
     let name = "expiry_index";
     let Some(column) = purge.expires_at.as_ref().or(purge.created_at.as_ref()) else {
-        return Ok(Check::new(
+        return Check::new(
             name,
             Verdict::Warn,
             "no expires_at or created_at column: nothing says when a key may go, and the table grows for good",
             "add expires_at (or created_at with a [retention] horizon) and index it",
-        ));
+        );
     };
-    let indexes = catalog::indexes(db, &purge.table).await?;
     let rowid = db.engine() == Engine::Sqlite && purge.table.primary_key == [column.clone()];
-    Ok(match indexes.iter().find(|i| i.first_column.as_deref() == Some(column.as_str())) {
+    match indexes.iter().find(|i| i.first_column.as_deref() == Some(column.as_str())) {
         Some(i) => Check::new(
             name,
             Verdict::Pass,
@@ -429,7 +425,7 @@ async fn expiry_index(db: &mut Db, purge: &PurgeTable) -> Result<Check> {
             format!("no index starts with {column}: expire and the backlog count read the whole table"),
             format!("CREATE INDEX {}_{column} ON {} ({column})", purge.table.name, purge.table.sql_name(&db.dialect())),
         ),
-    })
+    }
 }
 
 async fn backlog(db: &mut Db, purge: &PurgeTable, config: &Config, grace: Duration) -> Result<Check> {
@@ -507,14 +503,8 @@ fn natural_unique(table: &Table) -> Check {
                 || (table.engine == Engine::Sqlite && table.primary_key.len() == 1 && c.data_type == "integer")
         })
     };
-    let natural: Vec<Vec<String>> = table
-        .unique
-        .iter()
-        .filter(|u| u.columns.iter().all(Option::is_some))
-        .map(|u| u.columns.iter().flatten().cloned().collect::<Vec<_>>())
-        .chain((!table.primary_key.is_empty()).then(|| table.primary_key.clone()))
-        .filter(|cols| cols.iter().all(|c| !minted(c)))
-        .collect();
+    let natural: Vec<Vec<String>> =
+        unique_sets(table, &[]).into_iter().filter(|cols| cols.iter().all(|c| !minted(c))).collect();
     match natural.first() {
         Some(cols) => Check::new(
             &name,
