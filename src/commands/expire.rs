@@ -94,7 +94,6 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let target = args.mapping.resolve_purge(&config.key_table, &mut db).await?;
     let dialect = db.dialect();
     let expiry = Expiry::resolve(&mut db, &target, older_than, timeparse::now()).await?;
-    let (column, cutoff) = (expiry.column.clone(), expiry.cutoff);
     let (expired, binds) =
         expiry.condition(&dialect, &target, args.include_in_progress, args.filter.as_deref(), expiry.cutoff);
     let mut walk = Walk::new(&target, &mut db, args.batch_size).await?;
@@ -124,8 +123,8 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let bar = report::progress(args.report.quiet, matching, "deleting");
     let mut summary = Summary {
         table: format!("{}.{}", target.table.schema, target.table.name),
-        expired_before: timeparse::rfc3339(cutoff),
-        by: column.clone(),
+        expired_before: timeparse::rfc3339(expiry.cutoff),
+        by: expiry.column.clone(),
         dry_run: args.dry_run,
         rows_deleted: 0,
         rows_matching: matching,

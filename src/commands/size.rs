@@ -295,7 +295,7 @@ async fn storage(db: &mut Db, target: &PurgeTable, exact: bool, notes: &mut Vec<
             stats_as_of.as_deref().map(|t| format!(" as of {t}")).unwrap_or_default()
         ));
     }
-    let bytes_per_row = (rows > 0).then(|| round1(total_bytes as f64 / rows as f64));
+    let bytes_per_row = (rows > 0).then(|| round_to(total_bytes as f64 / rows as f64, 1));
     Ok(Storage { rows, rows_exact, table_bytes, index_bytes, overflow_bytes, total_bytes, bytes_per_row, stats_as_of })
 }
 
@@ -347,7 +347,7 @@ async fn writes(db: &mut Db, target: &PurgeTable, column: &str, days: u32, now: 
         first_day: first.to_string(),
         last_day: today.pred_opt().unwrap_or(today).to_string(),
         total,
-        rows_per_day: round2(rows_per_day),
+        rows_per_day: round_to(rows_per_day, 2),
         rate_days: averaged.len(),
         peak_day,
         by_day,
@@ -421,8 +421,8 @@ fn figures(s: &Sizing) -> Vec<Figure> {
     if let Some(b) = &s.backlog {
         push("backlog", "rows", json!(b.rows), "rows");
     }
-    push("rate", "rows_per_day", json!(s.rows_per_day.map(round2)), "rows");
-    push("rate", "bytes_per_row", json!(s.bytes_per_row.map(round1)), "bytes");
+    push("rate", "rows_per_day", json!(s.rows_per_day.map(|r| round_to(r, 2))), "rows");
+    push("rate", "bytes_per_row", json!(s.bytes_per_row.map(|b| round_to(b, 1))), "bytes");
     push("growth", "bytes_per_day", json!(s.growth_bytes_per_day.map(|g| g.round() as u64)), "bytes");
     for p in &s.projections {
         push("projection", &p.retention, json!(p.rows), "rows");
@@ -432,12 +432,10 @@ fn figures(s: &Sizing) -> Vec<Figure> {
     out
 }
 
-fn round1(v: f64) -> f64 {
-    (v * 10.0).round() / 10.0
-}
-
-fn round2(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
+/// `v` rounded to `digits` decimal places.
+fn round_to(v: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (v * scale).round() / scale
 }
 
 /// A figure for CSV: whole numbers without a decimal point.
