@@ -268,8 +268,8 @@ async fn storage(db: &mut Db, target: &PurgeTable, exact: bool, notes: &mut Vec<
     let row = rows.into_iter().next().context("the catalog has no size for the table")?;
     let int = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<f64>().ok()).map(|v| v.max(0.0) as u64);
     let estimate = row.first().cloned().flatten().and_then(|v| v.parse::<f64>().ok());
-    let (table_bytes, index_bytes, overflow_bytes) = (int(1), int(2), int(3));
-    let total_bytes =
+    let (mut table_bytes, mut index_bytes, overflow_bytes) = (int(1), int(2), int(3));
+    let mut total_bytes =
         int(4).unwrap_or_else(|| table_bytes.unwrap_or(0) + index_bytes.unwrap_or(0) + overflow_bytes.unwrap_or(0));
     let mut stats_as_of = row.get(5).cloned().flatten();
     if engine == Engine::MySql {
@@ -277,6 +277,20 @@ async fn storage(db: &mut Db, target: &PurgeTable, exact: bool, notes: &mut Vec<
         let when = include_str!("../../queries/mysql/size_stats_time.sql");
         if let Ok(Some(at)) = db.query_value(when, &binds).await {
             stats_as_of = Some(at);
+        }
+        // Right after a bulk load the statistics can still describe an empty
+        // table; the table's file, where it is readable, is current.
+        if let Some(file) = innodb_file_bytes(db, &target.table).await
+            && file > total_bytes.saturating_mul(2)
+            && file - total_bytes >= STALE_STATS_SLACK
+        {
+            notes.push(format!(
+                "InnoDB's statistics lag behind the table ({} by them, {} on disk): the total is the table's file, \
+                 table and indexes together; ANALYZE TABLE refreshes the statistics",
+                units::human_bytes(total_bytes as f64),
+                units::human_bytes(file as f64)
+            ));
+            (table_bytes, index_bytes, total_bytes) = (None, None, file);
         }
     }
     let (rows, rows_exact) = match (engine, estimate) {
@@ -297,6 +311,25 @@ async fn storage(db: &mut Db, target: &PurgeTable, exact: bool, notes: &mut Vec<
     }
     let bytes_per_row = (rows > 0).then(|| round_to(total_bytes as f64 / rows as f64, 1));
     Ok(Storage { rows, rows_exact, table_bytes, index_bytes, overflow_bytes, total_bytes, bytes_per_row, stats_as_of })
+}
+
+/// A file bigger than the statistics' total by this much, and twice it, means
+/// the statistics are stale: an empty InnoDB file already takes some space.
+const STALE_STATS_SLACK: u64 = 4 * 1024 * 1024;
+
+/// The size of an InnoDB table's own file, where the server shows it (the
+/// PROCESS privilege, innodb_file_per_table): MariaDB's view, else MySQL 8's.
+async fn innodb_file_bytes(db: &mut Db, table: &catalog::Table) -> Option<u64> {
+    let name = Bind::Text(format!("{}/{}", table.schema, table.name));
+    for sql in [
+        include_str!("../../queries/mysql/size_file_mariadb.sql"),
+        include_str!("../../queries/mysql/size_file_mysql.sql"),
+    ] {
+        if let Ok(Some(size)) = db.query_value(sql, std::slice::from_ref(&name)).await {
+            return size.parse().ok();
+        }
+    }
+    None
 }
 
 /// Rows written each UTC day of the `days` days before today.
