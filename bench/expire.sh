@@ -8,12 +8,16 @@
 #   N=5000000 bench/expire.sh pg
 #   BATCH=5000 bench/expire.sh mysql  # another batch size
 #   SLEEP=2ms bench/expire.sh pg       # a pause between batches
+#   TAIL=40 bench/expire.sh mysql      # the load runs 40 s on after each run,
+#                                      # measured apart: the work a run leaves
+#                                      # behind (InnoDB's purge of its rows)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 N=${N:-1000000}
 BATCH=${BATCH:-5000}
 SLEEP=${SLEEP:-}
+TAIL=${TAIL:-0}
 PACE=()
 [ -z "$SLEEP" ] || PACE=(--sleep "$SLEEP")
 ENGINES=("$@")
@@ -30,19 +34,28 @@ LOAD=target/release/examples/insert_load
 now() { date +%s.%N; }
 
 # with_load URL TAG COMMAND...: runs COMMAND under the insert load; the
-# load's figures go to $OUT/TAG.load, the command's time to $OUT/TAG.time.
+# load's figures go to $OUT/TAG.load (each insert in $OUT/TAG.trace), the
+# command's time to $OUT/TAG.time, the time it returned to $OUT/TAG.end.
 with_load() {
-    local url=$1 tag=$2 start
+    local url=$1 tag=$2 start end
     shift 2
-    "$LOAD" "$url" 600 >"$OUT/$tag.load" &
+    INSERT_TRACE="$OUT/$tag.trace" "$LOAD" "$url" 600 >"$OUT/$tag.load" &
     local load=$!
     sleep 1
     start=$(now)
     "$@" >"$OUT/$tag.out"
-    echo "$(now) - $start" | bc >"$OUT/$tag.time"
-    sleep 1
+    end=$(now)
+    echo "$end - $start" | bc >"$OUT/$tag.time"
+    echo "$end" >"$OUT/$tag.end"
+    sleep $((TAIL > 1 ? TAIL : 1))
     kill -TERM "$load"
     wait "$load" || true
+}
+
+# tail_p99 TAG: the p99 of the inserts that started after TAG's command returned.
+tail_p99() {
+    awk -v end="$(cat "$OUT/$1.end")" '$1 > end {print $2}' "$OUT/$1.trace" | sort -n |
+        awk '{v[NR] = $1} END {i = int(NR * 0.99) + 1; if (i > NR) i = NR; print v[i]}'
 }
 
 p99() { awk '{for (i = 1; i < NF; i++) if ($i == "p99") print $(i + 1)}' "$1"; }
@@ -65,6 +78,10 @@ report() {
         "$rest" "$rest2"
     printf '  idemctl rows/s vs DELETE: %.2fx (target >= 0.5); p99 during idemctl vs rest before it: %.2fx (target <= 3); DELETE: %.2fx\n' \
         "$(echo "$delete_s / $idem_s" | bc -l)" "$(echo "$idem_p99 / $rest2" | bc -l)" "$(echo "$delete_p99 / $rest" | bc -l)"
+    if [ "$TAIL" -gt 0 ]; then
+        printf '  in the %s s after each returned                insert p99 %7.2f ms after the DELETE, %.2f ms after idemctl\n' \
+            "$TAIL" "$(tail_p99 "$engine-delete")" "$(tail_p99 "$engine-idemctl")"
+    fi
 }
 
 build_pg() {
@@ -98,10 +115,14 @@ bench_pg() {
     report pg "$expired"
 }
 
-build_mysql() {
+mysql_cli() {
     local rest=${MYSQL_URL#*://}
     local host=${rest%%/*}; host=${host#*@}
-    mariadb -h "${host%:*}" -P "${host##*:}" -u root "${MYSQL_URL##*/}" <<SQL
+    mariadb -h "${host%:*}" -P "${host##*:}" -u root "${MYSQL_URL##*/}" "$@"
+}
+
+build_mysql() {
+    mysql_cli <<SQL
 DROP TABLE IF EXISTS idempotency_keys;
 CREATE TABLE idempotency_keys (
     scope_id VARCHAR(64) NOT NULL, operation VARCHAR(64) NOT NULL, \`key\` VARCHAR(64) NOT NULL, request_hash VARBINARY(32),
@@ -117,16 +138,22 @@ ORDER BY 1, 3;
 CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
 ANALYZE TABLE idempotency_keys;
 SQL
+    # Both runs start with the build's pages written out, as PostgreSQL's do
+    # from a CHECKPOINT: InnoDB would otherwise flush them during the run.
+    local pct
+    pct=$(mysql_cli -N -e "SELECT @@GLOBAL.innodb_max_dirty_pages_pct")
+    mysql_cli -e "SET GLOBAL innodb_max_dirty_pages_pct = 0"
+    until [ "$(mysql_cli -N -e "SHOW GLOBAL STATUS LIKE 'Innodb_checkpoint_age'" | cut -f2)" -lt 1000000 ]; do
+        sleep 0.5
+    done
+    mysql_cli -e "SET GLOBAL innodb_max_dirty_pages_pct = $pct"
 }
 
 bench_mysql() {
     local expired=$((N * 6 / 10))
-    local rest=${MYSQL_URL#*://}
-    local host=${rest%%/*}; host=${host#*@}
     build_mysql >/dev/null
     with_load "$MYSQL_URL" mysql-rest sleep 20
-    with_load "$MYSQL_URL" mysql-delete mariadb -h "${host%:*}" -P "${host##*:}" -u root "${MYSQL_URL##*/}" \
-        -e "DELETE FROM idempotency_keys WHERE expires_at < NOW(6)"
+    with_load "$MYSQL_URL" mysql-delete mysql_cli -e "DELETE FROM idempotency_keys WHERE expires_at < NOW(6)"
     build_mysql >/dev/null
     with_load "$MYSQL_URL" mysql-rest2 sleep 20
     with_load "$MYSQL_URL" mysql-idemctl "$BIN" expire --database-url "$MYSQL_URL" --batch-size "$BATCH" "${PACE[@]}" --format json --quiet

@@ -3,10 +3,17 @@
 //! the time limit, then prints the count and the latency percentiles.
 //!
 //!   insert_load URL SECONDS
+//!
+//! With INSERT_TRACE=FILE, each insert's start (Unix seconds) and latency
+//! (ms) go to FILE too, one line each, to set against what else ran.
 
 use std::time::{Duration, Instant};
 
 use sqlx::{AssertSqlSafe, Connection};
+
+fn unix_now() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
+}
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
@@ -15,6 +22,7 @@ async fn main() -> anyhow::Result<()> {
     let limit = Duration::from_secs(args.next().map_or(60, |s| s.parse().expect("seconds")));
     let pid = std::process::id();
     let mut latencies: Vec<Duration> = Vec::new();
+    let mut trace: Vec<(f64, Duration)> = Vec::new();
     let started = Instant::now();
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let mysql = url.starts_with("mysql") || url.starts_with("mariadb");
@@ -31,9 +39,10 @@ async fn main() -> anyhow::Result<()> {
             ($conn:expr) => {
                 while started.elapsed() < limit {
                     n += 1;
-                    let t = Instant::now();
+                    let (at, t) = (unix_now(), Instant::now());
                     sqlx::query(AssertSqlSafe(sql)).bind(format!("load-{pid}-{n}")).execute(&mut $conn).await?;
                     latencies.push(t.elapsed());
+                    trace.push((at, t.elapsed()));
                     tokio::time::sleep(Duration::from_millis(2)).await;
                 }
             };
@@ -51,6 +60,10 @@ async fn main() -> anyhow::Result<()> {
         r = run => r?,
         _ = term.recv() => {}
         _ = tokio::signal::ctrl_c() => {}
+    }
+    if let Ok(path) = std::env::var("INSERT_TRACE") {
+        let lines: String = trace.iter().map(|(at, d)| format!("{at:.3} {:.2}\n", d.as_secs_f64() * 1000.0)).collect();
+        std::fs::write(path, lines)?;
     }
     latencies.sort();
     let pct = |p: f64| latencies.get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)));

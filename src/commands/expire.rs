@@ -100,8 +100,8 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
 
     let _lock = if args.dry_run { None } else { Some(super::lock_table(&mut db, &target.table).await?) };
     match db.engine() {
-        // A purge lost in a crash is redone by the next run, so its commits
-        // need not wait for the WAL flush that live writers queue behind.
+        // A batch waits at most a second for a row a live writer holds, and
+        // fails rather than queue the writers behind it.
         Engine::Postgres if !args.dry_run => db.raw("SET lock_timeout = '1s'").await?,
         // Read committed: InnoDB then locks only the rows a batch deletes, not
         // the gaps it scans, which live inserts would wait on.
