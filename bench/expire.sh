@@ -143,7 +143,9 @@ SQL
     local pct
     pct=$(mysql_cli -N -e "SELECT @@GLOBAL.innodb_max_dirty_pages_pct")
     mysql_cli -e "SET GLOBAL innodb_max_dirty_pages_pct = 0"
-    until [ "$(mysql_cli -N -e "SHOW GLOBAL STATUS LIKE 'Innodb_checkpoint_age'" | cut -f2)" -lt 1000000 ]; do
+    local age
+    while age=$(mysql_cli -N -e "SHOW GLOBAL STATUS LIKE 'Innodb_checkpoint_age'" | cut -f2) &&
+        [ -n "$age" ] && [ "$age" -ge 1000000 ]; do
         sleep 0.5
     done
     mysql_cli -e "SET GLOBAL innodb_max_dirty_pages_pct = $pct"

@@ -21,8 +21,8 @@ async fn main() -> anyhow::Result<()> {
     let url = args.next().expect("usage: insert_load URL SECONDS");
     let limit = Duration::from_secs(args.next().map_or(60, |s| s.parse().expect("seconds")));
     let pid = std::process::id();
-    let mut latencies: Vec<Duration> = Vec::new();
-    let mut trace: Vec<(f64, Duration)> = Vec::new();
+    // Each insert's start (Unix seconds) and latency.
+    let mut inserts: Vec<(f64, Duration)> = Vec::new();
     let started = Instant::now();
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let mysql = url.starts_with("mysql") || url.starts_with("mariadb");
@@ -41,8 +41,7 @@ async fn main() -> anyhow::Result<()> {
                     n += 1;
                     let (at, t) = (unix_now(), Instant::now());
                     sqlx::query(AssertSqlSafe(sql)).bind(format!("load-{pid}-{n}")).execute(&mut $conn).await?;
-                    latencies.push(t.elapsed());
-                    trace.push((at, t.elapsed()));
+                    inserts.push((at, t.elapsed()));
                     tokio::time::sleep(Duration::from_millis(2)).await;
                 }
             };
@@ -62,9 +61,11 @@ async fn main() -> anyhow::Result<()> {
         _ = tokio::signal::ctrl_c() => {}
     }
     if let Ok(path) = std::env::var("INSERT_TRACE") {
-        let lines: String = trace.iter().map(|(at, d)| format!("{at:.3} {:.2}\n", d.as_secs_f64() * 1000.0)).collect();
+        let lines: String =
+            inserts.iter().map(|(at, d)| format!("{at:.3} {:.2}\n", d.as_secs_f64() * 1000.0)).collect();
         std::fs::write(path, lines)?;
     }
+    let mut latencies: Vec<Duration> = inserts.iter().map(|&(_, d)| d).collect();
     latencies.sort();
     let pct = |p: f64| latencies.get(((latencies.len() as f64 * p) as usize).min(latencies.len().saturating_sub(1)));
     let ms = |d: Option<&Duration>| d.map_or(0.0, |d| d.as_secs_f64() * 1000.0);
