@@ -343,7 +343,7 @@ async fn writes(db: &mut Db, target: &PurgeTable, column: &str, days: u32, now: 
     let (since, b1) = dialect.time_bound(&col, repr, true, start(first), 1);
     let (until, b2) = dialect.time_bound(&col, repr, false, start(today), 2);
     let sql = db::fill(
-        query_file!(db.engine(), "size_daily.sql"),
+        include_str!("../../queries/size_daily.sql"),
         &[
             ("day", &dialect.epoch_day(&col, repr)),
             ("table", &target.table.sql_name(&dialect)),
