@@ -444,12 +444,7 @@ async fn backlog(db: &mut Db, purge: &PurgeTable, config: &Config, grace: Durati
     let dialect = db.dialect();
     let before = expiry.cutoff - chrono::Duration::from_std(grace)?;
     let (expired, binds) = expiry.condition(&dialect, purge, false, None, before);
-    let sql = format!(
-        "SELECT count(*) FROM (SELECT 1 AS x FROM {} WHERE {expired} LIMIT {}) s",
-        purge.table.sql_name(&dialect),
-        BACKLOG_CAP + 1
-    );
-    let n: u64 = db.query_value(&sql, &binds).await?.and_then(|v| v.parse().ok()).unwrap_or(0);
+    let n = expire::count_matching(db, &purge.table.sql_name(&dialect), &expired, &binds, Some(BACKLOG_CAP)).await?;
     let by = match horizon {
         Some(h) => format!("{} older than {}", expiry.column, timeparse::short(h)),
         None => format!("{} passed", expiry.column),

@@ -114,9 +114,8 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let stop = super::StopFlag::watch();
 
     let table = target.table.sql_name(&dialect);
-    let count_sql = format!("SELECT count(*) FROM {table} WHERE {expired}");
     let matching = if args.dry_run || report::wants_progress(args.report.quiet) {
-        db.query_value(&count_sql, &binds).await?.and_then(|n| n.parse::<u64>().ok())
+        Some(count_matching(&mut db, &table, &expired, &binds, None).await?)
     } else {
         None
     };
@@ -192,6 +191,23 @@ pub(crate) fn horizon(flag: Option<Duration>, config: &Config) -> Result<Option<
         }
         (None, None) => None,
     })
+}
+
+/// The rows of `table` that `condition` matches; with `cap`, counted up to
+/// one past it (so `> cap` reads "at least").
+pub(crate) async fn count_matching(
+    db: &mut Db,
+    table: &str,
+    condition: &str,
+    binds: &[Bind],
+    cap: Option<u64>,
+) -> Result<u64> {
+    let sql = match cap {
+        None => format!("SELECT count(*) FROM {table} WHERE {condition}"),
+        Some(cap) => format!("SELECT count(*) FROM (SELECT 1 AS x FROM {table} WHERE {condition} LIMIT {}) s", cap + 1),
+    };
+    let n = db.query_value(&sql, binds).await?;
+    Ok(n.and_then(|n| n.parse().ok()).unwrap_or(0))
 }
 
 /// What makes a row expired: its expires-at column in the past, or with a

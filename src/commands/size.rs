@@ -226,8 +226,10 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
         let expiry = Expiry::resolve(&mut db, &target, horizon, now).await?;
         let dialect = db.dialect();
         let (expired, binds) = expiry.condition(&dialect, &target, false, None, expiry.cutoff);
-        let sql = format!("SELECT count(*) FROM {} WHERE {expired}", target.table.sql_name(&dialect));
-        let rows = count(db.query_value(&sql, &binds).await.context("counting the expiry backlog")?);
+        let table = target.table.sql_name(&dialect);
+        let rows = expire::count_matching(&mut db, &table, &expired, &binds, None)
+            .await
+            .context("counting the expiry backlog")?;
         sizing.backlog =
             Some(Backlog { rows, column: expiry.column.clone(), expired_before: timeparse::rfc3339(expiry.cutoff) });
     }
