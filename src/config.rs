@@ -60,6 +60,8 @@ pub struct KeyTableConfig {
     pub created_at_column: Option<String>,
     pub expires_at_column: Option<String>,
     pub time_unit: Option<TimeUnit>,
+    /// The unit of one integer time column each (`expiration = "s"`).
+    pub time_units: Option<BTreeMap<String, TimeUnit>>,
     /// Columns `doctor` looks for; each as its flag.
     pub fingerprint_column: Option<String>,
     pub response_code_column: Option<String>,

@@ -9,8 +9,9 @@ use clap::Args;
 
 use crate::config::{Config, KeyTableConfig};
 use crate::db::catalog::{self, Table};
-use crate::db::{Bind, Db, Dialect, TimeRepr};
-use crate::timeparse::TimeUnit;
+use crate::db::times::{self, TimeColumn};
+use crate::db::{Bind, Db, Dialect};
+use crate::timeparse::{self, TimeUnitArg, TimeUnits};
 
 /// The mapping flags, flattened into every command that reads the key table.
 #[derive(Debug, Clone, Default, Args)]
@@ -57,9 +58,9 @@ pub struct MappingArgs {
     /// The expiry-time column [default: expires_at, when it exists]
     #[arg(long, value_name = "COL")]
     pub expires_at_column: Option<String>,
-    /// Unit of integer time columns [default: detected from their values]
-    #[arg(long, value_enum, value_name = "UNIT")]
-    pub time_unit: Option<TimeUnit>,
+    /// Unit of integer time columns: s or ms for all, COL=s or COL=ms for one (repeatable) [default: the unit most of each column's values are plausible in]
+    #[arg(long = "time-unit", value_name = "[COL=]UNIT", value_parser = timeparse::time_unit_arg)]
+    pub time_units: Vec<TimeUnitArg>,
 }
 
 /// How to tell a key in progress.
@@ -93,8 +94,8 @@ pub struct KeyTable {
     pub locked_at: Option<String>,
     pub created_at: Option<String>,
     pub expires_at: Option<String>,
-    /// How the time columns store instants (they are taken to agree).
-    pub repr: Option<TimeRepr>,
+    /// The mapped time columns, each read on its own.
+    pub times: Vec<TimeColumn>,
 }
 
 /// A name given by flag, by the config file, or by default; only a name
@@ -132,8 +133,12 @@ impl MappingArgs {
         ))
     }
 
-    fn time_unit(&self, file: &KeyTableConfig) -> TimeUnit {
-        self.time_unit.or(file.time_unit).unwrap_or(TimeUnit::Auto)
+    fn time_units(&self, file: &KeyTableConfig, table: &Table) -> Result<TimeUnits> {
+        let units = TimeUnits::new(&self.time_units, file.time_unit, file.time_units.as_ref());
+        for column in units.columns() {
+            named(table, column, "--time-unit")?;
+        }
+        Ok(units)
     }
 
     /// The configuration file named by `--config`, if any.
@@ -192,12 +197,12 @@ impl MappingArgs {
         let locked_at =
             optional(&table, pick(&self.locked_at_column, &file.locked_at_column), "locked_at", "--locked-at-column")?;
         let (created_at, expires_at) = self.times(file, &table)?;
-        let unit = self.time_unit(file);
-        let repr = match locked_at.as_ref().or(created_at.as_ref()).or(expires_at.as_ref()) {
-            Some(name) => Some(catalog::time_repr(db, &table, table.column(name)?, unit).await?),
-            None => None,
-        };
-        Ok(KeyTable { table, scope, operation, key, statuses, in_progress, locked_at, created_at, expires_at, repr })
+        let units = self.time_units(file, &table)?;
+        let mut times = Vec::new();
+        for name in [&locked_at, &created_at, &expires_at].into_iter().flatten() {
+            times.push(times::read(db, &table, table.column(name)?, units.of(name)).await?);
+        }
+        Ok(KeyTable { table, scope, operation, key, statuses, in_progress, locked_at, created_at, expires_at, times })
     }
 }
 
@@ -207,22 +212,36 @@ impl KeyTable {
         self.in_progress.sql(dialect, first)
     }
 
-    /// The lock time: `locked_at`, else `created_at`, quoted for SQL. A table
-    /// told apart by `--in-progress-when` that has a lock column uses it alone:
-    /// there a NULL lock means nobody holds the key (that is what `reap`
-    /// leaves behind), not that it was never locked.
-    pub fn lock_time_sql(&self, dialect: &Dialect) -> Result<String> {
+    /// A mapped time column as read.
+    pub fn time(&self, name: &str) -> Option<&TimeColumn> {
+        self.times.iter().find(|t| t.name == name)
+    }
+
+    /// The lock time in microseconds since the epoch: `locked_at`, else
+    /// `created_at`. A table told apart by `--in-progress-when` that has a
+    /// lock column uses it alone: there a NULL lock means nobody holds the key
+    /// (that is what `reap` leaves behind), not that it was never locked.
+    pub fn lock_micros_sql(&self, dialect: &Dialect) -> Result<String> {
+        let micros = |name: &String| match self.time(name) {
+            Some(t) => Ok(dialect.epoch_micros(&dialect.ident(name), t.repr)),
+            None => bail!("time column {name:?} was not read"),
+        };
         if let (InProgress::When(_), Some(locked_at)) = (&self.in_progress, &self.locked_at) {
-            return Ok(dialect.ident(locked_at));
+            return micros(locked_at);
         }
         match (&self.locked_at, &self.created_at) {
-            (Some(l), Some(c)) => Ok(format!("COALESCE({}, {})", dialect.ident(l), dialect.ident(c))),
-            (Some(t), None) | (None, Some(t)) => Ok(dialect.ident(t)),
+            (Some(l), Some(c)) => Ok(format!("COALESCE({}, {})", micros(l)?, micros(c)?)),
+            (Some(t), None) | (None, Some(t)) => micros(t),
             (None, None) => bail!(
                 "table {:?} has no locked_at or created_at column: map one with --locked-at-column or --created-at-column",
                 self.table.name
             ),
         }
+    }
+
+    /// The columns the lock time is read from.
+    pub fn lock_columns(&self) -> impl Iterator<Item = &TimeColumn> {
+        [&self.locked_at, &self.created_at].into_iter().flatten().filter_map(|name| self.time(name))
     }
 }
 
@@ -236,7 +255,7 @@ pub struct PurgeTable {
     pub in_progress: Option<InProgress>,
     pub created_at: Option<String>,
     pub expires_at: Option<String>,
-    pub time_unit: TimeUnit,
+    pub time_units: TimeUnits,
 }
 
 impl MappingArgs {
@@ -257,7 +276,7 @@ impl MappingArgs {
             ),
         };
         let (created_at, expires_at) = self.times(file, &table)?;
-        Ok(PurgeTable { time_unit: self.time_unit(file), table, in_progress, created_at, expires_at })
+        Ok(PurgeTable { time_units: self.time_units(file, &table)?, table, in_progress, created_at, expires_at })
     }
 }
 

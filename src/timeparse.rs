@@ -8,12 +8,72 @@ use chrono::{DateTime, SubsecRound, Utc};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TimeUnit {
-    /// Milliseconds when the largest value is past year 5000 in seconds, else seconds
+    /// The unit most of the column's values are plausible times in (1990 to ten years ahead)
     Auto,
     /// Seconds since the Unix epoch
     S,
     /// Milliseconds since the Unix epoch
     Ms,
+}
+
+/// `--time-unit`: a unit for every integer time column, or `COLUMN=UNIT` for one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeUnitArg {
+    pub column: Option<String>,
+    pub unit: TimeUnit,
+}
+
+/// Parses `s`, `ms`, `auto`, or `COLUMN=s`.
+pub fn time_unit_arg(text: &str) -> Result<TimeUnitArg, String> {
+    let (column, unit) = match text.rsplit_once('=') {
+        Some((column, unit)) if !column.trim().is_empty() => (Some(column.trim().to_string()), unit),
+        Some(_) => return Err(format!("{text:?} names no column: give COLUMN=s or COLUMN=ms")),
+        None => (None, text),
+    };
+    let unit = match unit.trim() {
+        "s" => TimeUnit::S,
+        "ms" => TimeUnit::Ms,
+        "auto" => TimeUnit::Auto,
+        other => return Err(format!("bad time unit {other:?}: give s, ms or auto (or COLUMN=s)")),
+    };
+    Ok(TimeUnitArg { column, unit })
+}
+
+/// The unit of each integer time column: a flag for the column, then the
+/// config file's for the column, then a bare flag, then the file's default.
+#[derive(Debug, Clone, Default)]
+pub struct TimeUnits {
+    by_column: std::collections::BTreeMap<String, TimeUnit>,
+    default: Option<TimeUnit>,
+}
+
+impl TimeUnits {
+    pub fn new(
+        flags: &[TimeUnitArg],
+        file_default: Option<TimeUnit>,
+        file_columns: Option<&std::collections::BTreeMap<String, TimeUnit>>,
+    ) -> TimeUnits {
+        let mut by_column = file_columns.cloned().unwrap_or_default();
+        let mut default = file_default;
+        for flag in flags {
+            match &flag.column {
+                Some(column) => {
+                    by_column.insert(column.clone(), flag.unit);
+                }
+                None => default = Some(flag.unit),
+            }
+        }
+        TimeUnits { by_column, default }
+    }
+
+    pub fn of(&self, column: &str) -> TimeUnit {
+        self.by_column.get(column).copied().or(self.default).unwrap_or(TimeUnit::Auto)
+    }
+
+    /// Columns given a unit that the table must have.
+    pub fn columns(&self) -> impl Iterator<Item = &str> {
+        self.by_column.keys().map(String::as_str)
+    }
 }
 
 /// A duration such as `5s`, `250ms`, `2h 30m` or `7d`.

@@ -4,4 +4,4 @@
 SELECT {select}
 FROM {table}
 WHERE {created_at} IS NOT NULL{filters}
-ORDER BY {created_at}
+ORDER BY {order}

@@ -5,4 +5,4 @@
 SELECT {select}
 FROM {table}
 WHERE {created_at} IS NOT NULL{filters}
-ORDER BY {created_at}, {id}
+ORDER BY {order}, {id}

@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use crate::cli::{Connect, Output};
 use crate::config::Config;
-use crate::db::catalog::{self, query_file};
+use crate::db::catalog::query_file;
+use crate::db::times::{self, TimeColumn};
 use crate::db::{self, Access, Bind, Db, Dialect, Engine};
 use crate::exit::{Interrupted, Outcome};
 use crate::keys::{MappingArgs, PurgeTable};
@@ -70,6 +71,8 @@ struct Summary {
     elapsed_seconds: f64,
     rows_per_second: f64,
     slowest_batch_ms: f64,
+    /// Rows whose time could not be read (SQLite text in no known format): never deleted.
+    unreadable_rows: u64,
     stopped: Option<&'static str>,
 }
 
@@ -94,6 +97,7 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let target = args.mapping.resolve_purge(&config.key_table, &mut db).await?;
     let dialect = db.dialect();
     let expiry = Expiry::resolve(&mut db, &target, older_than, timeparse::now()).await?;
+    expiry.time.check_for_writing()?;
     let (expired, binds) =
         expiry.condition(&dialect, &target, args.include_in_progress, args.filter.as_deref(), expiry.cutoff);
     let mut walk = Walk::new(&target, &mut db, args.batch_size).await?;
@@ -131,8 +135,14 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
         elapsed_seconds: 0.0,
         rows_per_second: 0.0,
         slowest_batch_ms: 0.0,
+        unreadable_rows: expiry.time.unreadable(),
         stopped: None,
     };
+    if !args.report.quiet {
+        for note in expiry.time.notes() {
+            eprintln!("note: {note}");
+        }
+    }
     if args.dry_run {
         if !args.report.quiet {
             eprintln!(
@@ -214,7 +224,7 @@ pub(crate) async fn count_matching(
 /// horizon its created-at column older than the horizon.
 pub(crate) struct Expiry {
     pub column: String,
-    pub repr: db::TimeRepr,
+    pub time: TimeColumn,
     /// Rows whose time is before this are expired.
     pub cutoff: DateTime<Utc>,
 }
@@ -243,8 +253,8 @@ impl Expiry {
                 now,
             ),
         };
-        let repr = catalog::time_repr(db, &target.table, target.table.column(&column)?, target.time_unit).await?;
-        Ok(Expiry { column, repr, cutoff })
+        let time = times::read(db, &target.table, target.table.column(&column)?, target.time_units.of(&column)).await?;
+        Ok(Expiry { column, time, cutoff })
     }
 
     /// The rows expired before `before` (the cutoff, or earlier): not in
@@ -258,7 +268,7 @@ impl Expiry {
         before: DateTime<Utc>,
     ) -> (String, Vec<Bind>) {
         let (mut sql, bind) =
-            dialect.time_bound(&dialect.ident(&self.column), self.repr, false, before.timestamp_micros(), 1);
+            dialect.time_bound(&dialect.ident(&self.column), self.time.repr, false, before.timestamp_micros(), 1);
         let mut binds: Vec<Bind> = bind.into_iter().collect();
         if !include_in_progress && let Some(in_progress) = &target.in_progress {
             let (cond, more) = in_progress.sql(dialect, binds.len() + 1);

@@ -214,9 +214,7 @@ fn matching(keys: &KeyTable, dialect: Dialect, key: &StuckKey, params: &mut Para
     let (in_progress, binds) = keys.in_progress_sql(&dialect, params.binds.len() + 1);
     params.binds.extend(binds);
     conds.push(in_progress);
-    let lock = keys.lock_time_sql(&dialect)?;
-    let repr = keys.repr.context("the key table has no time column")?;
-    conds.push(format!("{} = {}", dialect.epoch_micros(&lock, repr), key.lock_us));
+    conds.push(format!("{} = {}", keys.lock_micros_sql(&dialect)?, key.lock_us));
     Ok(conds.join(" AND "))
 }
 
@@ -273,7 +271,10 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
     let mut db = db::connect(&args.connect.database_url, access).await?;
     let keys = args.mapping.resolve(&config.key_table, &mut db).await?;
     let dialect = db.dialect();
-    keys.lock_time_sql(&dialect)?;
+    keys.lock_micros_sql(&dialect)?;
+    for time in keys.lock_columns() {
+        time.check_for_writing()?;
+    }
     // Check the action fits the table before anything happens.
     assignments(&keys, &args, &mut Params::new(dialect))?;
 

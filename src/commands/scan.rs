@@ -16,6 +16,7 @@ use serde_json::{Map, Value, json};
 use crate::cli::{Connect, Output, TimeUnit};
 use crate::db::catalog::{self, Column, Table, query_file};
 use crate::db::dialect::{ScanColumns, TimeRepr};
+use crate::db::times::{self, TimeColumn};
 use crate::db::{self, Access, Bind, Db, Dialect, Engine};
 use crate::exit::Outcome;
 use crate::report::{self, Emitter};
@@ -146,6 +147,8 @@ struct Plan {
     id_type: String,
     created_at: String,
     repr: TimeRepr,
+    /// The created-at column as read: its unit, and the values it leaves out.
+    time: TimeColumn,
     key: Option<String>,
     compared: Vec<String>,
     excluded: Vec<Exclusion>,
@@ -200,7 +203,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     }
     // The first batches come together, so that every slice's query runs at once.
     for reader in &mut readers {
-        reader.fill().await.with_context(scanning)?;
+        reader.fill(&mut scanned).await.with_context(scanning)?;
     }
     // Slices are each in created-at order: always take the earliest head.
     while let Some(i) = readers.iter().enumerate().filter_map(|(i, r)| r.head_t().map(|t| (t, i))).min().map(|(_, i)| i)
@@ -210,7 +213,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
         scanned.add(t_us);
         clusterer.push(values, Member { id, t_us, key: None, by: None, sum: None });
         if reader.at == reader.batch.ids.len() {
-            reader.fill().await.with_context(scanning)?;
+            reader.fill(&mut scanned).await.with_context(scanning)?;
         }
         while let Some(cluster) = clusterer.pop_ready() {
             pending_rows += cluster.members.len();
@@ -247,6 +250,8 @@ struct Batch {
     /// Each row's fingerprint ends at its offset in `values`.
     ends: Vec<usize>,
     values: Vec<u8>,
+    /// Rows left out: their created-at value is not a readable time.
+    unreadable: u64,
 }
 
 /// Rows a batch holds: large enough that handing one over costs nothing per row.
@@ -267,8 +272,13 @@ async fn read_slice(
         loop {
             {
                 let Some(row) = stream.next().await? else { break };
+                // A created-at value that is not a readable time is left out and counted.
+                let Some(t_us) = row.micros(1, repr)? else {
+                    batch.unreadable += 1;
+                    continue;
+                };
                 batch.ids.push(row.id(0)?.context("row with a NULL id")?);
-                batch.times.push(row.micros(1, repr)?.context("created-at value that is not a time")?);
+                batch.times.push(t_us);
                 row.fold_into(2, &mut batch.values)?;
                 batch.ends.push(batch.values.len());
             }
@@ -277,7 +287,7 @@ async fn read_slice(
                 return Ok(());
             }
         }
-        if !batch.ids.is_empty() {
+        if !batch.ids.is_empty() || batch.unreadable > 0 {
             let _ = tx.send(Ok(batch)).await;
         }
         drop(stream);
@@ -298,10 +308,16 @@ struct Reader {
 
 impl Reader {
     /// The next batch, or an empty one at the end of the slice.
-    async fn fill(&mut self) -> Result<()> {
-        self.batch = self.rx.recv().await.transpose()?.unwrap_or_default();
-        self.at = 0;
-        Ok(())
+    async fn fill(&mut self, scanned: &mut Scanned) -> Result<()> {
+        loop {
+            self.batch = self.rx.recv().await.transpose()?.unwrap_or_default();
+            self.at = 0;
+            scanned.unreadable += self.batch.unreadable;
+            // A batch of rows that were all left out: take the next.
+            if !self.batch.ids.is_empty() || self.batch.unreadable == 0 {
+                return Ok(());
+            }
+        }
     }
 
     /// The created-at time of the next row, if any.
@@ -526,9 +542,9 @@ async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
     if compared.is_empty() {
         bail!("no columns left to compare in table {:?}: name them with --columns", table.name);
     }
-    let repr = catalog::time_repr(db, &table, &created_at, args.time_unit).await?;
+    let time = times::read(db, &table, &created_at, args.time_unit).await?;
     let id_type = table.column(&id)?.data_type.clone();
-    Ok(Plan { id, id_type, created_at: created_at.name, repr, key, compared, excluded, table })
+    Ok(Plan { id, id_type, created_at: created_at.name, repr: time.repr, time, key, compared, excluded, table })
 }
 
 /// Why a column is left out of the default comparison, if it is.
@@ -591,12 +607,20 @@ fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect, slice: Slice) -> (
         .collect();
     let select =
         dialect.scan_select(&ScanColumns { id: &id, created_at: &created, repr: plan.repr, compared: &compared });
+    // SQLite keeps times in several forms; where the stored values do not
+    // sort in time order (mixed forms, zones), the rows are sorted by the time read.
+    let order = if plan.time.stored_order_is_time_order() {
+        created.clone()
+    } else {
+        dialect.epoch_micros(&created, plan.repr)
+    };
     let sql = db::fill(
         query_file!(dialect.engine(), "scan.sql"),
         &[
             ("select", &select),
             ("table", &plan.table.sql_name(dialect)),
             ("created_at", &created),
+            ("order", &order),
             ("filters", &filters),
             ("id", &id),
         ],
@@ -623,6 +647,8 @@ fn parse_number(text: &str) -> Result<Decimal> {
 #[derive(Debug, Default)]
 struct Scanned {
     rows: u64,
+    /// Rows left out: their created-at value is not a readable time.
+    unreadable: u64,
     first_us: Option<i64>,
     last_us: Option<i64>,
 }
@@ -779,6 +805,12 @@ impl<W: Write> Findings<W> {
     fn finish(mut self, scanned: &Scanned, elapsed: Duration) -> Result<Outcome> {
         let e = &mut self.emitter;
         e.meta("rows_scanned", scanned.rows, scanned.rows.to_string())?;
+        let unreadable_text = if scanned.unreadable == 0 {
+            String::new()
+        } else {
+            format!("{} (their created-at value is not a readable time; left out)", scanned.unreadable)
+        };
+        e.meta("rows_unreadable", scanned.unreadable, unreadable_text)?;
         let range = match (scanned.first_us, scanned.last_us) {
             (Some(first), Some(last)) => {
                 let (first, last) = (timeparse::from_micros(first), timeparse::from_micros(last));

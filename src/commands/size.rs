@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 use crate::cli::{Format, Output};
 use crate::db::catalog::{self, query_file};
+use crate::db::times;
 use crate::db::{self, Access, Bind, Db, Engine};
 use crate::exit::Outcome;
 use crate::keys::{MappingArgs, PurgeTable};
@@ -205,7 +206,7 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
     let storage = storage(&mut db, &target, args.exact, &mut sizing.notes).await?;
     let now = timeparse::now();
     if let Some(column) = &target.created_at {
-        let writes = writes(&mut db, &target, column, args.days, now).await?;
+        let writes = writes(&mut db, &target, column, args.days, now, &mut sizing.notes).await?;
         sizing.rows_per_day = Some(writes.rows_per_day);
         sizing.writes = Some(writes);
     } else {
@@ -224,6 +225,9 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
         sizing.notes.push("no created_at column to count the backlog by".to_string());
     } else {
         let expiry = Expiry::resolve(&mut db, &target, horizon, now).await?;
+        if Some(&expiry.column) != target.created_at.as_ref() {
+            sizing.notes.extend(expiry.time.notes());
+        }
         let dialect = db.dialect();
         let (expired, binds) = expiry.condition(&dialect, &target, false, None, expiry.cutoff);
         let table = target.table.sql_name(&dialect);
@@ -335,9 +339,18 @@ async fn innodb_file_bytes(db: &mut Db, table: &catalog::Table) -> Option<u64> {
 }
 
 /// Rows written each UTC day of the `days` days before today.
-async fn writes(db: &mut Db, target: &PurgeTable, column: &str, days: u32, now: DateTime<Utc>) -> Result<Writes> {
+async fn writes(
+    db: &mut Db,
+    target: &PurgeTable,
+    column: &str,
+    days: u32,
+    now: DateTime<Utc>,
+    notes: &mut Vec<String>,
+) -> Result<Writes> {
     let dialect = db.dialect();
-    let repr = catalog::time_repr(db, &target.table, target.table.column(column)?, target.time_unit).await?;
+    let time = times::read(db, &target.table, target.table.column(column)?, target.time_units.of(column)).await?;
+    notes.extend(time.notes());
+    let repr = time.repr;
     let today = now.date_naive();
     let first = today.checked_sub_days(Days::new(u64::from(days))).context("--days reaches too far back")?;
     let start = |d: NaiveDate| Utc.from_utc_datetime(&d.and_hms_opt(0, 0, 0).unwrap_or_default()).timestamp_micros();

@@ -15,7 +15,7 @@ use serde_json::json;
 use crate::cli::{Connect, Output};
 use crate::config::Config;
 use crate::db::catalog::query_file;
-use crate::db::{self, Access};
+use crate::db::{self, Access, Bind};
 use crate::exit::Outcome;
 use crate::keys::{KeyTable, MappingArgs};
 use crate::report::Emitter;
@@ -98,16 +98,14 @@ pub struct StuckKey {
 /// Reads the stuck keys, oldest first.
 pub async fn find(db: &mut db::Db, keys: &KeyTable, durations: &Durations) -> Result<Vec<StuckKey>> {
     let dialect = db.dialect();
-    let repr = keys.repr.context("the key table has no time column")?;
-    let lock = keys.lock_time_sql(&dialect)?;
+    let lock = keys.lock_micros_sql(&dialect)?;
     let now = Utc::now().timestamp_micros();
     let shortest = i64::try_from(durations.shortest().as_micros()).unwrap_or(i64::MAX);
     let (in_progress, mut binds) = keys.in_progress_sql(&dialect, 1);
-    let (lock_before, bind) = dialect.time_bound(&lock, repr, false, now.saturating_sub(shortest), binds.len() + 1);
-    binds.extend(bind);
+    binds.push(Bind::Int(now.saturating_sub(shortest)));
+    let lock_before = format!("{lock} < {}", dialect.placeholder(binds.len()));
     let text = |c: &Option<String>| c.as_deref().map_or("NULL".to_string(), |c| dialect.text(&dialect.ident(c)));
-    let mut select =
-        vec![dialect.text(&dialect.ident(&keys.key)), text(&keys.operation), dialect.epoch_micros(&lock, repr)];
+    let mut select = vec![dialect.text(&dialect.ident(&keys.key)), text(&keys.operation), lock.clone()];
     select.extend(keys.scope.iter().map(|c| dialect.text(&dialect.ident(c))));
     let sql = db::fill(
         query_file!(db.engine(), "stuck.sql"),
@@ -160,6 +158,10 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
 
     let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "keys");
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
+    let notes: Vec<String> = keys.times.iter().flat_map(|t| t.notes()).collect();
+    if !notes.is_empty() {
+        out.meta("notes", &notes, notes.join("; "))?;
+    }
     for key in &stuck {
         out.row(key)?;
     }

@@ -3,8 +3,7 @@
 
 use anyhow::{Result, bail};
 
-use super::{Bind, Db, Engine, TimeRepr};
-use crate::timeparse::TimeUnit;
+use super::{Bind, Db, Engine};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Column {
@@ -169,43 +168,6 @@ pub fn suggest(name: &str, candidates: &[String]) -> String {
         0 => String::new(),
         _ => format!(" (did you mean {}?)", names.join(" or ")),
     }
-}
-
-/// Epoch values above this are milliseconds: in seconds they would lie past the year 5000.
-const MILLIS_THRESHOLD: f64 = 100_000_000_000.0;
-
-/// How a time column stores instants; an integer column's unit is taken
-/// from `unit`, or detected from its largest value.
-pub async fn time_repr(db: &mut Db, table: &Table, column: &Column, unit: TimeUnit) -> Result<TimeRepr> {
-    let dialect = db.dialect();
-    let max_is_millis = async |db: &mut Db| -> Result<bool> {
-        Ok(match unit {
-            TimeUnit::S => false,
-            TimeUnit::Ms => true,
-            TimeUnit::Auto => {
-                let sql = format!("SELECT max({}) FROM {}", dialect.ident(&column.name), table.sql_name(&dialect));
-                let max = db.query_value(&sql, &[]).await?;
-                max.and_then(|m| m.parse::<f64>().ok()).is_some_and(|m| m > MILLIS_THRESHOLD)
-            }
-        })
-    };
-    if db.engine() == Engine::Sqlite {
-        let millis = if column.is_integer() { max_is_millis(db).await? } else { unit == TimeUnit::Ms };
-        return Ok(TimeRepr::SqliteDynamic { millis });
-    }
-    if column.is_temporal() {
-        let with_zone = column.data_type.contains("with time zone")
-            || (db.engine() == Engine::MySql && column.data_type.starts_with("timestamp"));
-        return Ok(TimeRepr::Native { with_zone });
-    }
-    if column.is_integer() {
-        return Ok(if max_is_millis(db).await? { TimeRepr::EpochMillis } else { TimeRepr::EpochSeconds });
-    }
-    bail!(
-        "column {:?} has type {}: a time column needs a timestamp or integer epoch seconds or milliseconds",
-        column.name,
-        column.data_type
-    )
 }
 
 impl Table {

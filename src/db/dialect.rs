@@ -167,14 +167,20 @@ impl Dialect {
             .join(", ")
     }
 
-    /// An expression giving a time column as integer microseconds since the epoch.
+    /// An expression giving a time column as integer microseconds since the
+    /// epoch; NULL where an epoch value is not a plausible time in its unit
+    /// (`times::plausible`), or an SQLite value is not readable as a time.
     pub fn epoch_micros(&self, col: &str, repr: TimeRepr) -> String {
+        let guarded = |millis: bool, scaled: String| {
+            let (lo, hi) = super::times::plausible(millis);
+            format!("CASE WHEN {col} BETWEEN {lo} AND {hi} THEN {scaled} END")
+        };
         match (self.engine, repr) {
             // An int4 column of seconds times a million overflows int4.
-            (Engine::Postgres, TimeRepr::EpochSeconds) => format!("({col})::int8 * 1000000"),
-            (Engine::Postgres, TimeRepr::EpochMillis) => format!("({col})::int8 * 1000"),
-            (_, TimeRepr::EpochSeconds) => format!("({col}) * 1000000"),
-            (_, TimeRepr::EpochMillis) => format!("({col}) * 1000"),
+            (Engine::Postgres, TimeRepr::EpochSeconds) => guarded(false, format!("({col})::int8 * 1000000")),
+            (Engine::Postgres, TimeRepr::EpochMillis) => guarded(true, format!("({col})::int8 * 1000")),
+            (_, TimeRepr::EpochSeconds) => guarded(false, format!("({col}) * 1000000")),
+            (_, TimeRepr::EpochMillis) => guarded(true, format!("({col}) * 1000")),
             (Engine::Postgres, TimeRepr::Native { .. }) => {
                 // date_part gives double precision: exact to the microsecond for
                 // any instant of this era, and much cheaper than numeric extract.
@@ -183,14 +189,8 @@ impl Dialect {
             (Engine::MySql, TimeRepr::Native { .. }) => {
                 format!("TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', {col})")
             }
-            (Engine::Sqlite, TimeRepr::SqliteDynamic { millis }) => {
-                let mult = if millis { 1000 } else { 1_000_000 };
-                // julianday keeps milliseconds internally; round back to them.
-                format!(
-                    "CASE WHEN typeof({col}) IN ('integer', 'real') THEN CAST({col} * {mult} AS INTEGER) \
-                     ELSE CAST(round((julianday({col}) - 2440587.5) * 86400000.0) AS INTEGER) * 1000 END"
-                )
-            }
+            // Registered on every SQLite connection (`times::register_sqlite_functions`).
+            (Engine::Sqlite, TimeRepr::SqliteDynamic { millis }) => format!("idemctl_us({col}, {})", u8::from(millis)),
             (Engine::Sqlite, TimeRepr::Native { .. }) | (_, TimeRepr::SqliteDynamic { .. }) => {
                 unreachable!("time representation {repr:?} does not occur on {}", self.engine.name())
             }
@@ -201,8 +201,12 @@ impl Dialect {
     pub fn epoch_day(&self, col: &str, repr: TimeRepr) -> String {
         let div = if self.engine == Engine::MySql { "DIV" } else { "/" };
         match (self.engine, repr) {
-            (_, TimeRepr::EpochSeconds) => format!("({col}) {div} 86400"),
-            (_, TimeRepr::EpochMillis) => format!("({col}) {div} 86400000"),
+            (_, TimeRepr::EpochSeconds | TimeRepr::EpochMillis) => {
+                let millis = repr == TimeRepr::EpochMillis;
+                let (lo, hi) = super::times::plausible(millis);
+                let per_day = if millis { 86_400_000 } else { 86_400 };
+                format!("(CASE WHEN {col} BETWEEN {lo} AND {hi} THEN {col} END) {div} {per_day}")
+            }
             (Engine::Postgres, TimeRepr::Native { .. }) => format!("floor(date_part('epoch', {col}) / 86400)::int8"),
             _ => format!("({}) {div} 86400000000", self.epoch_micros(col, repr)),
         }
@@ -229,9 +233,20 @@ impl Dialect {
         let op = if at_least { ">=" } else { "<" };
         let p = self.placeholder(n);
         let t = crate::timeparse::from_micros(t_us);
+        // Epoch values are bounded to the plausible range of their unit too, so
+        // that a value of the other unit (or a marker) never reads as a time.
+        let epoch = |millis: bool, v: i64| {
+            let (lo, hi) = super::times::plausible(millis);
+            let cond = if at_least {
+                format!("{col} >= {p} AND {col} <= {hi}")
+            } else {
+                format!("{col} >= {lo} AND {col} < {p}")
+            };
+            (cond, Bind::Int(v))
+        };
         match (self.engine, repr) {
-            (_, TimeRepr::EpochSeconds) => (format!("{col} {op} {p}"), Bind::Int(ceil_div(t_us, 1_000_000))),
-            (_, TimeRepr::EpochMillis) => (format!("{col} {op} {p}"), Bind::Int(ceil_div(t_us, 1_000))),
+            (_, TimeRepr::EpochSeconds) => epoch(false, ceil_div(t_us, 1_000_000)),
+            (_, TimeRepr::EpochMillis) => epoch(true, ceil_div(t_us, 1_000)),
             (Engine::Postgres, TimeRepr::Native { with_zone: true }) => {
                 (format!("{col} {op} CAST({p} AS timestamptz)"), Bind::Text(crate::timeparse::rfc3339(t)))
             }

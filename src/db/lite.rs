@@ -50,6 +50,8 @@ impl Scan {
         if rc != ffi::SQLITE_OK {
             bail!("cannot open {}: {}", path.display(), scan.error());
         }
+        // SAFETY: the handle was just opened and is used by this thread alone.
+        unsafe { super::times::register_sqlite_functions(db)? };
         let csql = CString::new(sql)?;
         // SAFETY: open handle, NUL-terminated SQL, out-pointer for the statement.
         let rc = unsafe { ffi::sqlite3_prepare_v2(db, csql.as_ptr(), -1, &mut scan.stmt, ptr::null_mut()) };
@@ -148,72 +150,5 @@ impl Drop for Scan {
             ffi::sqlite3_finalize(self.stmt);
             ffi::sqlite3_close(self.db);
         }
-    }
-}
-
-/// An ISO-8601 time as SQLite writes and reads it (`YYYY-MM-DD`, then
-/// optionally `T` or a space, `HH:MM`, `:SS`, `.fff`, and `Z` or `±HH:MM`),
-/// as microseconds since the Unix epoch.
-pub fn iso_micros(text: &[u8]) -> Option<i64> {
-    let num = |s: &[u8]| -> Option<i64> {
-        if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        Some(s.iter().fold(0i64, |n, d| n * 10 + i64::from(d - b'0')))
-    };
-    if text.len() < 10 || text[4] != b'-' || text[7] != b'-' {
-        return None;
-    }
-    let date =
-        chrono::NaiveDate::from_ymd_opt(num(&text[..4])? as i32, num(&text[5..7])? as u32, num(&text[8..10])? as u32)?;
-    let mut us = date.and_time(chrono::NaiveTime::MIN).and_utc().timestamp() * 1_000_000;
-    let mut rest = &text[10..];
-    if rest.is_empty() {
-        return Some(us);
-    }
-    if !matches!(rest[0], b'T' | b' ') || rest.len() < 6 || rest[3] != b':' {
-        return None;
-    }
-    us += (num(&rest[1..3])? * 3600 + num(&rest[4..6])? * 60) * 1_000_000;
-    rest = &rest[6..];
-    if rest.len() >= 3 && rest[0] == b':' {
-        us += num(&rest[1..3])? * 1_000_000;
-        rest = &rest[3..];
-        if rest.first() == Some(&b'.') {
-            let digits = rest[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-            if digits == 0 {
-                return None;
-            }
-            let frac = &rest[1..1 + digits.min(6)];
-            us += num(frac)? * 10i64.pow(6 - frac.len() as u32);
-            rest = &rest[1 + digits..];
-        }
-    }
-    match rest {
-        [] | [b'Z'] | [b'z'] => Some(us),
-        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
-            let offset = (num(&[*h1, *h2])? * 3600 + num(&[*m1, *m2])? * 60) * 1_000_000;
-            Some(if *sign == b'+' { us - offset } else { us + offset })
-        }
-        _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::iso_micros;
-
-    #[test]
-    fn iso_times() {
-        let base = 1_767_261_600_000_000; // 2026-01-01T10:00:00Z
-        assert_eq!(iso_micros(b"2026-01-01 10:00:00"), Some(base));
-        assert_eq!(iso_micros(b"2026-01-01T10:00:00Z"), Some(base));
-        assert_eq!(iso_micros(b"2026-01-01T10:00:01.5"), Some(base + 1_500_000));
-        assert_eq!(iso_micros(b"2026-01-01T10:00:00.123456789Z"), Some(base + 123_456));
-        assert_eq!(iso_micros(b"2026-01-01T11:00:00+01:00"), Some(base));
-        assert_eq!(iso_micros(b"2026-01-01 10:00"), Some(base));
-        assert_eq!(iso_micros(b"2026-01-01"), Some(base - 36_000_000_000));
-        assert_eq!(iso_micros(b"yesterday"), None);
-        assert_eq!(iso_micros(b"2026-13-01"), None);
     }
 }

@@ -4,6 +4,7 @@
 pub mod catalog;
 pub mod dialect;
 pub mod lock;
+pub mod times;
 
 use std::borrow::Cow;
 use std::str::FromStr;
@@ -126,7 +127,12 @@ pub async fn connect(url: &str, access: Access) -> Result<Db> {
             if !path.as_os_str().is_empty() && path.as_os_str() != ":memory:" && !path.exists() {
                 bail!("no SQLite database at {}", path.display());
             }
-            let conn = opts.connect().await.with_context(connect_err)?;
+            let mut conn = opts.connect().await.with_context(connect_err)?;
+            {
+                let mut handle = conn.lock_handle().await?;
+                // SAFETY: the locked handle keeps sqlx's worker off the connection meanwhile.
+                unsafe { times::register_sqlite_functions(handle.as_raw_handle().as_ptr())? };
+            }
             Ok(Db::Sqlite(conn, path))
         }
     }
@@ -328,7 +334,7 @@ impl<'r> RowView<'r> {
     pub fn micros(&self, i: usize, repr: TimeRepr) -> Result<Option<i64>> {
         match self {
             RowView::PgCopy(buf, fields, kinds) => {
-                Self::pg_field(buf, fields, i).map(|b| pg::micros(b, kinds[i], repr)).transpose()
+                Ok(Self::pg_field(buf, fields, i).map(|b| pg::micros(b, kinds[i], repr)).transpose()?.flatten())
             }
             RowView::MySql(r, kinds) if matches!(repr, TimeRepr::Native { .. }) => {
                 let micros = |t: chrono::NaiveDateTime| t.and_utc().timestamp_micros();
@@ -346,15 +352,14 @@ impl<'r> RowView<'r> {
             }
             RowView::Lite(scan) => {
                 let TimeRepr::SqliteDynamic { millis } = repr else { return self.int(i) };
-                let unit = if millis { 1_000.0 } else { 1_000_000.0 };
-                Ok(match scan.class(i) {
-                    lite::Class::Null => None,
-                    lite::Class::Integer => Some((scan.int(i) as f64 * unit) as i64),
-                    lite::Class::Float => Some((scan.float(i) * unit) as i64),
-                    _ => Some(lite::iso_micros(scan.bytes(i)).with_context(|| {
-                        format!("created-at value {:?} is not an ISO-8601 time", String::from_utf8_lossy(scan.bytes(i)))
-                    })?),
-                })
+                let value = match scan.class(i) {
+                    lite::Class::Null => times::Value::Null,
+                    lite::Class::Integer => times::Value::Int(scan.int(i)),
+                    lite::Class::Float => times::Value::Real(scan.float(i)),
+                    lite::Class::Text => times::Value::Text(scan.bytes(i)),
+                    lite::Class::Blob => times::Value::Blob,
+                };
+                Ok(times::micros(value, millis))
             }
             _ => self.int(i),
         }

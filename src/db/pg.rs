@@ -186,12 +186,19 @@ pub fn integer(bytes: &[u8], kind: Kind) -> Result<i64> {
 }
 
 /// A time column as microseconds since the Unix epoch.
-pub fn micros(bytes: &[u8], kind: Kind, repr: TimeRepr) -> Result<i64> {
+/// A time field as microseconds since the Unix epoch; `None` for an epoch
+/// value that is not a plausible time in its column's unit.
+pub fn micros(bytes: &[u8], kind: Kind, repr: TimeRepr) -> Result<Option<i64>> {
+    let epoch = |millis: bool| -> Result<Option<i64>> {
+        let v = integer(bytes, kind)?;
+        let unit = if millis { super::times::Class::Millis } else { super::times::Class::Seconds };
+        Ok((super::times::classify_epoch(v) == unit).then(|| v * if millis { 1_000 } else { 1_000_000 }))
+    };
     Ok(match (kind, repr) {
-        (Kind::Timestamp, _) => i64::from_be_bytes(be(bytes)?) + PG_EPOCH_US,
-        (Kind::Date, _) => i64::from(i32::from_be_bytes(be(bytes)?)) * 86_400_000_000 + PG_EPOCH_US,
-        (_, TimeRepr::EpochSeconds) => integer(bytes, kind)?.saturating_mul(1_000_000),
-        (_, TimeRepr::EpochMillis) => integer(bytes, kind)?.saturating_mul(1_000),
+        (Kind::Timestamp, _) => Some(i64::from_be_bytes(be(bytes)?) + PG_EPOCH_US),
+        (Kind::Date, _) => Some(i64::from(i32::from_be_bytes(be(bytes)?)) * 86_400_000_000 + PG_EPOCH_US),
+        (_, TimeRepr::EpochSeconds) => epoch(false)?,
+        (_, TimeRepr::EpochMillis) => epoch(true)?,
         (other, _) => bail!("created-at column of kind {other:?} is not a time"),
     })
 }
@@ -326,8 +333,11 @@ mod tests {
     fn times_and_values() {
         assert_eq!(
             micros(&0i64.to_be_bytes(), Kind::Timestamp, TimeRepr::Native { with_zone: true }).unwrap(),
-            PG_EPOCH_US
+            Some(PG_EPOCH_US)
         );
+        let seconds = 1_767_261_600i64.to_be_bytes();
+        assert_eq!(micros(&seconds, Kind::Int8, TimeRepr::EpochSeconds).unwrap(), Some(1_767_261_600_000_000));
+        assert_eq!(micros(&seconds, Kind::Int8, TimeRepr::EpochMillis).unwrap(), None, "not a time in milliseconds");
         assert_eq!(display(&1i32.to_be_bytes(), Kind::Date).unwrap(), "2000-01-02");
         assert_eq!(display(&[1, b'{', b'}'], Kind::Jsonb).unwrap(), "{}");
         assert_eq!(display(&[0xff, 0x00], Kind::Text).unwrap(), "\\xff00");

@@ -209,6 +209,24 @@ impl TestDb {
         }
     }
 
+    /// A FROM item giving the numbers 1 to `n` in a column `n`, for bulk inserts.
+    pub fn series(&self, n: u64) -> String {
+        match self.engine {
+            Engine::Postgres => format!("generate_series(1, {n}) AS s(n)"),
+            Engine::MySql => format!("(SELECT seq AS n FROM seq_1_to_{n}) AS s"),
+            Engine::Sqlite => {
+                format!(
+                    "(WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < {n}) SELECT n FROM c) AS s"
+                )
+            }
+        }
+    }
+
+    /// The first column of every row, as integers.
+    pub fn ids(&self, sql: &str) -> Vec<i64> {
+        self.column(sql).into_iter().flatten().map(|v| v.parse().unwrap()).collect()
+    }
+
     /// `idemctl` with this database's URL.
     pub fn idemctl(&self, args: &[&str]) -> Command {
         let mut cmd = Command::cargo_bin("idemctl").unwrap();

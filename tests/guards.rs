@@ -1,0 +1,182 @@
+//! Guards against deleting or releasing what must stay, on real PostgreSQL,
+//! MariaDB/MySQL and SQLite: every test compares the rows before and after.
+
+mod common;
+
+use chrono::{DateTime, Duration, Utc};
+use common::{Engine, Run, TestDb, run};
+
+const NOW: &str = "2026-06-01T12:00:00Z";
+
+fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(NOW).unwrap().with_timezone(&Utc)
+}
+
+fn idemctl(db: &TestDb, args: &[&str]) -> Run {
+    let mut cmd = db.idemctl(args);
+    cmd.env("IDEMCTL_TEST_NOW", NOW);
+    run(cmd)
+}
+
+fn json(out: &Run) -> serde_json::Value {
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr))
+}
+
+/// Keys with epoch-second times: ids 1..=1000 created an hour ago and live
+/// for another 23 hours, and `extra` rows given as (id, created_at, expires_at).
+fn epoch_keys(db: &TestDb, extra: &[(i64, i64, i64)]) {
+    let t = now().timestamp();
+    db.exec(&format!(
+        "CREATE TABLE epoch_keys (id BIGINT PRIMARY KEY, status {text} NOT NULL, created_at BIGINT NOT NULL,
+            expires_at BIGINT NOT NULL);
+         INSERT INTO epoch_keys (id, status, created_at, expires_at)
+            SELECT n, 'succeeded', {created}, {expires} FROM {series}",
+        text = db.ty("text"),
+        created = t - 3600,
+        expires = t + 23 * 3600,
+        series = db.series(1000),
+    ));
+    for (id, created, expires) in extra {
+        db.exec(&format!("INSERT INTO epoch_keys VALUES ({id}, 'succeeded', {created}, {expires})"));
+    }
+}
+
+fn epoch_ids(db: &TestDb) -> Vec<i64> {
+    db.ids("SELECT id FROM epoch_keys ORDER BY id")
+}
+
+const EPOCH_KEYS: [&str; 4] = ["--table", "epoch_keys", "--format", "json"];
+
+fn a_never_marker_keeps_its_column_in_seconds(db: &TestDb) {
+    let t = now().timestamp();
+    // 9999-12-31T23:59:59Z in seconds: above 1e11, once read as "the column is in milliseconds".
+    epoch_keys(
+        db,
+        &[
+            (1001, t - 3600, 253_402_300_799),
+            (1002, t - 5 * 86_400, t - 2 * 86_400),
+            (1003, t - 5 * 86_400, t - 86_400),
+        ],
+    );
+    let dry = idemctl(db, &[&["expire", "--dry-run"][..], &EPOCH_KEYS].concat());
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert_eq!(json(&dry)["runs"][0]["rows_matching"], 2);
+    let by_age = idemctl(db, &[&["expire", "--dry-run", "--older-than", "72h"][..], &EPOCH_KEYS].concat());
+    assert_eq!(json(&by_age)["runs"][0]["rows_matching"], 2, "{}", by_age.stdout);
+    let out = idemctl(db, &[&["expire"][..], &EPOCH_KEYS].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(json(&out)["runs"][0]["rows_deleted"], 2);
+    assert_eq!(epoch_ids(db), (1..=1001).collect::<Vec<_>>(), "the live keys and the never-expiring one stay");
+}
+
+fn one_row_in_milliseconds_stops_writers(db: &TestDb) {
+    let t = now().timestamp();
+    epoch_keys(db, &[(1001, (t - 3600) * 1000, (t + 23 * 3600) * 1000)]);
+    for args in [&["expire", "--older-than", "72h"][..], &["expire"], &["expire", "--dry-run"]] {
+        let out = idemctl(db, &[args, &EPOCH_KEYS].concat());
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        assert!(
+            out.stderr.contains("1000 in seconds, 1 in milliseconds") && out.stderr.contains("--time-unit"),
+            "{}",
+            out.stderr
+        );
+        assert_eq!(out.stdout, "");
+    }
+    let out = idemctl(db, &[&["expire", "--older-than", "72h", "--time-unit", "ms"][..], &EPOCH_KEYS].concat());
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("--time-unit ms does not fit column \"created_at\""), "{}", out.stderr);
+    assert_eq!(epoch_ids(db), (1..=1001).collect::<Vec<_>>(), "nothing deleted");
+    // A reading command reads the bulk and says what it leaves out.
+    let out = idemctl(db, &["size", "--table", "epoch_keys", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let notes = json(&out)["notes"].to_string();
+    assert!(notes.contains("column \\\"created_at\\\" is read in seconds; 1 of its values"), "{notes}");
+}
+
+/// SQLite keeps times as it is given them: every form a recent row (an hour
+/// before now) and an old one (four days before) can take.
+fn sqlite_time_forms_are_read_or_left_alone(db: &TestDb) {
+    let recent = now() - Duration::hours(1);
+    let old = now() - Duration::days(4);
+    let julian = |t: DateTime<Utc>| t.timestamp() as f64 / 86_400.0 + 2_440_587.5;
+    let rows: Vec<(i64, String)> = vec![
+        (1, "'2026-06-01 11:00:00'".into()),
+        (2, "'2026-05-28 12:00:00'".into()),
+        (3, "'2026-06-01T11:00:00Z'".into()),
+        (4, "'2026-05-28T12:00:00.250Z'".into()),
+        (5, "'2026-06-01 13:00:00+0200'".into()),
+        (6, "'2026-05-28 14:00:00+02:00'".into()),
+        (7, "'2026-05-29 13:00:00+02'".into()),
+        (8, "'11:00'".into()),
+        (9, format!("{:.6}", julian(recent))),
+        (10, format!("{:.6}", julian(old))),
+        (11, "'06/01/2026'".into()),
+        (12, "'Mon, 01 Jun 2026 11:00:00 +0000'".into()),
+        (13, format!("'{}'", recent.timestamp())),
+        (14, format!("'{}'", old.timestamp())),
+        (15, recent.timestamp().to_string()),
+        (16, old.timestamp().to_string()),
+        (17, "NULL".into()),
+    ];
+    let values: Vec<String> = rows.iter().map(|(id, t)| format!("({id}, {t})")).collect();
+    db.exec(&format!(
+        "CREATE TABLE events (id INTEGER PRIMARY KEY, seen_at); INSERT INTO events VALUES {}",
+        values.join(", ")
+    ));
+    let args =
+        ["expire", "--table", "events", "--created-at-column", "seen_at", "--older-than", "72h", "--format", "json"];
+    let out = idemctl(db, &args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(db.ids("SELECT id FROM events ORDER BY id"), [1, 3, 5, 8, 9, 11, 12, 13, 15, 17]);
+    assert_eq!(json(&out)["runs"][0]["unreadable_rows"], 3);
+    assert!(out.stderr.contains("3 rows with unreadable seen_at were left alone"), "{}", out.stderr);
+}
+
+/// A scan reads every form in time order, and leaves out what it cannot read
+/// instead of stopping at it.
+fn sqlite_scan_reads_mixed_forms(db: &TestDb) {
+    let t = now() - Duration::hours(2);
+    db.exec(&format!(
+        "CREATE TABLE orders (id INTEGER PRIMARY KEY, customer TEXT, amount INTEGER, created_at);
+         INSERT INTO orders VALUES (1, 'b', 5, '{e}'), (2, 'a', 10, '{iso}'), (3, 'a', 10, '{offset}'),
+             (4, 'b', 5, {e3}), (5, 'c', 1, '03:53'), (6, 'd', 1, '{later}')",
+        e = t.timestamp(),
+        iso = t.format("%Y-%m-%d %H:%M:%S"),
+        offset = (t + Duration::seconds(2) + Duration::hours(2)).format("%Y-%m-%dT%H:%M:%S+02:00"),
+        e3 = t.timestamp() + 3,
+        later = (t + Duration::hours(1)).format("%Y-%m-%d %H:%M:%S"),
+    ));
+    let out = idemctl(db, &["scan", "--table", "orders", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = json(&out);
+    let clusters: Vec<(String, String)> = doc["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["original_id"].as_str().unwrap().to_string(), c["extra_ids"][0].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(clusters, [("1".to_string(), "4".to_string()), ("2".to_string(), "3".to_string())]);
+    assert_eq!(doc["rows_scanned"], 5);
+    assert_eq!(doc["rows_unreadable"], 1);
+}
+
+on_every_engine!(a_never_marker_keeps_its_column_in_seconds, one_row_in_milliseconds_stops_writers);
+
+mod sqlite_only {
+    use super::*;
+
+    fn sqlite() -> TestDb {
+        TestDb::new(Engine::Sqlite).unwrap()
+    }
+
+    #[test]
+    fn time_forms() {
+        sqlite_time_forms_are_read_or_left_alone(&sqlite());
+    }
+
+    #[test]
+    fn scan_of_mixed_forms() {
+        sqlite_scan_reads_mixed_forms(&sqlite());
+    }
+}
