@@ -10,6 +10,7 @@ use clap::Args;
 use crate::config::{Config, KeyTableConfig};
 use crate::db::catalog::{self, Table};
 use crate::db::times::{self, TimeColumn};
+use crate::db::user_sql;
 use crate::db::{Bind, Db, Dialect};
 use crate::timeparse::{self, TimeUnitArg, TimeUnits};
 
@@ -186,9 +187,7 @@ impl MappingArgs {
         });
         let in_progress = match (when, &statuses) {
             (Some(sql), _) => {
-                if sql.contains(';') {
-                    bail!("--in-progress-when must be a single condition: it may not contain ';'");
-                }
+                user_sql::condition(db.engine(), "--in-progress-when", &sql)?;
                 InProgress::When(sql)
             }
             (None, Some(s)) => InProgress::Status { column: s.column.clone(), value: s.in_progress.clone() },
@@ -263,10 +262,10 @@ impl MappingArgs {
         let name = pick(&self.table, &file.table).unwrap_or_else(|| "idempotency_keys".into());
         let table = catalog::table(db, &name).await?;
         let in_progress = match pick(&self.in_progress_when, &file.in_progress_when) {
-            Some(sql) if sql.contains(';') => {
-                bail!("--in-progress-when must be a single condition: it may not contain ';'")
+            Some(sql) => {
+                user_sql::condition(db.engine(), "--in-progress-when", &sql)?;
+                Some(InProgress::When(sql))
             }
-            Some(sql) => Some(InProgress::When(sql)),
             None => optional(&table, pick(&self.status_column, &file.status_column), "status", "--status-column")?.map(
                 |column| InProgress::Status {
                     column,

@@ -161,7 +161,62 @@ fn sqlite_scan_reads_mixed_forms(db: &TestDb) {
     assert_eq!(doc["rows_unreadable"], 1);
 }
 
-on_every_engine!(a_never_marker_keeps_its_column_in_seconds, one_row_in_milliseconds_stops_writers);
+/// Every row of the reference key table, for before-and-after comparisons.
+fn key_rows(db: &TestDb) -> Vec<Option<String>> {
+    let key = db.ident("key");
+    db.column(&format!(
+        "SELECT {} FROM idempotency_keys ORDER BY {key}",
+        match db.engine {
+            Engine::MySql => format!("CONCAT_WS('|', {key}, status, COALESCE(CAST(locked_at AS CHAR), '-'))"),
+            _ => format!("{key} || '|' || status || '|' || COALESCE(CAST(locked_at AS TEXT), '-')"),
+        }
+    ))
+}
+
+fn user_sql_cannot_escape_its_place(db: &TestDb) {
+    common::key_table(db);
+    let before = key_rows(db);
+    assert_eq!(before.len(), 6);
+    let cases: [&[&str]; 6] = [
+        &[
+            "expire",
+            "--include-in-progress",
+            "--allow-short-retention",
+            "--older-than",
+            "1s",
+            "--where",
+            "scope_id = 's3') OR (1=1",
+        ],
+        &["expire", "--dry-run", "--where", "scope_id = 's3') OR (1=1"],
+        &["expire", "--where", "scope_id = 's3' -- "],
+        &[
+            "reap",
+            "--max-duration",
+            "1m",
+            "--verify-sql",
+            "SELECT 1 FROM idempotency_keys; DELETE FROM idempotency_keys",
+        ],
+        &["reap", "--max-duration", "1m", "--verify-sql", "DELETE FROM idempotency_keys WHERE scope_id = :scope"],
+        &["reap", "--max-duration", "1m", "--in-progress-when", "status = 'in_progress') OR (1=1"],
+    ];
+    for args in cases {
+        let out = idemctl(db, args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
+        assert!(
+            ["--where", "--verify-sql", "--in-progress-when"].iter().any(|f| out.stderr.contains(f)),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert_eq!(key_rows(db), before, "{args:?} changed nothing");
+    }
+}
+
+on_every_engine!(
+    a_never_marker_keeps_its_column_in_seconds,
+    one_row_in_milliseconds_stops_writers,
+    user_sql_cannot_escape_its_place,
+);
 
 mod sqlite_only {
     use super::*;

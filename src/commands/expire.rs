@@ -14,6 +14,7 @@ use crate::cli::{Connect, Output};
 use crate::config::Config;
 use crate::db::catalog::query_file;
 use crate::db::times::{self, TimeColumn};
+use crate::db::user_sql;
 use crate::db::{self, Access, Bind, Db, Dialect, Engine};
 use crate::exit::{Interrupted, Outcome};
 use crate::keys::{MappingArgs, PurgeTable};
@@ -79,8 +80,8 @@ struct Summary {
 pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let started = Instant::now();
     let config = args.mapping.config()?;
-    if args.filter.as_deref().is_some_and(|f| f.contains(';')) {
-        bail!("--where must be a single condition: it may not contain ';'");
+    if let Some(filter) = &args.filter {
+        user_sql::condition(Engine::of_url(&args.connect.database_url)?, "--where", filter)?;
     }
     let older_than = horizon(args.older_than, &config)?;
     if let Some(horizon) = older_than

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::stuck::{self, Durations, Limits, StuckKey};
 use crate::cli::{Connect, Output};
+use crate::db::user_sql::VerifySql;
 use crate::db::{self, Access, Bind, Db, Dialect, Engine};
 use crate::exit::{Interrupted, Outcome};
 use crate::keys::{KeyTable, MappingArgs};
@@ -113,77 +114,6 @@ impl Params {
     }
 }
 
-/// `--verify-sql` with `:scope`, `:operation` and `:key` as placeholders.
-struct Verify {
-    parts: Vec<VerifyPart>,
-}
-
-enum VerifyPart {
-    Sql(String),
-    Scope,
-    Operation,
-    Key,
-}
-
-impl Verify {
-    fn parse(sql: &str) -> Result<Verify> {
-        if sql.contains(';') {
-            bail!("--verify-sql must be a single statement: it may not contain ';'");
-        }
-        let mut parts = Vec::new();
-        let mut text = String::new();
-        let mut chars = sql.char_indices().peekable();
-        let mut quoted = false;
-        while let Some((i, c)) = chars.next() {
-            if c == '\'' {
-                quoted = !quoted;
-            }
-            if c == ':' && !quoted {
-                if chars.peek().map(|(_, n)| *n) == Some(':') {
-                    // A PostgreSQL cast, `x::text`.
-                    chars.next();
-                    text.push_str("::");
-                    continue;
-                }
-                let rest = &sql[i + 1..];
-                let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-                let part = match name.as_str() {
-                    "scope" => Some(VerifyPart::Scope),
-                    "operation" => Some(VerifyPart::Operation),
-                    "key" => Some(VerifyPart::Key),
-                    _ => None,
-                };
-                if let Some(part) = part {
-                    parts.push(VerifyPart::Sql(std::mem::take(&mut text)));
-                    parts.push(part);
-                    for _ in 0..name.len() {
-                        chars.next();
-                    }
-                    continue;
-                }
-            }
-            text.push(c);
-        }
-        parts.push(VerifyPart::Sql(text));
-        Ok(Verify { parts })
-    }
-
-    fn statement(&self, dialect: Dialect, key: &StuckKey) -> (String, Vec<Bind>) {
-        let mut params = Params::new(dialect);
-        let mut sql = String::new();
-        for part in &self.parts {
-            let text = |v: &Option<String>| v.clone().map_or(Bind::Null, Bind::Text);
-            match part {
-                VerifyPart::Sql(s) => sql.push_str(s),
-                VerifyPart::Scope => sql.push_str(&params.push(text(key.scope.first().unwrap_or(&None)), "")),
-                VerifyPart::Operation => sql.push_str(&params.push(text(&key.operation), "")),
-                VerifyPart::Key => sql.push_str(&params.push(Bind::Text(key.key.clone()), "")),
-            }
-        }
-        (sql, params.binds)
-    }
-}
-
 /// `WHERE` text matching exactly this key as it was read: its primary key,
 /// still in progress, with the same lock time.
 fn matching(keys: &KeyTable, dialect: Dialect, key: &StuckKey, params: &mut Params) -> Result<String> {
@@ -266,7 +196,8 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
     let started = Instant::now();
     let config = args.mapping.config()?;
     let durations = Durations::new(&args.limits, &config)?;
-    let verify = args.verify_sql.as_deref().map(Verify::parse).transpose()?;
+    let engine = Engine::of_url(&args.connect.database_url)?;
+    let verify = args.verify_sql.as_deref().map(|sql| VerifySql::parse(engine, sql)).transpose()?;
     let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
     let mut db = db::connect(&args.connect.database_url, access).await?;
     let keys = args.mapping.resolve(&config.key_table, &mut db).await?;
@@ -369,7 +300,7 @@ async fn resolve_batch(
     db: &mut Db,
     keys: &KeyTable,
     args: &ReapArgs,
-    verify: Option<&Verify>,
+    verify: Option<&VerifySql>,
     batch: &[StuckKey],
 ) -> Result<Vec<Resolution>> {
     let dialect = db.dialect();
@@ -398,7 +329,7 @@ async fn resolve_batch(
                 continue;
             }
             if let Some(verify) = verify {
-                let (sql, binds) = verify.statement(dialect, key);
+                let (sql, binds) = verify.statement(dialect, &key.scope, key.operation.as_deref(), &key.key);
                 if !db.query_text(&sql, &binds).await.context("running --verify-sql")?.is_empty() {
                     outcomes.push(Resolution::NeedsReview);
                     continue;
@@ -433,29 +364,4 @@ async fn resolve_batch(
         }
     }
     result
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn verify_sql_placeholders() {
-        let v = Verify::parse("SELECT 1 FROM payments WHERE k = :key AND s = :scope::text AND note <> ':key'").unwrap();
-        let key = StuckKey {
-            scope: vec![Some("s1".into())],
-            operation: Some("op".into()),
-            key: "k1".into(),
-            locked_at: String::new(),
-            age_seconds: 0,
-            max_duration_seconds: 0,
-            lock_us: 0,
-        };
-        let (sql, binds) = v.statement(Dialect::new(Engine::Postgres), &key);
-        assert_eq!(sql, "SELECT 1 FROM payments WHERE k = $1 AND s = $2::text AND note <> ':key'");
-        assert_eq!(binds, vec![Bind::Text("k1".into()), Bind::Text("s1".into())]);
-        let (sql, _) = v.statement(Dialect::new(Engine::MySql), &key);
-        assert_eq!(sql, "SELECT 1 FROM payments WHERE k = ? AND s = ?::text AND note <> ':key'");
-        assert!(Verify::parse("SELECT 1; DELETE FROM x").is_err());
-    }
 }

@@ -17,6 +17,7 @@ use crate::cli::{Connect, Output, TimeUnit};
 use crate::db::catalog::{self, Column, Table, query_file};
 use crate::db::dialect::{ScanColumns, TimeRepr};
 use crate::db::times::{self, TimeColumn};
+use crate::db::user_sql;
 use crate::db::{self, Access, Bind, Db, Dialect, Engine};
 use crate::exit::Outcome;
 use crate::report::{self, Emitter};
@@ -485,8 +486,8 @@ impl Confirm {
 
 /// Resolves the id, created-at, key and compared columns against the catalog.
 async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
-    if args.filter.as_deref().is_some_and(|f| f.contains(';')) {
-        bail!("--where must be a single condition: it may not contain ';'");
+    if let Some(filter) = &args.filter {
+        user_sql::condition(db.engine(), "--where", filter)?;
     }
     let id = match &args.id {
         Some(id) => table.column(id)?.name.clone(),

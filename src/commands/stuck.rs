@@ -36,17 +36,19 @@ pub struct StuckArgs {
 /// How long each operation may hold a key; shared with `reap`.
 #[derive(Debug, Clone, Args)]
 pub struct Limits {
-    /// An operation's maximum duration, as OP=DURATION ('POST /v1/payments=30s'); repeatable
-    #[arg(long = "max-duration", value_name = "OP=DURATION", value_parser = max_duration)]
-    pub max_durations: Vec<(String, Duration)>,
+    /// Maximum duration of every operation (DURATION), or of one (OP=DURATION, 'POST /v1/payments=30s'); repeatable
+    #[arg(long = "max-duration", value_name = "[OP=]DURATION", value_parser = max_duration)]
+    pub max_durations: Vec<(Option<String>, Duration)>,
     /// The maximum duration of every other operation [default: 5m]
     #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub older_than: Option<Duration>,
 }
 
-fn max_duration(text: &str) -> Result<(String, Duration), String> {
-    let (op, dur) = text.rsplit_once('=').ok_or_else(|| format!("{text:?} is not OP=DURATION"))?;
-    Ok((op.trim().to_string(), timeparse::duration(dur)?))
+fn max_duration(text: &str) -> Result<(Option<String>, Duration), String> {
+    match text.rsplit_once('=') {
+        Some((op, dur)) => Ok((Some(op.trim().to_string()), timeparse::duration(dur)?)),
+        None => Ok((None, timeparse::duration(text).map_err(|e| format!("{e}; or give OP=DURATION"))?)),
+    }
 }
 
 /// Maximum durations by operation, flags over the config file.
@@ -63,8 +65,16 @@ impl Durations {
             let d = timeparse::duration(text).map_err(|e| anyhow::anyhow!("config max_durations {op:?}: {e}"))?;
             by_operation.insert(op.clone(), d);
         }
-        by_operation.extend(limits.max_durations.iter().cloned());
-        let default = match (limits.older_than, &config.older_than) {
+        let mut bare = None;
+        for (op, d) in &limits.max_durations {
+            match op {
+                Some(op) => {
+                    by_operation.insert(op.clone(), *d);
+                }
+                None => bare = Some(*d),
+            }
+        }
+        let default = match (bare.or(limits.older_than), &config.older_than) {
             (Some(d), _) => d,
             (None, Some(text)) => timeparse::duration(text).map_err(|e| anyhow::anyhow!("config older_than: {e}"))?,
             (None, None) => Duration::from_secs(300),
@@ -196,8 +206,10 @@ mod tests {
 
     #[test]
     fn durations_by_operation() {
-        let limits =
-            Limits { max_durations: vec![("POST /v1/payments".into(), Duration::from_secs(30))], older_than: None };
+        let limits = Limits {
+            max_durations: vec![(Some("POST /v1/payments".into()), Duration::from_secs(30))],
+            older_than: None,
+        };
         let mut config = Config::default();
         config.max_durations.insert("POST /v1/payments".into(), "1h".into());
         config.max_durations.insert("POST /v1/refunds".into(), "2m".into());
@@ -207,7 +219,8 @@ mod tests {
         assert_eq!(d.of(Some("GET /x")), Duration::from_secs(300));
         assert_eq!(d.of(None), Duration::from_secs(300));
         assert_eq!(d.shortest(), Duration::from_secs(30));
-        assert_eq!(max_duration("POST /a=b=10s").unwrap(), ("POST /a=b".to_string(), Duration::from_secs(10)));
+        assert_eq!(max_duration("POST /a=b=10s").unwrap(), (Some("POST /a=b".to_string()), Duration::from_secs(10)));
+        assert_eq!(max_duration("90s").unwrap(), (None, Duration::from_secs(90)));
         assert!(max_duration("nothing").is_err());
     }
 }

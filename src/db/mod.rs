@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod dialect;
 pub mod lock;
 pub mod times;
+pub mod user_sql;
 
 use std::borrow::Cow;
 use std::str::FromStr;

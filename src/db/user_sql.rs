@@ -1,0 +1,239 @@
+//! The only raw SQL idemctl takes from its user: `--where` and
+//! `--in-progress-when` conditions, and `--verify-sql` queries. Each is
+//! parsed with the engine's SQL grammar before it runs: a condition must be
+//! exactly one boolean expression, a query exactly one SELECT with the
+//! documented parameters. Text that closes the parentheses it is put in, adds
+//! a statement, or hides part of itself in a comment is refused.
+
+use anyhow::{Result, bail};
+use sqlparser::ast::{BinaryOperator, Expr, SetExpr, Statement, Value};
+use sqlparser::dialect::{Dialect as Grammar, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
+
+use super::{Bind, Dialect, Engine};
+
+fn grammar(engine: Engine) -> Box<dyn Grammar> {
+    match engine {
+        Engine::Postgres => Box::new(PostgreSqlDialect {}),
+        Engine::MySql => Box::new(MySqlDialect {}),
+        Engine::Sqlite => Box::new(SQLiteDialect {}),
+    }
+}
+
+/// The tokens of `text`, refusing comments and statement separators.
+fn tokens(grammar: &dyn Grammar, flag: &str, what: &str, text: &str) -> Result<Vec<Token>> {
+    let tokens =
+        Tokenizer::new(grammar, text).tokenize().map_err(|e| anyhow::anyhow!("cannot read {flag}: {}", e.message))?;
+    for token in &tokens {
+        match token {
+            Token::SemiColon => bail!("{flag} must be a single {what}: it may not contain ';'"),
+            Token::Whitespace(Whitespace::SingleLineComment { .. } | Whitespace::MultiLineComment(_)) => {
+                bail!("{flag} may not contain comments")
+            }
+            _ => {}
+        }
+    }
+    Ok(tokens)
+}
+
+/// A condition the user wrote (`--where`, `--in-progress-when`), checked to be
+/// exactly one boolean expression; returned wrapped in parentheses.
+pub fn condition(engine: Engine, flag: &str, text: &str) -> Result<String> {
+    let grammar = grammar(engine);
+    tokens(grammar.as_ref(), flag, "condition", text)?;
+    let mut parser =
+        Parser::new(grammar.as_ref()).try_with_sql(text).map_err(|e| anyhow::anyhow!("cannot read {flag}: {e}"))?;
+    let expr = parser.parse_expr().map_err(|e| anyhow::anyhow!("{flag} is not one SQL condition: {e}"))?;
+    let rest = parser.peek_token();
+    if rest.token != Token::EOF {
+        bail!(
+            "{flag} must be exactly one condition: {:?} is left over after {:?}",
+            rest.token.to_string(),
+            expr.to_string()
+        );
+    }
+    if !is_boolean(&expr) {
+        bail!("{flag} must be a condition (true or false for each row), not {:?}", expr.to_string());
+    }
+    Ok(format!("({text})"))
+}
+
+/// Whether an expression can be a row's condition: anything but literals,
+/// arithmetic, tuples and the like, whose truth would be an accident.
+fn is_boolean(expr: &Expr) -> bool {
+    match expr {
+        Expr::Nested(inner) => is_boolean(inner),
+        Expr::Value(v) => matches!(v.value, Value::Boolean(_)),
+        Expr::BinaryOp { op, .. } => !matches!(
+            op,
+            BinaryOperator::Plus
+                | BinaryOperator::Minus
+                | BinaryOperator::Multiply
+                | BinaryOperator::Divide
+                | BinaryOperator::Modulo
+                | BinaryOperator::StringConcat
+                | BinaryOperator::BitwiseOr
+                | BinaryOperator::BitwiseAnd
+                | BinaryOperator::BitwiseXor
+                | BinaryOperator::MyIntegerDivide
+                | BinaryOperator::DuckIntegerDivide
+                | BinaryOperator::PGBitwiseXor
+                | BinaryOperator::PGBitwiseShiftLeft
+                | BinaryOperator::PGBitwiseShiftRight
+                | BinaryOperator::PGExp
+                | BinaryOperator::Arrow
+                | BinaryOperator::LongArrow
+                | BinaryOperator::HashArrow
+                | BinaryOperator::HashLongArrow
+        ),
+        Expr::Tuple(_)
+        | Expr::Array(_)
+        | Expr::Interval(_)
+        | Expr::Subquery(_)
+        | Expr::TypedString(_)
+        | Expr::Wildcard(_)
+        | Expr::QualifiedWildcard(..) => false,
+        _ => true,
+    }
+}
+
+/// `--verify-sql`: one SELECT, with `:scope`, `:operation` and `:key` as its
+/// only parameters, kept as tokens to number them as the engine wants.
+#[derive(Debug, Clone)]
+pub struct VerifySql {
+    parts: Vec<VerifyPart>,
+}
+
+#[derive(Debug, Clone)]
+enum VerifyPart {
+    Sql(String),
+    Scope,
+    Operation,
+    Key,
+}
+
+impl VerifySql {
+    pub fn parse(engine: Engine, text: &str) -> Result<VerifySql> {
+        const FLAG: &str = "--verify-sql";
+        let grammar = grammar(engine);
+        let tokens = tokens(grammar.as_ref(), FLAG, "statement", text)?;
+        let mut parts = Vec::new();
+        let mut sql = String::new();
+        let mut iter = tokens.into_iter().peekable();
+        while let Some(token) = iter.next() {
+            let parameter = match (&token, iter.peek()) {
+                (Token::Colon, Some(Token::Word(word))) => Some(word.value.clone()),
+                _ => None,
+            };
+            let Some(name) = parameter else {
+                sql.push_str(&token.to_string());
+                continue;
+            };
+            iter.next();
+            let part = match name.as_str() {
+                "scope" => VerifyPart::Scope,
+                "operation" => VerifyPart::Operation,
+                "key" => VerifyPart::Key,
+                other => {
+                    bail!("{FLAG} names an unknown parameter :{other}: the parameters are :scope, :operation and :key")
+                }
+            };
+            parts.push(VerifyPart::Sql(std::mem::take(&mut sql)));
+            parts.push(part);
+        }
+        parts.push(VerifyPart::Sql(sql));
+        let verify = VerifySql { parts };
+        // Parsed as the engine will run it, parameters in place.
+        let (checked, _) = verify.statement(Dialect::new(engine), &[], None, "");
+        let statements =
+            Parser::parse_sql(grammar.as_ref(), &checked).map_err(|e| anyhow::anyhow!("cannot read {FLAG}: {e}"))?;
+        match statements.as_slice() {
+            [Statement::Query(query)] if matches!(*query.body, SetExpr::Select(_) | SetExpr::SetOperation { .. }) => {}
+            [Statement::Query(_)] => bail!("{FLAG} must be a SELECT"),
+            [other] => bail!("{FLAG} must be a SELECT, not {:?}", first_words(&other.to_string())),
+            _ => bail!("{FLAG} must be exactly one SELECT"),
+        }
+        Ok(verify)
+    }
+
+    /// The statement for one key, with its bound values.
+    pub fn statement(
+        &self,
+        dialect: Dialect,
+        scope: &[Option<String>],
+        operation: Option<&str>,
+        key: &str,
+    ) -> (String, Vec<Bind>) {
+        let mut sql = String::new();
+        let mut binds = Vec::new();
+        for part in &self.parts {
+            let bind = match part {
+                VerifyPart::Sql(s) => {
+                    sql.push_str(s);
+                    continue;
+                }
+                VerifyPart::Scope => scope.first().cloned().flatten().map_or(Bind::Null, Bind::Text),
+                VerifyPart::Operation => operation.map_or(Bind::Null, |o| Bind::Text(o.to_string())),
+                VerifyPart::Key => Bind::Text(key.to_string()),
+            };
+            binds.push(bind);
+            sql.push_str(&dialect.placeholder(binds.len()));
+        }
+        (sql, binds)
+    }
+}
+
+fn first_words(text: &str) -> String {
+    text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_condition_exactly() {
+        let ok = |t: &str| condition(Engine::Postgres, "--where", t);
+        assert_eq!(ok("scope_id = 's3'").unwrap(), "(scope_id = 's3')");
+        assert!(ok("recovery_point <> 'finished' AND locked_at IS NULL").is_ok());
+        assert!(ok("status IN ('a', 'b') OR (x > 3)").is_ok());
+        assert!(ok("payload->>'kind' = 'charge'").is_ok());
+        let err = ok("scope_id = 's3') OR (1=1").unwrap_err().to_string();
+        assert!(err.contains("exactly one condition") && err.contains("\")\""), "{err}");
+        assert!(ok("1=1; DELETE FROM t").unwrap_err().to_string().contains("';'"));
+        assert!(ok("1=1 -- ").unwrap_err().to_string().contains("comments"));
+        assert!(ok("1=1 /* ) OR (1=1 */").unwrap_err().to_string().contains("comments"));
+        assert!(ok("42").unwrap_err().to_string().contains("must be a condition"));
+        assert!(ok("a + 1").is_err());
+        assert!(ok("").is_err());
+        // A backslash escapes a quote in MySQL strings, not in PostgreSQL's.
+        assert!(condition(Engine::MySql, "--where", r"note = 'a\') OR (1=1'").is_ok());
+        assert!(condition(Engine::Postgres, "--where", r"note = 'a\') OR (1=1'").is_err());
+    }
+
+    #[test]
+    fn verify_sql_is_one_select_with_known_parameters() {
+        let v = VerifySql::parse(
+            Engine::Postgres,
+            "SELECT 1 FROM payments WHERE k = :key AND s = :scope::text AND note <> ':key'",
+        )
+        .unwrap();
+        let scope = [Some("s1".to_string())];
+        let (sql, binds) = v.statement(Dialect::new(Engine::Postgres), &scope, Some("op"), "k1");
+        assert_eq!(sql, "SELECT 1 FROM payments WHERE k = $1 AND s = $2::text AND note <> ':key'");
+        assert_eq!(binds, vec![Bind::Text("k1".into()), Bind::Text("s1".into())]);
+        let v = VerifySql::parse(Engine::MySql, "SELECT 1 FROM payments WHERE k = :key").unwrap();
+        let (sql, _) = v.statement(Dialect::new(Engine::MySql), &scope, None, "k1");
+        assert_eq!(sql, "SELECT 1 FROM payments WHERE k = ?");
+        for bad in [
+            "SELECT 1; DELETE FROM x",
+            "DELETE FROM payments WHERE k = :key",
+            "SELECT 1 FROM payments WHERE k = :kee",
+            "SELECT 1 FROM payments WHERE k = :key -- and more",
+            "UPDATE payments SET x = 1",
+        ] {
+            assert!(VerifySql::parse(Engine::Postgres, bad).is_err(), "{bad}");
+        }
+    }
+}
