@@ -212,7 +212,97 @@ fn user_sql_cannot_escape_its_place(db: &TestDb) {
     }
 }
 
+/// An events table: ids 1..=n created ten days ago, except every tenth,
+/// created an hour ago; rows about 250 bytes wide (tens to a page).
+fn events(db: &TestDb, n: u64) {
+    let ts = match db.engine {
+        Engine::Postgres => "timestamptz",
+        Engine::MySql => "DATETIME(6)",
+        Engine::Sqlite => "TEXT",
+    };
+    let (old, recent) = (now() - Duration::days(10), now() - Duration::hours(1));
+    let when = |t: DateTime<Utc>| match db.engine {
+        Engine::Postgres => format!("CAST({} AS timestamptz)", db.ts(&t.format("%Y-%m-%d %H:%M:%S").to_string())),
+        _ => db.ts(&t.format("%Y-%m-%d %H:%M:%S").to_string()),
+    };
+    db.exec(&format!(
+        "CREATE TABLE events (id BIGINT PRIMARY KEY, pad {pad}, created_at {ts} NOT NULL);
+         INSERT INTO events (id, pad, created_at)
+            SELECT n, '{fill}', CASE WHEN n % 10 = 0 THEN {recent} ELSE {old} END FROM {series}",
+        pad = if db.engine == Engine::MySql { "VARCHAR(300)" } else { "TEXT" },
+        fill = "p".repeat(240),
+        recent = when(recent),
+        old = when(old),
+        series = db.series(n),
+    ));
+}
+
+const EVENTS: [&str; 8] =
+    ["--table", "events", "--created-at-column", "created_at", "--older-than", "7d", "--format", "json"];
+
+fn event_ids(db: &TestDb) -> Vec<i64> {
+    db.ids("SELECT id FROM events ORDER BY id")
+}
+
+/// After an earlier run emptied the start of the table, the rows a page is
+/// guessed to hold fall to nothing; no batch may delete more than its size.
+fn batches_stay_bounded_after_a_partial_run(db: &TestDb) {
+    events(db, 20_000);
+    // The earlier run: the first 2,000 rows gone (on PostgreSQL, the first pages).
+    db.exec("DELETE FROM events WHERE id <= 2000 AND id % 10 <> 0");
+    let out = idemctl(db, &[&["expire", "--batch-size", "1000"][..], &EVENTS].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let summary = &json(&out)["runs"][0];
+    assert_eq!(summary["rows_deleted"], 16_200, "{summary}");
+    let largest = summary["largest_batch_rows"].as_u64().unwrap();
+    assert!(largest <= 1000 && largest > 0, "a batch deleted {largest} rows: {summary}");
+    assert!(summary["batches"].as_u64().unwrap() >= 17, "{summary}");
+    assert_eq!(
+        event_ids(db),
+        (1..=2000).step_by(1).filter(|i| i % 10 == 0).chain((2010..=20_000).step_by(10)).collect::<Vec<i64>>()
+    );
+}
+
+/// A trigger that refuses one row's delete, in the middle of 200,000 expired
+/// rows: every other expired row goes in the same run, the row is named.
+fn a_refusing_row_does_not_stop_the_run(db: &TestDb) {
+    events(db, 222_222);
+    db.exec(match db.engine {
+        Engine::Postgres => {
+            "CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN IF OLD.id = 111111 THEN RAISE EXCEPTION 'event % is on legal hold', OLD.id; END IF; RETURN OLD; END $$;
+             CREATE TRIGGER hold BEFORE DELETE ON events FOR EACH ROW EXECUTE FUNCTION hold()"
+        }
+        Engine::MySql => {
+            "CREATE TRIGGER hold BEFORE DELETE ON events FOR EACH ROW
+             BEGIN IF OLD.id = 111111 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'event is on legal hold'; END IF; END"
+        }
+        Engine::Sqlite => {
+            "CREATE TRIGGER hold BEFORE DELETE ON events FOR EACH ROW WHEN OLD.id = 111111
+             BEGIN SELECT RAISE(ABORT, 'event is on legal hold'); END"
+        }
+    });
+    let out = idemctl(db, &[&["expire"][..], &EVENTS].concat());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let summary = &json(&out)["runs"][0];
+    assert_eq!(summary["rows_deleted"], 199_999, "{summary}");
+    assert_eq!(summary["refused_keys"], serde_json::json!(["111111"]));
+    assert!(out.stderr.contains("row (111111) was not deleted") && out.stderr.contains("legal hold"), "{}", out.stderr);
+    let left = event_ids(db);
+    assert_eq!(left.len(), 22_223);
+    assert!(left.contains(&111_111) && left.iter().all(|id| id % 10 == 0 || *id == 111_111));
+    // --on-error stop keeps the batch and stops at it.
+    db.exec("DELETE FROM events WHERE id = 222220");
+    db.exec(&format!("UPDATE events SET created_at = {} WHERE id = 222220", db.ts("2026-05-01 00:00:00")));
+    let again = idemctl(db, &[&["expire", "--on-error", "stop"][..], &EVENTS].concat());
+    assert_eq!(again.code, 2, "{}", again.stderr);
+    assert!(again.stderr.contains("legal hold"), "{}", again.stderr);
+    assert_eq!(event_ids(db).len(), 22_222);
+}
+
 on_every_engine!(
+    batches_stay_bounded_after_a_partial_run,
+    a_refusing_row_does_not_stop_the_run,
     a_never_marker_keeps_its_column_in_seconds,
     one_row_in_milliseconds_stops_writers,
     user_sql_cannot_escape_its_place,

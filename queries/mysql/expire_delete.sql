@@ -1,3 +1,3 @@
 -- expire: one batch, its own short transaction.
 DELETE FROM {table}
-WHERE {expired}{after}{upto}
+WHERE {expired}{range}

@@ -14,8 +14,8 @@ use crate::cli::{Connect, Output};
 use crate::config::Config;
 use crate::db::catalog::query_file;
 use crate::db::times::{self, TimeColumn};
-use crate::db::user_sql;
 use crate::db::{self, Access, Bind, Db, Dialect, Engine};
+use crate::db::{errors, user_sql};
 use crate::exit::{Interrupted, Outcome};
 use crate::keys::{MappingArgs, PurgeTable};
 use crate::report::{self, Emitter};
@@ -51,8 +51,30 @@ pub struct ExpireArgs {
     /// Count what would go and show the SQL, deleting nothing
     #[arg(long)]
     pub dry_run: bool,
+    /// When a row refuses to go (a trigger, a constraint): skip it and go on, or stop the run
+    #[arg(long, value_enum, default_value_t = OnError::Skip)]
+    pub on_error: OnError,
     #[command(flatten)]
     pub report: Output,
+}
+
+/// What a writing run does when a row refuses a change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnError {
+    /// Find the row by halving its batch, report it, and change every other row
+    Skip,
+    /// Roll the batch back and stop (exit 2)
+    Stop,
+}
+
+/// A `tid[]` literal of `ctid`s written as text, `{"(0,1)","(0,2)"}`.
+fn tid_array<'a>(ctids: impl Iterator<Item = &'a String>) -> String {
+    format!("{{{}}}", ctids.map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(","))
+}
+
+/// The page of a `ctid` written as text, `(page,item)`.
+fn page_of(ctid: &str) -> Option<i64> {
+    ctid.trim_start_matches('(').split(',').next()?.parse().ok()
 }
 
 /// Shorter horizons are refused without `--allow-short-retention`: keys must
@@ -72,6 +94,10 @@ struct Summary {
     elapsed_seconds: f64,
     rows_per_second: f64,
     slowest_batch_ms: f64,
+    /// The most rows one batch deleted.
+    largest_batch_rows: u64,
+    /// Rows that refused to be deleted (a trigger, a constraint): their keys.
+    refused_keys: Vec<String>,
     /// Rows whose time could not be read (SQLite text in no known format): never deleted.
     unreadable_rows: u64,
     stopped: Option<&'static str>,
@@ -136,6 +162,8 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
         elapsed_seconds: 0.0,
         rows_per_second: 0.0,
         slowest_batch_ms: 0.0,
+        largest_batch_rows: 0,
+        refused_keys: Vec::new(),
         unreadable_rows: expiry.time.unreadable(),
         stopped: None,
     };
@@ -148,7 +176,7 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
         if !args.report.quiet {
             eprintln!(
                 "dry run: nothing is deleted; each batch would run: {}",
-                walk.describe(&dialect, &table, &expired)
+                walk.describe(&dialect, &table, &expired, args.batch_size)
             );
         }
     } else {
@@ -162,14 +190,42 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
                 break;
             }
             let batch_started = Instant::now();
-            let Some((delete, params)) = walk.next_batch(&mut db, &table, &expired, &binds, args.batch_size).await?
-            else {
+            let Some(batch) = walk.next_batch(&mut db, &table, &expired, &binds, args.batch_size).await? else {
                 break;
             };
             summary.batches += 1;
             super::pause_for_tests(summary.batches).await;
-            let deleted = db.execute(&delete, &params).await.context("deleting a batch")?;
-            summary.rows_deleted += deleted;
+            let deleted = match walk.delete(&mut db, &table, &expired, &batch, args.batch_size).await {
+                Ok(deleted) => deleted,
+                // A row that refuses to go (a trigger, a constraint) fails its
+                // whole batch: the batch is deleted by halves around it instead.
+                Err(e) if args.on_error == OnError::Skip && errors::is_row_error(&e) => {
+                    let keys = walk.batch_keys(&mut db, &table, &expired, &batch, args.batch_size).await?;
+                    let mut deleted = Deleted::default();
+                    if keys.len() as u64 >= args.batch_size
+                        && let Walk::Pages { .. } = walk
+                    {
+                        deleted.last_page = keys.last().and_then(|k| page_of(k.first()?.as_deref()?));
+                    }
+                    bisect(&walk, &mut db, &table, &expired, &binds, keys, &mut deleted).await?;
+                    deleted
+                }
+                Err(e) => {
+                    return Err(e.context(format!(
+                        "deleting batch {} ({} rows deleted before it)",
+                        summary.batches, summary.rows_deleted
+                    )));
+                }
+            };
+            for refused in &deleted.refused {
+                if !args.report.quiet {
+                    eprintln!("row ({}) was not deleted: {}", refused.shown, refused.error);
+                }
+                summary.refused_keys.push(refused.shown.clone());
+            }
+            walk.advance(&batch, &deleted, args.batch_size);
+            summary.rows_deleted += deleted.rows;
+            summary.largest_batch_rows = summary.largest_batch_rows.max(deleted.rows);
             summary.slowest_batch_ms = summary.slowest_batch_ms.max(batch_started.elapsed().as_secs_f64() * 1000.0);
             bar.set_position(summary.rows_deleted);
             if let Some(pause) = args.sleep {
@@ -189,7 +245,7 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     if summary.stopped == Some("interrupted") {
         return Err(Interrupted.into());
     }
-    Ok(Outcome::Clean)
+    Ok(Outcome::from_findings(!summary.refused_keys.is_empty()))
 }
 
 /// The retention horizon: `--older-than`, else the config file's; `None`
@@ -289,8 +345,51 @@ impl Expiry {
 /// `ctid` ranges: its rowid. A key order unrelated to the heap would read the
 /// table at random, many times slower than one DELETE.
 enum Walk {
-    Keys { key: WalkKey, last: Option<Vec<Option<String>>>, done: bool },
-    Pages { next: i64, total: i64, per_batch: i64 },
+    Keys {
+        key: WalkKey,
+        last: Option<Vec<Option<String>>>,
+        done: bool,
+    },
+    /// Pages `next..` of `total`, `span` pages a batch: the span adapts to the
+    /// rows each batch finds, and a batch never deletes more than its limit
+    /// whatever the span. Rows a batch could not delete are passed over.
+    Pages {
+        next: i64,
+        total: i64,
+        span: i64,
+        max_span: i64,
+        refused: Vec<String>,
+        key: Option<WalkKey>,
+    },
+}
+
+/// One batch: the stretch of the walk it covers, as SQL added to the
+/// expired condition, with the values bound to it.
+struct Batch {
+    range: String,
+    params: Vec<Bind>,
+    /// Pages walk: the pages covered.
+    pages: Option<(i64, i64)>,
+}
+
+/// What a batch did.
+#[derive(Debug, Default)]
+struct Deleted {
+    rows: u64,
+    /// Pages walk: the last page a row was deleted from, when the batch hit its limit.
+    last_page: Option<i64>,
+    /// Rows that refused to go (a trigger, a constraint).
+    refused: Vec<Refused>,
+}
+
+/// A row that refused to be deleted.
+#[derive(Debug)]
+struct Refused {
+    /// Its key in the walk: the primary key, or the `ctid` on the pages walk.
+    walk_key: Vec<Option<String>>,
+    /// Its primary key, for people.
+    shown: String,
+    error: String,
 }
 
 impl Walk {
@@ -308,20 +407,25 @@ impl Walk {
                     )
                     .await?;
                 let total = int(pages);
-                // Rows per page, counted on the first pages (a TID range scan: cheap).
+                // Rows per page, counted on the first pages (a TID range scan:
+                // cheap). Only the first span rests on it: each batch's rows
+                // correct it, and its LIMIT bounds the batch whatever it says.
                 let sample = total.clamp(1, 32);
                 let counted = db
                     .query_value(&format!("SELECT count(*) FROM {name} WHERE ctid < '({sample},0)'::tid"), &[])
                     .await?;
                 let per_page = (int(counted) / sample).max(1);
-                let per_batch = (i64::try_from(batch_size).unwrap_or(i64::MAX) / per_page).max(1);
-                return Ok(Walk::Pages { next: 0, total, per_batch });
+                let limit = i64::try_from(batch_size).unwrap_or(i64::MAX);
+                let max_span = limit.max(1);
+                let span = (limit / per_page).clamp(1, max_span);
+                let key = walk_key(target, db).ok();
+                return Ok(Walk::Pages { next: 0, total, span, max_span, refused: Vec::new(), key });
             }
         }
         Ok(Walk::Keys { key: walk_key(target, db)?, last: None, done: false })
     }
 
-    /// The next batch's DELETE and its bound values, or `None` when the walk is over.
+    /// The next batch, or `None` when the walk is over.
     async fn next_batch(
         &mut self,
         db: &mut Db,
@@ -329,17 +433,21 @@ impl Walk {
         expired: &str,
         binds: &[Bind],
         batch_size: u64,
-    ) -> Result<Option<(String, Vec<Bind>)>> {
+    ) -> Result<Option<Batch>> {
         let dialect = db.dialect();
         let mut params = binds.to_vec();
-        let (after, upto) = match self {
-            Walk::Pages { next, total, per_batch } => {
+        match self {
+            Walk::Pages { next, total, span, refused, .. } => {
                 if *next >= *total {
                     return Ok(None);
                 }
-                let range = format!(" AND ctid >= '({},0)'::tid AND ctid < '({},0)'::tid", next, *next + *per_batch);
-                *next += *per_batch;
-                (range, String::new())
+                let end = next.saturating_add(*span);
+                let mut range = format!(" AND ctid >= '({next},0)'::tid AND ctid < '({end},0)'::tid");
+                if !refused.is_empty() {
+                    params.push(Bind::Text(tid_array(refused.iter())));
+                    range.push_str(&format!(" AND ctid <> ALL(CAST({} AS tid[]))", dialect.placeholder(params.len())));
+                }
+                Ok(Some(Batch { range, params, pages: Some((*next, end)) }))
             }
             Walk::Keys { key, last, done } => {
                 if *done {
@@ -364,33 +472,189 @@ impl Walk {
                     Some(u) => *last = Some(u),
                     None => *done = true,
                 }
-                (after, upto_sql)
+                Ok(Some(Batch { range: format!("{after}{upto_sql}"), params, pages: None }))
             }
+        }
+    }
+
+    /// Deletes a batch's rows in one statement.
+    async fn delete(&self, db: &mut Db, table: &str, expired: &str, batch: &Batch, limit: u64) -> Result<Deleted> {
+        match self {
+            Walk::Pages { .. } => {
+                let sql = db::fill(
+                    include_str!("../../queries/postgres/expire_delete_pages.sql"),
+                    &[("table", table), ("expired", expired), ("range", &batch.range), ("limit", &limit.to_string())],
+                );
+                let row = db.query_text(&sql, &batch.params).await?.into_iter().next().unwrap_or_default();
+                let cell = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<i64>().ok());
+                let rows = cell(0).unwrap_or(0).max(0) as u64;
+                Ok(Deleted { rows, last_page: (rows >= limit).then(|| cell(1)).flatten(), refused: Vec::new() })
+            }
+            Walk::Keys { .. } => {
+                let sql = db::fill(
+                    query_file!(db.engine(), "expire_delete.sql"),
+                    &[("table", table), ("expired", expired), ("range", &batch.range)],
+                );
+                Ok(Deleted { rows: db.execute(&sql, &batch.params).await?, ..Deleted::default() })
+            }
+        }
+    }
+
+    /// The keys of a batch's rows in walk order, as text: the primary key
+    /// (or rowid), or the `ctid` on the pages walk.
+    async fn batch_keys(
+        &self,
+        db: &mut Db,
+        table: &str,
+        expired: &str,
+        batch: &Batch,
+        limit: u64,
+    ) -> Result<Vec<Vec<Option<String>>>> {
+        let dialect = db.dialect();
+        let (select, order, limit) = match self {
+            Walk::Pages { .. } => ("ctid::text".to_string(), "ctid".to_string(), format!(" LIMIT {limit}")),
+            Walk::Keys { key, .. } => (key.text_list(&dialect), key.list(&dialect), String::new()),
         };
-        let delete = db::fill(
-            query_file!(db.engine(), "expire_delete.sql"),
-            &[("table", table), ("expired", expired), ("after", &after), ("upto", &upto)],
-        );
-        Ok(Some((delete, params)))
+        let sql = format!("SELECT {select} FROM {table} WHERE {expired}{} ORDER BY {order}{limit}", batch.range);
+        db.query_text(&sql, &batch.params).await
+    }
+
+    /// Deletes exactly the rows with these keys (still expired), in one statement.
+    async fn delete_keys(
+        &self,
+        db: &mut Db,
+        table: &str,
+        expired: &str,
+        binds: &[Bind],
+        keys: &[Vec<Option<String>>],
+    ) -> Result<u64> {
+        let dialect = db.dialect();
+        let mut params = binds.to_vec();
+        let matching = match self {
+            Walk::Pages { .. } => {
+                params.push(Bind::Text(tid_array(keys.iter().filter_map(|k| k.first()?.as_ref()))));
+                format!("ctid = ANY(CAST({} AS tid[]))", dialect.placeholder(params.len()))
+            }
+            Walk::Keys { key, .. } => key.any_of(&dialect, keys, &mut params),
+        };
+        db.execute(&format!("DELETE FROM {table} WHERE {expired} AND {matching}"), &params).await
+    }
+
+    /// A row's primary key for people, from its key in the walk.
+    async fn shown_key(&self, db: &mut Db, table: &str, walk_key: &[Option<String>]) -> String {
+        let join = |values: &[Option<String>]| {
+            values.iter().map(|v| v.as_deref().unwrap_or("NULL")).collect::<Vec<_>>().join(", ")
+        };
+        if let Walk::Pages { key: Some(key), .. } = self
+            && let Some(Some(ctid)) = walk_key.first()
+        {
+            let sql = format!("SELECT {} FROM {table} WHERE ctid = CAST($1 AS tid)", key.text_list(&db.dialect()));
+            if let Ok(rows) = db.query_text(&sql, &[Bind::Text(ctid.clone())]).await
+                && let Some(row) = rows.first()
+            {
+                return join(row);
+            }
+        }
+        join(walk_key)
+    }
+
+    /// Moves past a batch, and fits the next span to the rows this one found.
+    fn advance(&mut self, batch: &Batch, deleted: &Deleted, limit: u64) {
+        let Walk::Pages { next, span, max_span, refused, .. } = self else { return };
+        let Some((start, end)) = batch.pages else { return };
+        refused.extend(deleted.refused.iter().filter_map(|r| r.walk_key.first().cloned().flatten()));
+        let found = deleted.rows + deleted.refused.len() as u64;
+        match deleted.last_page {
+            // The limit cut the batch short: go on from the page it stopped in,
+            // and take as many pages next as held that many rows.
+            Some(last) if found >= limit => {
+                *next = last.max(start);
+                *span = (last - start + 1).clamp(1, *max_span);
+            }
+            _ => {
+                *next = end;
+                let pages = end - start;
+                *span = if found == 0 {
+                    span.saturating_mul(2)
+                } else {
+                    (pages.saturating_mul(i64::try_from(limit).unwrap_or(i64::MAX)) / found as i64).min(pages * 2)
+                }
+                .clamp(1, *max_span);
+            }
+        }
     }
 
     /// The shape of a batch's DELETE, for the dry run.
-    fn describe(&self, dialect: &Dialect, table: &str, expired: &str) -> String {
-        let (after, upto) = match self {
-            Walk::Pages { per_batch, .. } => {
-                (format!(" AND ctid >= '(P,0)'::tid AND ctid < '(P+{per_batch},0)'::tid"), String::new())
-            }
-            Walk::Keys { key, .. } => (key.after_sql(dialect), key.upto_sql(dialect)),
+    fn describe(&self, dialect: &Dialect, table: &str, expired: &str, limit: u64) -> String {
+        let sql = match self {
+            Walk::Pages { span, .. } => db::fill(
+                include_str!("../../queries/postgres/expire_delete_pages.sql"),
+                &[
+                    ("table", table),
+                    ("expired", expired),
+                    ("range", &format!(" AND ctid >= '(P,0)'::tid AND ctid < '(P+{span},0)'::tid")),
+                    ("limit", &limit.to_string()),
+                ],
+            ),
+            Walk::Keys { key, .. } => db::fill(
+                query_file!(dialect.engine(), "expire_delete.sql"),
+                &[
+                    ("table", table),
+                    ("expired", expired),
+                    ("range", &format!("{}{}", key.after_sql(dialect), key.upto_sql(dialect))),
+                ],
+            ),
         };
-        db::fill(
-            query_file!(dialect.engine(), "expire_delete.sql"),
-            &[("table", table), ("expired", expired), ("after", &after), ("upto", &upto)],
-        )
-        .lines()
-        .filter(|l| !l.starts_with("--"))
-        .collect::<Vec<_>>()
-        .join(" ")
+        sql.lines().filter(|l| !l.trim_start().starts_with("--")).collect::<Vec<_>>().join(" ")
     }
+}
+
+/// Rows refused in one run before it stops: past this the cause is not a row
+/// but something every row meets (a trigger refusing all deletes, say).
+const MAX_REFUSED: usize = 100;
+
+/// Deletes a failed batch's rows by halves, down to the rows that refuse:
+/// those are left in place and reported, every other row goes.
+async fn bisect(
+    walk: &Walk,
+    db: &mut Db,
+    table: &str,
+    expired: &str,
+    binds: &[Bind],
+    keys: Vec<Vec<Option<String>>>,
+    deleted: &mut Deleted,
+) -> Result<()> {
+    let mut pending = vec![keys];
+    while let Some(keys) = pending.pop() {
+        if keys.is_empty() {
+            continue;
+        }
+        match walk.delete_keys(db, table, expired, binds, &keys).await {
+            Ok(n) => deleted.rows += n,
+            Err(e) if errors::is_row_error(&e) && keys.len() == 1 => {
+                let walk_key = keys.into_iter().next().unwrap_or_default();
+                let shown = walk.shown_key(db, table, &walk_key).await;
+                deleted.refused.push(Refused { walk_key, shown, error: errors::message(&e) });
+                if deleted.refused.len() > MAX_REFUSED {
+                    bail!(
+                        "more than {MAX_REFUSED} rows refused to be deleted, the last ({}) with: {}; the cause is \
+                         likely not a row but something every row meets",
+                        deleted.refused.last().map(|r| r.shown.as_str()).unwrap_or_default(),
+                        errors::message(&e)
+                    );
+                }
+            }
+            Err(e) if errors::is_row_error(&e) => {
+                let mut keys = keys;
+                let second = keys.split_off(keys.len() / 2);
+                // Halves in walk order: the first half is tried first.
+                pending.push(second);
+                pending.push(keys);
+            }
+            Err(e) => return Err(e.context("deleting the rows of a batch that failed")),
+        }
+    }
+    Ok(())
 }
 
 /// The key batches walk: the primary key, or SQLite's rowid.
@@ -475,6 +739,56 @@ impl WalkKey {
             terms.push(format!("({})", conds.join(" AND ")));
         }
         format!(" AND ({})", terms.join(" OR "))
+    }
+
+    /// True for exactly the rows with one of these keys: `k IN (...)`, or for
+    /// a composite key `(a, b) IN (...)`, spelled out as ORs on MySQL (which
+    /// reads a row-value IN by scanning the table).
+    fn any_of(&self, dialect: &Dialect, keys: &[Vec<Option<String>>], binds: &mut Vec<Bind>) -> String {
+        let bind = |binds: &mut Vec<Bind>, value: &Option<String>, data_type: &str| {
+            binds.push(value.clone().map_or(Bind::Null, Bind::Text));
+            let p = dialect.placeholder(binds.len());
+            match dialect.engine() {
+                Engine::Postgres => format!("CAST({p} AS {data_type})"),
+                _ => p,
+            }
+        };
+        if dialect.engine() == Engine::MySql && self.columns.len() > 1 {
+            let terms: Vec<String> = keys
+                .iter()
+                .map(|values| {
+                    let conds: Vec<String> = self
+                        .columns
+                        .iter()
+                        .zip(values)
+                        .map(|((column, data_type), value)| {
+                            format!("{} = {}", self.ident(dialect, column), bind(binds, value, data_type))
+                        })
+                        .collect();
+                    format!("({})", conds.join(" AND "))
+                })
+                .collect();
+            return format!("({})", terms.join(" OR "));
+        }
+        let tuples: Vec<String> = keys
+            .iter()
+            .map(|values| {
+                let items: Vec<String> = self
+                    .columns
+                    .iter()
+                    .zip(values)
+                    .map(|((_, data_type), value)| bind(binds, value, data_type))
+                    .collect();
+                if items.len() == 1 { items.join("") } else { format!("({})", items.join(", ")) }
+            })
+            .collect();
+        let columns = if self.columns.len() == 1 { self.list(dialect) } else { format!("({})", self.list(dialect)) };
+        let list = match (dialect.engine(), self.columns.len()) {
+            // SQLite takes a list of row values only from VALUES.
+            (Engine::Sqlite, n) if n > 1 => format!("VALUES {}", tuples.join(", ")),
+            _ => tuples.join(", "),
+        };
+        format!("{columns} IN ({list})")
     }
 
     fn after(&self, dialect: &Dialect, last: &[Option<String>], binds: &mut Vec<Bind>) -> String {

@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod dialect;
+pub mod errors;
 pub mod lock;
 pub mod times;
 pub mod user_sql;
