@@ -76,6 +76,15 @@ pub enum Format {
     Ndjson,
 }
 
+/// What a writing run does when a row refuses a change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnError {
+    /// Find the row by halving its batch, report it, and change every other row
+    Skip,
+    /// Roll the batch back and stop (exit 2)
+    Stop,
+}
+
 /// Parses the command line. Usage errors print one line and give exit 2;
 /// `--help` and `--version` print as usual and give exit 0.
 pub fn parse() -> Result<Cli, ExitCode> {

@@ -67,8 +67,8 @@ pub struct MappingArgs {
 /// How to tell a key in progress.
 #[derive(Debug, Clone)]
 pub enum InProgress {
-    /// The status column holds this value.
-    Status { column: String, value: String },
+    /// The status column (of this type) holds this value.
+    Status { column: String, data_type: String, value: String },
     /// A raw SQL condition (`--in-progress-when`).
     When(String),
 }
@@ -190,7 +190,11 @@ impl MappingArgs {
                 user_sql::condition(db.engine(), "--in-progress-when", &sql)?;
                 InProgress::When(sql)
             }
-            (None, Some(s)) => InProgress::Status { column: s.column.clone(), value: s.in_progress.clone() },
+            (None, Some(s)) => InProgress::Status {
+                column: s.column.clone(),
+                data_type: table.column(&s.column)?.data_type.clone(),
+                value: s.in_progress.clone(),
+            },
             (None, None) => unreachable!("a status column or --in-progress-when was required above"),
         };
         let locked_at =
@@ -266,13 +270,17 @@ impl MappingArgs {
                 user_sql::condition(db.engine(), "--in-progress-when", &sql)?;
                 Some(InProgress::When(sql))
             }
-            None => optional(&table, pick(&self.status_column, &file.status_column), "status", "--status-column")?.map(
-                |column| InProgress::Status {
-                    column,
-                    value: pick(&self.in_progress_value, &file.in_progress_value)
-                        .unwrap_or_else(|| "in_progress".into()),
-                },
-            ),
+            None => {
+                match optional(&table, pick(&self.status_column, &file.status_column), "status", "--status-column")? {
+                    Some(column) => Some(InProgress::Status {
+                        data_type: table.column(&column)?.data_type.clone(),
+                        column,
+                        value: pick(&self.in_progress_value, &file.in_progress_value)
+                            .unwrap_or_else(|| "in_progress".into()),
+                    }),
+                    None => None,
+                }
+            }
         };
         let (created_at, expires_at) = self.times(file, &table)?;
         Ok(PurgeTable { time_units: self.time_units(file, &table)?, table, in_progress, created_at, expires_at })
@@ -283,9 +291,14 @@ impl InProgress {
     /// The condition true for rows in progress, with its bound values from `first` on.
     pub fn sql(&self, dialect: &Dialect, first: usize) -> (String, Vec<Bind>) {
         match self {
-            InProgress::Status { column, value } => {
-                (format!("{} = {}", dialect.ident(column), dialect.placeholder(first)), vec![Bind::Text(value.clone())])
-            }
+            InProgress::Status { column, data_type, value } => (
+                format!(
+                    "{} = {}",
+                    dialect.comparable_text(&dialect.ident(column), data_type),
+                    dialect.placeholder(first)
+                ),
+                vec![Bind::Text(value.clone())],
+            ),
             InProgress::When(sql) => (format!("({sql})"), Vec::new()),
         }
     }

@@ -35,7 +35,8 @@ fn snapshot(db: &TestDb) -> Vec<Option<String>> {
 }
 
 fn status_of(db: &TestDb, key: &str) -> String {
-    db.column(&format!("SELECT status FROM idempotency_keys WHERE {} = '{key}'", db.ident("key")))[0].clone().unwrap()
+    let status = if db.engine == Engine::MySql { "CAST(status AS CHAR)" } else { "CAST(status AS TEXT)" };
+    db.column(&format!("SELECT {status} FROM idempotency_keys WHERE {} = '{key}'", db.ident("key")))[0].clone().unwrap()
 }
 
 /// (key, outcome) per line of CSV output.
@@ -44,7 +45,7 @@ fn outcomes(out: &Run) -> Vec<(String, String)> {
     if records.is_empty() {
         return Vec::new();
     }
-    assert_eq!(records[0], ["scope", "operation", "key", "locked_at", "age_seconds", "outcome"]);
+    assert_eq!(records[0], ["scope", "operation", "key", "locked_at", "age_seconds", "outcome", "error"]);
     records[1..].iter().map(|r| (r[2].clone(), r[5].clone())).collect()
 }
 
@@ -220,7 +221,121 @@ on_every_engine!(
     a_second_reaper_exits_3,
     killed_midway_then_rerun_processes_each_key_once,
     a_table_without_status_and_epoch_seconds,
+    a_key_whose_verification_fails_is_left_alone,
+    a_key_that_refuses_its_change_is_left_alone,
+    short_maximum_durations_are_refused,
+    status_columns_of_enum_types,
 );
+
+const ONE_MINUTE: [&str; 2] = ["--max-duration", "1m"];
+
+/// `--verify-sql` failing on one key's data: that key is left, the others released.
+fn a_key_whose_verification_fails_is_left_alone(db: &TestDb) {
+    key_table(db);
+    let verify = match db.engine {
+        // k-ord-6m has two effects where the query expects one.
+        Engine::Postgres | Engine::MySql => {
+            db.exec(&format!(
+                "CREATE TABLE effects (k {} NOT NULL, n INTEGER NOT NULL);
+                 INSERT INTO effects VALUES ('k-ord-6m', 1), ('k-ord-6m', 2), ('k-other', 1)",
+                db.ty("text")
+            ));
+            "SELECT 1 FROM (SELECT (SELECT n FROM effects WHERE k = :key) AS n) s WHERE s.n = 99"
+        }
+        Engine::Sqlite => "SELECT 1 WHERE json(CASE WHEN :key = 'k-ord-6m' THEN 'not json' ELSE '{}' END) = 'x'",
+    };
+    let out = reap(db, &[&ONE_MINUTE[..], &["--verify-sql", verify]].concat());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(
+        outcomes(&out),
+        pairs(&[("k-nolock", "released"), ("k-ord-6m", "error"), ("k-ord-4m", "released")]),
+        "{}",
+        out.stderr
+    );
+    let records = csv_records(&out.stdout);
+    assert!(records[2][6].starts_with("--verify-sql: "), "the error is in the row: {:?}", records[2]);
+    assert!(out.stderr.contains("key k-ord-6m was left as it was: --verify-sql: "), "{}", out.stderr);
+    assert_eq!(status_of(db, "k-ord-6m"), "in_progress");
+    assert_eq!(status_of(db, "k-ord-4m"), "failed_retryable");
+}
+
+/// A trigger that refuses one key's update: the batch is halved around it.
+fn a_key_that_refuses_its_change_is_left_alone(db: &TestDb) {
+    key_table(db);
+    let key = db.ident("key");
+    db.exec(&match db.engine {
+        Engine::Postgres => format!(
+            "CREATE FUNCTION audit_hold() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN RAISE EXCEPTION 'key % is held for audit', OLD.{key}; END $$;
+             CREATE TRIGGER audit_hold BEFORE UPDATE ON idempotency_keys FOR EACH ROW
+             WHEN (OLD.{key} = 'k-ord-4m') EXECUTE FUNCTION audit_hold()"
+        ),
+        Engine::MySql => format!(
+            "CREATE TRIGGER audit_hold BEFORE UPDATE ON idempotency_keys FOR EACH ROW
+             BEGIN IF OLD.{key} = 'k-ord-4m' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'key is held for audit'; END IF; END"
+        ),
+        Engine::Sqlite => format!(
+            "CREATE TRIGGER audit_hold BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN OLD.{key} = 'k-ord-4m'
+             BEGIN SELECT RAISE(ABORT, 'key is held for audit'); END"
+        ),
+    });
+    let before = snapshot(db);
+    let stop = reap(db, &[&ONE_MINUTE[..], &["--on-error", "stop"]].concat());
+    assert_eq!(stop.code, 2, "{}", stop.stderr);
+    assert!(stop.stderr.contains("held for audit"), "{}", stop.stderr);
+    assert_eq!(snapshot(db), before, "the batch was rolled back");
+    let out = reap(db, &ONE_MINUTE);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(outcomes(&out), pairs(&[("k-nolock", "released"), ("k-ord-6m", "released"), ("k-ord-4m", "error")]));
+    assert!(out.stderr.contains("key k-ord-4m was left as it was") && out.stderr.contains("held for audit"));
+    assert_eq!(status_of(db, "k-ord-4m"), "in_progress");
+    assert_eq!(status_of(db, "k-nolock"), "failed_retryable");
+    assert_eq!(status_of(db, "k-ord-6m"), "failed_retryable");
+}
+
+/// Releasing a key a live request holds runs the request twice: a maximum
+/// duration under 30 seconds needs --allow-short-duration.
+fn short_maximum_durations_are_refused(db: &TestDb) {
+    key_table(db);
+    let before = snapshot(db);
+    for limit in ["0s", "10s", "POST /v1/payments=0s", "POST /v1/payments=29s"] {
+        let out = reap(db, &["--max-duration", limit]);
+        assert_eq!(out.code, 2, "{limit}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        assert!(out.stderr.contains("under 30s") && out.stderr.contains("--allow-short-duration"), "{}", out.stderr);
+    }
+    assert_eq!(snapshot(db), before);
+    let out = reap(db, &["--max-duration", "POST /v1/payments=20s", "--allow-short-duration"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(outcomes(&out).contains(&("k-pay-old".to_string(), "released".to_string())), "{}", out.stdout);
+}
+
+/// A status column of an enum type (a mixed-case type name on PostgreSQL).
+fn status_columns_of_enum_types(db: &TestDb) {
+    key_table(db);
+    match db.engine {
+        Engine::Postgres => db.exec(
+            r#"CREATE TYPE "Key_Status" AS ENUM ('in_progress', 'succeeded', 'failed_retryable', 'failed_permanent');
+               ALTER TABLE idempotency_keys ALTER COLUMN status TYPE "Key_Status" USING status::text::"Key_Status""#,
+        ),
+        Engine::MySql => db.exec(
+            "ALTER TABLE idempotency_keys MODIFY status
+                ENUM('in_progress', 'succeeded', 'failed_retryable', 'failed_permanent') NOT NULL",
+        ),
+        Engine::Sqlite => {}
+    }
+    let stuck = run(db.idemctl(&["stuck", "--max-duration", "1m", "--format", "csv"]));
+    assert_eq!(stuck.code, 1, "{}", stuck.stderr);
+    assert_eq!(csv_records(&stuck.stdout).len(), 4, "{}", stuck.stdout);
+    let dry = run(db.idemctl(&["expire", "--dry-run", "--format", "json"]));
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    let out = reap(db, &["--max-duration", "1m", "--action", "fail"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(outcomes(&out), pairs(&[("k-nolock", "failed"), ("k-ord-6m", "failed"), ("k-ord-4m", "failed")]));
+    assert_eq!(status_of(db, "k-ord-6m"), "failed_permanent");
+    let doctor = run(db.idemctl(&["doctor", "--format", "json"]));
+    assert_ne!(doctor.code, 2, "{}", doctor.stderr);
+}
 
 /// SIGTERM ends the run after the batch in progress, with the summary, exit 130.
 fn sigterm_ends_after_the_current_batch(db: &TestDb) {

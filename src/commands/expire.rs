@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use clap::Args;
 use serde::Serialize;
 
-use crate::cli::{Connect, Output};
+use crate::cli::{Connect, OnError, Output};
 use crate::config::Config;
 use crate::db::catalog::query_file;
 use crate::db::times::{self, TimeColumn};
@@ -56,15 +56,6 @@ pub struct ExpireArgs {
     pub on_error: OnError,
     #[command(flatten)]
     pub report: Output,
-}
-
-/// What a writing run does when a row refuses a change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum OnError {
-    /// Find the row by halving its batch, report it, and change every other row
-    Skip,
-    /// Roll the batch back and stop (exit 2)
-    Stop,
 }
 
 /// A `tid[]` literal of `ctid`s written as text, `{"(0,1)","(0,2)"}`.

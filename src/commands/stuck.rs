@@ -86,7 +86,7 @@ impl Durations {
         operation.and_then(|op| self.by_operation.get(op)).copied().unwrap_or(self.default)
     }
 
-    fn shortest(&self) -> Duration {
+    pub fn shortest(&self) -> Duration {
         self.by_operation.values().copied().chain([self.default]).min().unwrap_or(self.default)
     }
 }

@@ -8,7 +8,8 @@ use super::{Bind, Db, Engine};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Column {
     pub name: String,
-    /// The type as the catalog spells it, lower case (`timestamp with time zone`, `int(11)`).
+    /// The type as the catalog spells it: lower case (`timestamp with time zone`,
+    /// `int(11)`), but for PostgreSQL's user types, quoted as SQL needs them.
     pub data_type: String,
     pub default: Option<String>,
     /// `identity` (PostgreSQL) or `auto_increment` (MySQL) when the engine mints the value.
@@ -93,7 +94,13 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
         }
         columns.push(Column {
             name,
-            data_type: data_type.unwrap_or_default().to_lowercase(),
+            // PostgreSQL's format_type spells built-in types in lower case and
+            // quotes user types as they must be written (an enum "Key_Status"):
+            // kept as it is, it casts right.
+            data_type: match engine {
+                Engine::Postgres => data_type.unwrap_or_default(),
+                _ => data_type.unwrap_or_default().to_lowercase(),
+            },
             default,
             generated: if engine == Engine::Sqlite { String::new() } else { generated.to_lowercase() },
         });

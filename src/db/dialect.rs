@@ -90,6 +90,24 @@ impl Dialect {
         }
     }
 
+    /// The statement that opens a writing transaction: SQLite's takes the
+    /// database's write lock at once, so that what was read stays as read.
+    pub fn begin_write(&self) -> &'static str {
+        match self.engine {
+            Engine::Sqlite => "BEGIN IMMEDIATE",
+            Engine::Postgres | Engine::MySql => "BEGIN",
+        }
+    }
+
+    /// The clause that locks the rows a SELECT reads, passing over rows a live
+    /// transaction holds; `None` where the engine locks the whole database.
+    pub fn skip_locked(&self) -> Option<&'static str> {
+        match self.engine {
+            Engine::Postgres | Engine::MySql => Some(" FOR UPDATE SKIP LOCKED"),
+            Engine::Sqlite => None,
+        }
+    }
+
     /// The placeholder for the `n`th (1-based) bound value.
     pub fn placeholder(&self, n: usize) -> String {
         match self.engine {
@@ -104,6 +122,17 @@ impl Dialect {
             Engine::Postgres => format!("({expr})::text"),
             Engine::MySql => format!("CAST({expr} AS CHAR)"),
             Engine::Sqlite => format!("CAST({expr} AS TEXT)"),
+        }
+    }
+
+    /// A column compared with a bound text value: as it is, or on PostgreSQL
+    /// through its text form when its type is not text (an enum or a domain
+    /// over one has no `=` with text).
+    pub fn comparable_text(&self, col: &str, data_type: &str) -> String {
+        let textual = ["text", "character", "varchar", "citext", "name", "bpchar"];
+        match self.engine {
+            Engine::Postgres if !textual.iter().any(|t| data_type.starts_with(t)) => format!("CAST({col} AS text)"),
+            _ => col.to_string(),
         }
     }
 
