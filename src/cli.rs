@@ -102,7 +102,7 @@ pub fn parse() -> Result<Cli, ExitCode> {
                 // then usage); keep the message itself, on one line.
                 let text = err.render().to_string();
                 let message = text.split("\n\n").next().unwrap_or("bad command line");
-                let line = message.split_whitespace().collect::<Vec<_>>().join(" ");
+                let line = crate::exit::shorten(message);
                 eprintln!("idemctl: {}", line.trim_start_matches("error: "));
                 ExitCode::from(crate::exit::ERROR)
             }

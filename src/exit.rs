@@ -78,6 +78,18 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 /// An error and its causes on one line, so cron mail and log lines stay readable.
 pub fn one_line(err: &anyhow::Error) -> String {
-    let text = format!("{err:#}");
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    shorten(&format!("{err:#}"))
+}
+
+/// Text on one line, each word cut to 200 characters: a 100,000-character
+/// argument is named, not echoed whole.
+pub fn shorten(text: &str) -> String {
+    const LONGEST: usize = 200;
+    text.split_whitespace()
+        .map(|word| match word.char_indices().nth(LONGEST) {
+            Some((cut, _)) => format!("{}... ({} characters)", &word[..cut], word.chars().count()),
+            None => word.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }

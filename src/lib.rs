@@ -12,6 +12,9 @@ pub mod timeparse;
 pub mod units;
 pub mod window;
 
+#[cfg(test)]
+mod no_panic_tests;
+
 pub use exit::Outcome;
 
 /// Runs one parsed command line to its outcome.

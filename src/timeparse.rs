@@ -98,6 +98,17 @@ pub fn instant(text: &str) -> Result<DateTime<Utc>, String> {
     }
 }
 
+/// The instant `ago` before `now`, for a horizon or a grace period named
+/// `what`: refused (never a panic) when it reaches back before 1970, where
+/// nothing a database keeps can be.
+pub fn before(now: DateTime<Utc>, ago: Duration, what: &str) -> anyhow::Result<DateTime<Utc>> {
+    chrono::TimeDelta::from_std(ago)
+        .ok()
+        .and_then(|ago| now.checked_sub_signed(ago))
+        .filter(|t| t.timestamp() >= 0)
+        .ok_or_else(|| anyhow::anyhow!("{what} of {} reaches back before 1970: nothing can be that old", short(ago)))
+}
+
 /// The current time; the tests may fix it with `IDEMCTL_TEST_NOW` (RFC 3339)
 /// to put a row exactly at a horizon.
 /// A duration as people write a retention: `90s`, `15m`, `24h`, `72h`, `7d`, `30d`.

@@ -24,6 +24,9 @@ pub fn bytes(text: &str) -> Result<f64, String> {
     if number <= 0.0 {
         return Err(format!("{text:?}: a size must be more than zero"));
     }
+    if !(number * factor).is_finite() || number * factor > 1e15 {
+        return Err(format!("{text:?}: a row of more than 1 PB is not a row"));
+    }
     Ok(number * factor)
 }
 
@@ -51,6 +54,9 @@ pub fn rate(text: &str) -> Result<f64, String> {
     };
     if number <= 0.0 {
         return Err(format!("{text:?}: a rate must be more than zero"));
+    }
+    if !(number * factor).is_finite() || number * factor / seconds > 1e12 {
+        return Err(format!("{text:?}: more than a trillion rows a second is not a rate"));
     }
     Ok(number * factor / seconds)
 }

@@ -300,7 +300,72 @@ fn a_refusing_row_does_not_stop_the_run(db: &TestDb) {
     assert_eq!(event_ids(db).len(), 22_222);
 }
 
+/// Inputs that once panicked or were echoed whole: one line, exit 2, nothing changed.
+fn extreme_inputs_end_in_one_line(db: &TestDb) {
+    events(db, 50);
+    let huge = "x".repeat(100_000);
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["expire", "--table", "events", "--older-than", "99999999d"],
+        vec!["expire", "--table", "events", "--older-than", "99999999999999999999d"],
+        vec!["doctor", "--table", "events", "--backlog-grace", "99999999d"],
+        vec!["scan", "--table", "events", "--since", "99999999d"],
+        vec!["scan", "--table", "events", "--since", "2026-06-02T00:00:00Z", "--until", "2026-06-01T00:00:00Z"],
+        vec!["scan", "--table", "events", "--since", "2026-06-01T00:00:00Z", "--until", "2026-06-01T00:00:00Z"],
+        vec!["scan", "--table", &huge],
+        vec!["scan", "--table", "events", "--window", &huge],
+        vec!["size", "--rate", "1e400/s", "--row-bytes", "1KB"],
+    ];
+    for args in cases {
+        let out = idemctl(db, &args);
+        let shown: Vec<&str> = args.iter().map(|a| &a[..a.len().min(40)]).collect();
+        assert_eq!(out.code, 2, "{shown:?}: {}", &out.stderr[..out.stderr.len().min(500)]);
+        assert_eq!(out.stderr.lines().count(), 1, "{shown:?}: {}", &out.stderr[..out.stderr.len().min(500)]);
+        assert!(out.stderr.len() < 600, "{shown:?}: {} bytes on stderr", out.stderr.len());
+        assert_eq!(out.stdout, "", "{shown:?}");
+    }
+    assert_eq!(event_ids(db).len(), 50);
+}
+
+/// Two long table names alike in their first 51 characters take two locks.
+fn long_table_names_take_their_own_locks(db: &TestDb) {
+    let stem = "a".repeat(51);
+    let (first, second) = (format!("{stem}_purge_tab_1"), format!("{stem}_purge_tab_2"));
+    for name in [&first, &second] {
+        db.exec(&format!(
+            "CREATE TABLE {} (id BIGINT PRIMARY KEY, created_at {} NOT NULL); INSERT INTO {} VALUES (1, {})",
+            db.ident(name),
+            db.ty("ts"),
+            db.ident(name),
+            db.ts("2026-05-01 00:00:00")
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pause = dir.path().join("pause");
+    let p = pause.to_str().unwrap();
+    let holder = std::process::Command::new(assert_cmd::cargo::cargo_bin("idemctl"))
+        .args(["expire", "--table", &first, "--older-than", "7d", "--database-url", &db.url])
+        .env("IDEMCTL_TEST_NOW", NOW)
+        .env("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", &pause)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    common::wait_for(&format!("{p}.waiting.1"));
+    let other = idemctl(db, &["expire", "--table", &second, "--older-than", "7d"]);
+    assert_eq!(other.code, 0, "a lock of its own: {}", other.stderr);
+    let same = idemctl(db, &["expire", "--table", &first, "--older-than", "7d"]);
+    assert_eq!(same.code, 3, "{}", same.stderr);
+    std::fs::write(format!("{p}.1"), b"").unwrap();
+    let held = common::finish(holder);
+    assert_eq!(held.code, 0, "{}", held.stderr);
+    for name in [&first, &second] {
+        assert!(db.ids(&format!("SELECT id FROM {}", db.ident(name))).is_empty());
+    }
+}
+
 on_every_engine!(
+    extreme_inputs_end_in_one_line,
+    long_table_names_take_their_own_locks,
     batches_stay_bounded_after_a_partial_run,
     a_refusing_row_does_not_stop_the_run,
     a_never_marker_keeps_its_column_in_seconds,

@@ -442,7 +442,7 @@ async fn backlog(db: &mut Db, purge: &PurgeTable, config: &Config, grace: Durati
     let now = timeparse::now();
     let expiry = Expiry::resolve(db, purge, horizon, now).await?;
     let dialect = db.dialect();
-    let before = expiry.cutoff - chrono::Duration::from_std(grace)?;
+    let before = crate::timeparse::before(expiry.cutoff, grace, "--backlog-grace")?;
     let (expired, binds) = expiry.condition(&dialect, purge, false, None, before);
     let n = expire::count_matching(db, &purge.table.sql_name(&dialect), &expired, &binds, Some(BACKLOG_CAP)).await?;
     let by = match horizon {

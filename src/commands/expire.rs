@@ -289,7 +289,7 @@ impl Expiry {
                 target.created_at.clone().with_context(|| {
                     format!("table {:?} has no created_at column: map it with --created-at-column", target.table.name)
                 })?,
-                now - chrono::Duration::from_std(horizon)?,
+                timeparse::before(now, horizon, "a horizon")?,
             ),
             None => (
                 target.expires_at.clone().with_context(|| {

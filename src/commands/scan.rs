@@ -164,6 +164,15 @@ struct Exclusion {
 pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let started = Instant::now();
     let args = args.with_config()?;
+    if let (Some(since), Some(until)) = (args.since, args.until)
+        && since >= until
+    {
+        bail!(
+            "--since ({}) must be before --until ({}): no row can be in that range",
+            timeparse::rfc3339(since),
+            timeparse::rfc3339(until)
+        );
+    }
     let mut db = db::connect(&args.connect.database_url, Access::ReadOnly).await?;
     let table = catalog::table(&mut db, &args.table).await?;
     let plan = resolve(&args, table, &mut db).await?;

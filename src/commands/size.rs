@@ -376,7 +376,7 @@ async fn writes(
     for row in counted {
         let day = row.first().cloned().flatten().and_then(|d| d.parse::<f64>().ok()).map(|d| d as i64);
         let n = row.get(1).cloned().flatten().and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
-        let Some(day) = day.and_then(|d| epoch.checked_add_signed(chrono::Duration::days(d))) else { continue };
+        let Some(day) = day.and_then(|d| epoch.checked_add_signed(chrono::Duration::try_days(d)?)) else { continue };
         if let Some(slot) = by_day.iter_mut().find(|s| s.day == day.to_string()) {
             slot.rows += n;
         }

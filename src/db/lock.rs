@@ -26,9 +26,16 @@ pub async fn try_lock(db: &mut Db, name: &str) -> Result<Option<TableLock>> {
             Ok(acquired(&row, "true").then_some(TableLock { _file: None }))
         }
         Db::MySql(_) => {
-            // Lock names are limited to 64 characters.
-            let name: String = name.chars().take(64).collect();
-            let row = db.query_text("SELECT CAST(GET_LOCK(?, 0) AS CHAR)", &[Bind::Text(name)]).await?;
+            // Lock names are limited to 64 characters: the start of the name,
+            // for people reading the lock list, and a digest of all of it, so
+            // that two long names with the same start take two locks.
+            let readable: String = name.chars().take(20).collect();
+            let row = db
+                .query_text(
+                    "SELECT CAST(GET_LOCK(CONCAT(?, ':', LEFT(SHA2(?, 256), 40)), 0) AS CHAR)",
+                    &[Bind::Text(readable), Bind::Text(name)],
+                )
+                .await?;
             Ok(acquired(&row, "1").then_some(TableLock { _file: None }))
         }
         Db::Sqlite(_, path) => {

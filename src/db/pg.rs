@@ -195,12 +195,21 @@ pub fn micros(bytes: &[u8], kind: Kind, repr: TimeRepr) -> Result<Option<i64>> {
         Ok((super::times::classify_epoch(v) == unit).then(|| v * if millis { 1_000 } else { 1_000_000 }))
     };
     Ok(match (kind, repr) {
-        (Kind::Timestamp, _) => Some(i64::from_be_bytes(be(bytes)?) + PG_EPOCH_US),
-        (Kind::Date, _) => Some(i64::from(i32::from_be_bytes(be(bytes)?)) * 86_400_000_000 + PG_EPOCH_US),
+        // 'infinity' and '-infinity' (the extremes) are no instant.
+        (Kind::Timestamp, _) => i64::from_be_bytes(be(bytes)?).checked_add(PG_EPOCH_US).filter(|_| !infinite(bytes)),
+        (Kind::Date, _) => {
+            let days = i32::from_be_bytes(be(bytes)?);
+            (days != i32::MAX && days != i32::MIN).then(|| i64::from(days) * 86_400_000_000 + PG_EPOCH_US)
+        }
         (_, TimeRepr::EpochSeconds) => epoch(false)?,
         (_, TimeRepr::EpochMillis) => epoch(true)?,
         (other, _) => bail!("created-at column of kind {other:?} is not a time"),
     })
+}
+
+/// A timestamp's `infinity` or `-infinity`.
+fn infinite(bytes: &[u8]) -> bool {
+    matches!(be::<8>(bytes).map(i64::from_be_bytes), Ok(i64::MAX | i64::MIN))
 }
 
 /// A value as text for reports.
@@ -211,14 +220,26 @@ pub fn display(bytes: &[u8], kind: Kind) -> Result<String> {
         Kind::Float4 => f32::from_be_bytes(be(bytes)?).to_string(),
         Kind::Float8 => f64::from_be_bytes(be(bytes)?).to_string(),
         Kind::Numeric => numeric(bytes)?,
+        Kind::Timestamp if infinite(bytes) => {
+            if i64::from_be_bytes(be(bytes)?) > 0 {
+                "infinity".to_string()
+            } else {
+                "-infinity".to_string()
+            }
+        }
         Kind::Timestamp => {
-            let us = i64::from_be_bytes(be(bytes)?) + PG_EPOCH_US;
+            let us = i64::from_be_bytes(be(bytes)?).saturating_add(PG_EPOCH_US);
             crate::timeparse::rfc3339(DateTime::<Utc>::from_timestamp_micros(us).unwrap_or_default())
         }
         Kind::Date => {
             let days = i32::from_be_bytes(be(bytes)?);
             let epoch = NaiveDate::from_ymd_opt(2000, 1, 1).expect("valid date");
-            (epoch + chrono::Duration::days(days.into())).to_string()
+            // 'infinity' and '-infinity' are the extremes of the range.
+            match chrono::Duration::try_days(days.into()).and_then(|d| epoch.checked_add_signed(d)) {
+                Some(date) => date.to_string(),
+                None if days > 0 => "infinity".to_string(),
+                None => "-infinity".to_string(),
+            }
         }
         Kind::Uuid => {
             let b: [u8; 16] = be(bytes)?;
