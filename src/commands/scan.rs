@@ -745,6 +745,10 @@ impl<W: Write> Findings<W> {
         emitter.meta("key_column", &plan.key, key_text)?;
         let window = args.window().as_secs_f64();
         emitter.meta("window_seconds", window, window.to_string())?;
+        let notes = plan.time.notes();
+        if !notes.is_empty() {
+            emitter.meta("notes", &notes, notes.join("; "))?;
+        }
         Ok(Findings {
             emitter,
             output: args.output,

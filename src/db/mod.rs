@@ -352,19 +352,29 @@ impl<'r> RowView<'r> {
                     _ => Ok(r.try_get::<Option<chrono::NaiveDateTime>, _>(i)?.map(micros)),
                 }
             }
-            RowView::Lite(scan) => {
+            RowView::Lite(_) => {
                 let TimeRepr::SqliteDynamic { millis } = repr else { return self.int(i) };
-                let value = match scan.class(i) {
-                    lite::Class::Null => times::Value::Null,
-                    lite::Class::Integer => times::Value::Int(scan.int(i)),
-                    lite::Class::Float => times::Value::Real(scan.float(i)),
-                    lite::Class::Text => times::Value::Text(scan.bytes(i)),
-                    lite::Class::Blob => times::Value::Blob,
-                };
-                Ok(times::micros(value, millis))
+                Ok(times::micros(self.stored(i)?, millis))
             }
             _ => self.int(i),
         }
+    }
+
+    /// A value as it is stored, for reading times (SQLite bulk reads).
+    pub fn stored(&self, i: usize) -> Result<times::Value<'_>> {
+        Ok(match self {
+            RowView::Lite(scan) => match scan.class(i) {
+                lite::Class::Null => times::Value::Null,
+                lite::Class::Integer => times::Value::Int(scan.int(i)),
+                lite::Class::Float => times::Value::Real(scan.float(i)),
+                lite::Class::Text => times::Value::Text(scan.bytes(i)),
+                lite::Class::Blob => times::Value::Blob,
+            },
+            _ => match self.int(i)? {
+                Some(v) => times::Value::Int(v),
+                None => times::Value::Null,
+            },
+        })
     }
 
     /// Appends the columns from `from` on, folded into one value equal for two
