@@ -1,49 +1,12 @@
-//! Command-line definitions shared by every subcommand.
+//! The argument groups every subcommand shares: how to reach the database,
+//! where the report goes, and what a writing run does with a row that
+//! refuses. Imports nothing of the crate but the report's formats.
 
-use std::process::ExitCode;
+use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::Args;
 
-pub use crate::timeparse::TimeUnit;
-
-use crate::commands::{
-    demo::DemoArgs, doctor::DoctorArgs, expire::ExpireArgs, reap::ReapArgs, scan::ScanArgs, size::SizeArgs,
-    stuck::StuckArgs,
-};
-
-#[derive(Debug, Parser)]
-#[command(
-    name = "idemctl",
-    version,
-    about = "Find the damage retried requests did to a database, and keep an idempotency-key table healthy",
-    long_about = "Find the damage retried requests did to a database, and keep an idempotency-key table healthy.\n\n\
-        Engines: PostgreSQL (postgres://, postgresql://), MySQL and MariaDB (mysql://, mariadb://) \
-        and SQLite (sqlite:PATH), chosen by the URL in --database-url or DATABASE_URL.\n\n\
-        Exit status: 0 clean, 1 findings, 2 error or bad input, 3 another run holds the lock, 130 interrupted.",
-    propagate_version = true
-)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Find near-duplicate rows in a creation table, clustered by a time window
-    Scan(Box<ScanArgs>),
-    /// List keys left in progress past their operation's maximum duration
-    Stuck(Box<StuckArgs>),
-    /// Resolve stuck keys: release them for retry, or fail them for good
-    Reap(Box<ReapArgs>),
-    /// Delete key rows past the retention horizon, in short batches
-    Expire(Box<ExpireArgs>),
-    /// The key table's storage now, its daily writes, and its size at each retention horizon
-    Size(Box<SizeArgs>),
-    /// Check the key table's design against the rules that prevent duplicates
-    Doctor(Box<DoctorArgs>),
-    /// Create an SQLite database with realistic retry damage, and scan it
-    Demo(DemoArgs),
-}
+use crate::report::Format;
 
 /// How to reach the database; flattened into every subcommand that needs one.
 #[derive(Debug, Clone, Args)]
@@ -64,18 +27,6 @@ pub struct Output {
     pub quiet: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Aligned table for people, with notes and a summary
-    Table,
-    /// RFC 4180 CSV with a header row
-    Csv,
-    /// One JSON document
-    Json,
-    /// One JSON object per line
-    Ndjson,
-}
-
 /// What a writing run does when a row refuses a change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OnError {
@@ -85,27 +36,20 @@ pub enum OnError {
     Stop,
 }
 
-/// Parses the command line. Usage errors print one line and give exit 2;
-/// `--help` and `--version` print as usual and give exit 0.
-pub fn parse() -> Result<Cli, ExitCode> {
-    Cli::try_parse().map_err(|err| {
-        use clap::error::ErrorKind;
-        match err.kind() {
-            ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                let _ = err.print();
-                ExitCode::from(if err.use_stderr() { crate::exit::ERROR } else { crate::exit::CLEAN })
-            }
-            _ => {
-                // clap's message runs over several lines (the missing arguments,
-                // then usage); keep the message itself, on one line.
-                let text = err.render().to_string();
-                let message = text.split("\n\n").next().unwrap_or("bad command line");
-                let line = crate::exit::shorten(message);
-                eprintln!("idemctl: {}", line.trim_start_matches("error: "));
-                ExitCode::from(crate::exit::ERROR)
-            }
-        }
-    })
+/// How long each operation may hold a key: `stuck`, `reap` and `doctor`.
+#[derive(Debug, Clone, Args)]
+pub struct Limits {
+    /// Maximum duration of every operation (DURATION), or of one (OP=DURATION, 'POST /v1/payments=30s'); repeatable
+    #[arg(long = "max-duration", value_name = "[OP=]DURATION", value_parser = max_duration)]
+    pub max_durations: Vec<(Option<String>, Duration)>,
+    /// The maximum duration of every other operation [default: 5m]
+    #[arg(long, value_name = "DURATION", value_parser = crate::timeparse::duration)]
+    pub older_than: Option<Duration>,
+}
+
+pub(crate) fn max_duration(text: &str) -> Result<(Option<String>, Duration), String> {
+    match text.rsplit_once('=') {
+        Some((op, dur)) => Ok((Some(op.trim().to_string()), crate::timeparse::duration(dur)?)),
+        None => Ok((None, crate::timeparse::duration(text).map_err(|e| format!("{e}; or give OP=DURATION"))?)),
+    }
 }

@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match idemctl::cli::parse() {
+    let cli = match idemctl::parse() {
         Ok(cli) => cli,
         Err(code) => return code,
     };

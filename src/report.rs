@@ -12,7 +12,18 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::cli::Format;
+/// How report rows are written to stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned table for people, with notes and a summary
+    Table,
+    /// RFC 4180 CSV with a header row
+    Csv,
+    /// One JSON document
+    Json,
+    /// One JSON object per line
+    Ndjson,
+}
 
 pub struct Emitter<W: Write> {
     sink: Sink<W>,
@@ -154,6 +165,84 @@ impl<W: Write> Emitter<W> {
                 }
                 out.write_all(b"}\n")?;
                 out.flush()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A report that is one document rather than a list of rows (`size`): in
+/// JSON the document itself; in CSV and NDJSON its figures, one a row; in the
+/// table format its blocks of lines and tables. Notes go beside the data as
+/// everywhere: in the document, or on stderr, or after the table.
+pub trait Document: Serialize {
+    type Figure: Serialize;
+    fn figures(&self) -> Vec<Self::Figure>;
+    fn blocks(&self) -> Vec<Block>;
+    fn notes(&self) -> &[String];
+    /// A last line for people, after the notes (units, say).
+    fn footer(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A piece of a document in the table format.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    /// A line as it is.
+    Line(String),
+    /// An aligned table; numbers right-aligned when `right`.
+    Table { header: Vec<String>, rows: Vec<Vec<String>>, right: bool },
+}
+
+impl<W: Write> Emitter<W> {
+    /// Writes a whole document and finishes.
+    pub fn document(mut self, doc: &impl Document) -> Result<()> {
+        match &mut self.sink {
+            Sink::Json { out } => {
+                serde_json::to_writer_pretty(&mut *out, doc)?;
+                writeln!(out)?;
+                out.flush()?;
+            }
+            Sink::Table { out, .. } => {
+                for block in doc.blocks() {
+                    match block {
+                        Block::Line(line) => writeln!(out, "{line}")?,
+                        Block::Table { header, rows, right } => {
+                            let mut table = Table::new();
+                            table.load_preset(presets::UTF8_FULL_CONDENSED).set_header(header);
+                            for row in rows {
+                                table.add_row(row);
+                            }
+                            if right {
+                                for column in table.column_iter_mut() {
+                                    column.set_cell_alignment(comfy_table::CellAlignment::Right);
+                                }
+                            }
+                            writeln!(out, "{table}")?;
+                        }
+                    }
+                }
+                if !self.quiet {
+                    for note in doc.notes() {
+                        writeln!(out, "note: {note}")?;
+                    }
+                    if let Some(footer) = doc.footer() {
+                        writeln!(out, "{footer}")?;
+                    }
+                }
+                out.flush()?;
+            }
+            Sink::Csv { .. } | Sink::Ndjson { .. } => {
+                for figure in doc.figures() {
+                    self.row(&figure)?;
+                }
+                self.flush()?;
+                if !self.quiet {
+                    for note in doc.notes() {
+                        eprintln!("note: {note}");
+                    }
+                }
             }
         }
         Ok(())

@@ -14,7 +14,7 @@ fn render(cmd: clap::Command) -> Vec<u8> {
 
 #[test]
 fn man_pages_are_current() {
-    let mut root = idemctl::cli::Cli::command();
+    let mut root = idemctl::Cli::command();
     root.build();
     let mut pages = vec![("idemctl.1".to_string(), render(root.clone()))];
     for sub in root.get_subcommands().filter(|s| s.get_name() != "help") {

@@ -7,17 +7,13 @@
 //! they say.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::str::FromStr;
+use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use chrono::{DateTime, Duration, DurationRound, Utc};
-use clap::{Args, Parser};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
-use sqlx::{ConnectOptions, Connection, Row};
+use clap::Args;
 
-use crate::cli::{Cli, Command};
-use crate::exit::Outcome;
+use crate::db::demo::{self, KeyRow, OrderRow};
 
 #[derive(Debug, Clone, Args)]
 pub struct DemoArgs {
@@ -26,92 +22,55 @@ pub struct DemoArgs {
     pub path: PathBuf,
 }
 
-/// Marks a file as a demo database, so that a rerun may replace it and nothing else.
-const MARKER: &str = "idemctl_demo";
-
-const SCHEMA: &str = include_str!("../../queries/sqlite/demo_schema.sql");
-
-pub async fn run(args: DemoArgs) -> Result<Outcome> {
-    prepare_path(&args.path).await?;
-    let url = format!("sqlite:{}", args.path.display());
-    // A scratch file: no need to wait for the disk on every write.
-    let mut conn = SqliteConnectOptions::from_str(&url)?
-        .create_if_missing(true)
-        .journal_mode(sqlx::sqlite::SqliteJournalMode::Memory)
-        .synchronous(sqlx::sqlite::SqliteSynchronous::Off)
-        .connect()
-        .await?;
-    let now = Utc::now().duration_trunc(Duration::hours(1))?;
-    let counts = populate(&mut conn, now, Utc::now()).await?;
-    conn.close().await?;
-    {
-        let mut err = std::io::stderr().lock();
-        writeln!(
-            err,
-            "Created {} with {} orders over the last 7 days and {} idempotency keys.\n",
-            args.path.display(),
-            counts.0,
-            counts.1
-        )?;
-    }
-    let scan = Cli::try_parse_from([
-        "idemctl",
-        "scan",
-        "--database-url",
-        &url,
-        "--table",
-        "orders",
-        "--by",
-        "customer_id",
-        "--sum",
-        "amount_cents",
-    ])?;
-    let Command::Scan(scan) = scan.command else { unreachable!("parsed a scan") };
-    super::scan::run(*scan).await?;
-    let db = args.path.display();
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "\nTry next:\n  \
-         idemctl scan --database-url sqlite:{db} --table orders --output rows --format csv   # the remediation list\n  \
-         idemctl scan --database-url sqlite:{db} --table orders --window 60s                 # a wider window joins slower retries\n  \
-         idemctl scan --database-url sqlite:{db} --table orders --since 24h --format json    # the last day, for a pipeline\n  \
-         idemctl stuck --database-url sqlite:{db} --max-duration 'POST /v1/payments=30s'     # keys a crash left in progress\n  \
-         idemctl reap --database-url sqlite:{db} --dry-run                                   # what reap would release\n  \
-         idemctl expire --database-url sqlite:{db} --dry-run                                 # keys past their expiry\n  \
-         idemctl size --database-url sqlite:{db}                                             # the key table's size and growth\n  \
-         idemctl doctor --database-url sqlite:{db} --creation-table orders                   # its design checked\n  \
-         sqlite3 {db} 'SELECT status, count(*) FROM idempotency_keys GROUP BY 1'           # the key table"
-    )?;
-    Ok(Outcome::Clean)
+/// The demo database, once created: the scan to run on it, and what to try next.
+pub struct Demo {
+    path: PathBuf,
 }
 
-/// Refuses to touch a file that is not an earlier demo database.
-async fn prepare_path(path: &Path) -> Result<()> {
-    if !path.exists() {
-        return Ok(());
+/// Creates the database and says what it holds.
+pub async fn create(args: &DemoArgs) -> Result<Demo> {
+    demo::prepare(&args.path).await?;
+    let now = Utc::now().duration_trunc(Duration::hours(1))?;
+    let (orders, keys) = generate(now, Utc::now());
+    demo::write(&args.path, &orders, &keys).await?;
+    writeln!(
+        std::io::stderr().lock(),
+        "Created {} with {} orders over the last 7 days and {} idempotency keys.\n",
+        args.path.display(),
+        orders.len(),
+        keys.len()
+    )?;
+    Ok(Demo { path: args.path.clone() })
+}
+
+impl Demo {
+    /// The command line of the scan the demo shows.
+    pub fn scan_line(&self) -> Vec<String> {
+        let url = format!("sqlite:{}", self.path.display());
+        ["idemctl", "scan", "--database-url", &url, "--table", "orders", "--by", "customer_id", "--sum", "amount_cents"]
+            .map(String::from)
+            .to_vec()
     }
-    let url = format!("sqlite:{}", path.display());
-    let is_demo = async {
-        let mut conn = SqliteConnectOptions::from_str(&url)?.read_only(true).connect().await?;
-        let row =
-            sqlx::query("SELECT count(*) FROM sqlite_schema WHERE name = ?").bind(MARKER).fetch_one(&mut conn).await?;
-        let n: i64 = row.try_get(0)?;
-        conn.close().await?;
-        anyhow::Ok(n == 1)
+
+    /// The commands to try next, on stdout after the scan.
+    pub fn try_next(&self) -> Result<()> {
+        let db = self.path.display();
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "\nTry next:\n  \
+             idemctl scan --database-url sqlite:{db} --table orders --output rows --format csv   # the remediation list\n  \
+             idemctl scan --database-url sqlite:{db} --table orders --window 60s                 # a wider window joins slower retries\n  \
+             idemctl scan --database-url sqlite:{db} --table orders --since 24h --format json    # the last day, for a pipeline\n  \
+             idemctl stuck --database-url sqlite:{db} --max-duration 'POST /v1/payments=30s'     # keys a crash left in progress\n  \
+             idemctl reap --database-url sqlite:{db} --dry-run                                   # what reap would release\n  \
+             idemctl expire --database-url sqlite:{db} --dry-run                                 # keys past their expiry\n  \
+             idemctl size --database-url sqlite:{db}                                             # the key table's size and growth\n  \
+             idemctl doctor --database-url sqlite:{db} --creation-table orders                   # its design checked\n  \
+             sqlite3 {db} 'SELECT status, count(*) FROM idempotency_keys GROUP BY 1'           # the key table"
+        )?;
+        Ok(())
     }
-    .await
-    .unwrap_or(false);
-    if !is_demo {
-        bail!("{} exists and is not an idemctl demo database: give another --path", path.display());
-    }
-    for suffix in ["", "-wal", "-shm", "-journal"] {
-        let file = PathBuf::from(format!("{}{suffix}", path.display()));
-        if file.exists() {
-            std::fs::remove_file(&file).with_context(|| format!("cannot replace {}", file.display()))?;
-        }
-    }
-    Ok(())
 }
 
 /// A small deterministic generator (SplitMix64): the same data on every run.
@@ -147,83 +106,10 @@ struct Order {
     currency: &'static str,
 }
 
-/// A row of `orders`: the order, its key and its creation time.
-struct OrderRow {
-    public_id: String,
-    customer_id: i64,
-    sku: String,
-    quantity: i64,
-    amount_cents: i64,
-    currency: &'static str,
-    key: Option<String>,
-    created_at: String,
-}
-
-/// A row of `idempotency_keys`.
-struct KeyRow {
-    scope_id: String,
-    operation: &'static str,
-    key: String,
-    request_hash: Vec<u8>,
-    status: &'static str,
-    response_code: Option<i64>,
-    response_body: Option<&'static str>,
-    locked_at: Option<String>,
-    created_at: String,
-    expires_at: String,
-}
-
-/// Rows a statement: multi-row inserts are many times faster than one at a time.
-const BATCH: usize = 500;
-
-async fn insert_orders(conn: &mut SqliteConnection, rows: &[OrderRow]) -> Result<()> {
-    for chunk in rows.chunks(BATCH) {
-        let mut q = sqlx::QueryBuilder::new(
-            "INSERT INTO orders (public_id, customer_id, sku, quantity, amount_cents, currency, idempotency_key, created_at) ",
-        );
-        q.push_values(chunk, |mut b, r| {
-            b.push_bind(&r.public_id)
-                .push_bind(r.customer_id)
-                .push_bind(&r.sku)
-                .push_bind(r.quantity)
-                .push_bind(r.amount_cents)
-                .push_bind(r.currency)
-                .push_bind(&r.key)
-                .push_bind(&r.created_at);
-        });
-        q.build().execute(&mut *conn).await?;
-    }
-    Ok(())
-}
-
-async fn insert_keys(conn: &mut SqliteConnection, rows: &[KeyRow]) -> Result<()> {
-    for chunk in rows.chunks(BATCH) {
-        let mut q = sqlx::QueryBuilder::new(
-            "INSERT INTO idempotency_keys (scope_id, operation, key, request_hash, status, response_code, response_body, locked_at, created_at, expires_at) ",
-        );
-        q.push_values(chunk, |mut b, r| {
-            b.push_bind(&r.scope_id)
-                .push_bind(r.operation)
-                .push_bind(&r.key)
-                .push_bind(&r.request_hash)
-                .push_bind(r.status)
-                .push_bind(r.response_code)
-                .push_bind(r.response_body)
-                .push_bind(&r.locked_at)
-                .push_bind(&r.created_at)
-                .push_bind(&r.expires_at);
-        });
-        q.build().execute(&mut *conn).await?;
-    }
-    Ok(())
-}
-
-/// Fills the database; returns the number of orders and of keys.
-/// Traffic ends at `now` (the start of the hour); keys in progress are
-/// placed against `clock`, the actual time, so that their ages are real.
-async fn populate(conn: &mut SqliteConnection, now: DateTime<Utc>, clock: DateTime<Utc>) -> Result<(u64, u64)> {
-    sqlx::raw_sql(SCHEMA).execute(&mut *conn).await?;
-    let mut tx = conn.begin().await?;
+/// The demo's orders and keys. Traffic ends at `now` (the start of the
+/// hour); keys in progress are placed against `clock`, the actual time, so
+/// that their ages are real.
+fn generate(now: DateTime<Utc>, clock: DateTime<Utc>) -> (Vec<OrderRow>, Vec<KeyRow>) {
     let mut rng = Rng(20_261_130);
     let start = now - Duration::days(7);
     let mut t = start;
@@ -332,8 +218,5 @@ async fn populate(conn: &mut SqliteConnection, now: DateTime<Utc>, clock: DateTi
             expires_at: iso(locked + Duration::hours(24)),
         });
     }
-    insert_orders(&mut tx, &order_rows).await?;
-    insert_keys(&mut tx, &key_rows).await?;
-    tx.commit().await?;
-    Ok((order_rows.len() as u64, key_rows.len() as u64))
+    (order_rows, key_rows)
 }

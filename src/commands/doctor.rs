@@ -14,18 +14,17 @@ use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
-use crate::cli::{Connect, Output};
+use crate::cli::{Connect, Limits, Output};
 use crate::config::Config;
 use crate::db::catalog::{self, Index, Table};
-use crate::db::{self, Access, Db, Engine};
+use crate::db::{self, Access, Db};
 use crate::exit::Outcome;
-use crate::keys::{self, KeyTable, MappingArgs, PurgeTable};
+use crate::keys::expiry::{self, Expiry};
+use crate::keys::stuck::{self, Durations};
+use crate::keys::{self, KeyTable, MappingArgs};
 use crate::report::Emitter;
 use crate::timeparse;
 use crate::units;
-
-use super::expire::{self, Expiry};
-use super::stuck::{self, Durations, Limits};
 
 #[derive(Debug, Clone, Args)]
 pub struct DoctorArgs {
@@ -101,20 +100,17 @@ const BACKLOG_CAP: u64 = 1_000_000;
 pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     let config = args.mapping.config()?;
     let durations = Durations::new(&args.limits, &config)?;
+    let mapping = args.mapping.mapping(&config.key_table);
     let mut db = db::connect(&args.connect.database_url, Access::ReadOnly).await?;
-    let purge = args.mapping.resolve_purge(&config.key_table, &mut db).await?;
-    let keys = match purge.in_progress {
-        Some(_) => args.mapping.resolve(&config.key_table, &mut db).await?,
-        // Without a status column or --in-progress-when the mapping cannot
-        // say which keys are in progress; the other checks still hold, and
-        // the statuses check fails. Nothing is read as in progress.
-        None => {
-            let mut mapping = args.mapping.clone();
-            mapping.in_progress_when = Some("1 = 0".into());
-            mapping.resolve(&config.key_table, &mut db).await?
-        }
-    };
-    let file = &config.key_table;
+    let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
+    keys.key()?;
+    // Without a status column or --in-progress-when the mapping cannot say
+    // which keys are in progress; the other checks still hold, and the
+    // statuses check fails.
+    let mapped = keys.tells_in_progress().is_some();
+    if mapped {
+        keys.read_lock_times(&mut db).await?;
+    }
     let creation: Vec<String> = if args.creation_tables.is_empty() {
         config.scan.keys().cloned().collect()
     } else {
@@ -127,17 +123,17 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
 
     let indexes = catalog::indexes(&mut db, &keys.table).await?;
     let mut checks = vec![uniqueness(&keys, &indexes)];
-    checks.push(fingerprint(&keys.table, keys::pick(&args.fingerprint_column, &file.fingerprint_column))?);
+    checks.push(fingerprint(&keys.table, keys::pick(&args.fingerprint_column, &mapping.fingerprint))?);
     checks.push(response(
         &keys.table,
-        keys::pick(&args.response_code_column, &file.response_code_column),
-        keys::pick(&args.response_body_column, &file.response_body_column),
+        keys::pick(&args.response_code_column, &mapping.response_code),
+        keys::pick(&args.response_body_column, &mapping.response_body),
     )?);
-    checks.push(statuses(&mut db, &keys, purge.in_progress.is_some()).await?);
+    checks.push(statuses(&mut db, &keys, mapped).await?);
     checks.push(lock_time(&keys));
-    checks.push(expiry_index(&db, &purge, &indexes));
-    checks.push(backlog(&mut db, &purge, &config, args.backlog_grace).await?);
-    checks.push(stuck_now(&mut db, &keys, purge.in_progress.is_some(), &durations).await?);
+    checks.push(expiry_index(&db, &keys, &indexes));
+    checks.push(backlog(&mut db, &mut keys, &config, args.backlog_grace).await?);
+    checks.push(stuck_now(&mut db, &keys, mapped, &durations).await?);
     for table in &creation_tables {
         checks.push(natural_unique(table));
     }
@@ -189,7 +185,8 @@ fn uniqueness(keys: &KeyTable, indexes: &[Index]) -> Check {
     let name = "uniqueness";
     let mut wanted: Vec<String> = keys.scope.clone();
     wanted.extend(keys.operation.clone());
-    wanted.push(keys.key.clone());
+    let key = keys.key().map(str::to_string).unwrap_or_default();
+    wanted.push(key.clone());
     let wanted_set: BTreeSet<&str> = wanted.iter().map(String::as_str).collect();
     let partial: Vec<&str> = indexes.iter().filter(|i| i.partial).map(|i| i.name.as_str()).collect();
     let candidates = unique_sets(&keys.table, &partial);
@@ -198,7 +195,7 @@ fn uniqueness(keys: &KeyTable, indexes: &[Index]) -> Check {
     // one with other columns besides (created_at, say) constrains nothing.
     let constraining: Vec<&Vec<String>> = candidates
         .iter()
-        .filter(|c| c.contains(&keys.key) && c.iter().all(|col| wanted_set.contains(col.as_str())))
+        .filter(|c| c.contains(&key) && c.iter().all(|col| wanted_set.contains(col.as_str())))
         .collect();
     if let Some(exact) = constraining.iter().find(|c| c.len() == wanted_set.len()) {
         let what = if keys.scope.is_empty() { "operation + key" } else { "scope + operation + key" };
@@ -335,19 +332,10 @@ async fn statuses(db: &mut Db, keys: &KeyTable, mapped: bool) -> Result<Check> {
             "give the two failure kinds different values (--retryable-value, --permanent-value)",
         ));
     }
-    let dialect = db.dialect();
-    let col = dialect.ident(&s.column);
-    let sql = format!(
-        "SELECT DISTINCT v FROM (SELECT {} AS v FROM {} LIMIT {STATUS_SAMPLE}) s",
-        dialect.text(&col),
-        keys.table.sql_name(&dialect)
-    );
     let known = [&s.in_progress, &s.succeeded, &s.retryable, &s.permanent];
-    let mut unknown: Vec<String> = db
-        .query_text(&sql, &[])
+    let mut unknown: Vec<String> = catalog::values_in_use(db, &keys.table, &s.column, STATUS_SAMPLE)
         .await?
         .into_iter()
-        .filter_map(|r| r.into_iter().next().flatten())
         .filter(|v| !known.contains(&v))
         .map(|v| format!("{v:?}"))
         .collect();
@@ -396,9 +384,9 @@ fn lock_time(keys: &KeyTable) -> Check {
 }
 
 /// `indexes` are the key table's.
-fn expiry_index(db: &Db, purge: &PurgeTable, indexes: &[Index]) -> Check {
+fn expiry_index(db: &Db, keys: &KeyTable, indexes: &[Index]) -> Check {
     let name = "expiry_index";
-    let Some(column) = purge.expires_at.as_ref().or(purge.created_at.as_ref()) else {
+    let Some(column) = keys.expires_at.as_ref().or(keys.created_at.as_ref()) else {
         return Check::new(
             name,
             Verdict::Warn,
@@ -406,7 +394,7 @@ fn expiry_index(db: &Db, purge: &PurgeTable, indexes: &[Index]) -> Check {
             "add expires_at (or created_at with a [retention] horizon) and index it",
         );
     };
-    let rowid = db.engine() == Engine::Sqlite && purge.table.primary_key == [column.clone()];
+    let rowid = keys.table.is_rowid(column);
     match indexes.iter().find(|i| i.first_column.as_deref() == Some(column.as_str())) {
         Some(i) => Check::new(
             name,
@@ -423,15 +411,15 @@ fn expiry_index(db: &Db, purge: &PurgeTable, indexes: &[Index]) -> Check {
             name,
             Verdict::Warn,
             format!("no index starts with {column}: expire and the backlog count read the whole table"),
-            format!("CREATE INDEX {}_{column} ON {} ({column})", purge.table.name, purge.table.sql_name(&db.dialect())),
+            format!("CREATE INDEX {}_{column} ON {} ({column})", keys.table.name, keys.table.sql_name(&db.dialect())),
         ),
     }
 }
 
-async fn backlog(db: &mut Db, purge: &PurgeTable, config: &Config, grace: Duration) -> Result<Check> {
+async fn backlog(db: &mut Db, keys: &mut KeyTable, config: &Config, grace: Duration) -> Result<Check> {
     let name = "backlog";
-    let horizon = expire::horizon(None, config)?;
-    if (horizon.is_none() && purge.expires_at.is_none()) || (horizon.is_some() && purge.created_at.is_none()) {
+    let horizon = expiry::horizon(None, config)?;
+    if (horizon.is_none() && keys.expires_at.is_none()) || (horizon.is_some() && keys.created_at.is_none()) {
         return Ok(Check::new(
             name,
             Verdict::Warn,
@@ -440,11 +428,11 @@ async fn backlog(db: &mut Db, purge: &PurgeTable, config: &Config, grace: Durati
         ));
     }
     let now = timeparse::now();
-    let expiry = Expiry::resolve(db, purge, horizon, now).await?;
+    let expiry = Expiry::resolve(db, keys, horizon, now).await?;
     let dialect = db.dialect();
     let before = crate::timeparse::before(expiry.cutoff, grace, "--backlog-grace")?;
-    let (expired, binds) = expiry.condition(&dialect, purge, false, None, before);
-    let n = expire::count_matching(db, &purge.table.sql_name(&dialect), &expired, &binds, Some(BACKLOG_CAP)).await?;
+    let (expired, binds) = expiry.condition(&dialect, keys, false, None, before);
+    let n = expiry::count_matching(db, &keys.table.sql_name(&dialect), &expired, &binds, Some(BACKLOG_CAP)).await?;
     let by = match horizon {
         Some(h) => format!("{} older than {}", expiry.column, timeparse::short(h)),
         None => format!("{} passed", expiry.column),
@@ -492,12 +480,7 @@ async fn stuck_now(db: &mut Db, keys: &KeyTable, mapped: bool, durations: &Durat
 
 fn natural_unique(table: &Table) -> Check {
     let name = format!("creation:{}", table.name);
-    let minted = |col: &str| {
-        table.columns.iter().find(|c| c.name == col).is_some_and(|c| {
-            c.mints().is_some()
-                || (table.engine == Engine::Sqlite && table.primary_key.len() == 1 && c.data_type == "integer")
-        })
-    };
+    let minted = |col: &str| table.mints(col);
     let natural: Vec<Vec<String>> =
         unique_sets(table, &[]).into_iter().filter(|cols| cols.iter().all(|c| !minted(c))).collect();
     match natural.first() {

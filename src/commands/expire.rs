@@ -1,23 +1,21 @@
 //! `idemctl expire`: deletes key rows past the retention horizon (or any
-//! table's rows past a time), walking the primary key upward in short
-//! batches, each its own transaction, so live writers wait at most one batch.
+//! table's rows past a time) in short batches, each its own transaction, so
+//! live writers wait at most one batch.
 
 use std::io::BufWriter;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
-use chrono::{DateTime, Utc};
+use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
+use crate::batch_run::{BatchRun, Stopped};
 use crate::cli::{Connect, OnError, Output};
-use crate::config::Config;
-use crate::db::catalog::query_file;
-use crate::db::times::{self, TimeColumn};
-use crate::db::{self, Access, Bind, Db, Dialect, Engine};
-use crate::db::{errors, user_sql};
+use crate::db::purge::{self, Deleted, Walk};
+use crate::db::{self, Access, Bind, Db, Engine, Writer, errors, lock, user_sql};
 use crate::exit::{Interrupted, Outcome};
-use crate::keys::{MappingArgs, PurgeTable};
+use crate::keys::expiry::{self, Expiry};
+use crate::keys::{KeyTable, Mapping, MappingArgs};
 use crate::report::{self, Emitter};
 use crate::timeparse;
 
@@ -58,20 +56,6 @@ pub struct ExpireArgs {
     pub report: Output,
 }
 
-/// A `tid[]` literal of `ctid`s written as text, `{"(0,1)","(0,2)"}`.
-fn tid_array<'a>(ctids: impl Iterator<Item = &'a String>) -> String {
-    format!("{{{}}}", ctids.map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(","))
-}
-
-/// The page of a `ctid` written as text, `(page,item)`.
-fn page_of(ctid: &str) -> Option<i64> {
-    ctid.trim_start_matches('(').split(',').next()?.parse().ok()
-}
-
-/// Shorter horizons are refused without `--allow-short-retention`: keys must
-/// outlive the clients' retry horizon.
-const SHORTEST_RETENTION: Duration = Duration::from_secs(24 * 3600);
-
 /// The run's result: the one line `expire` reports.
 #[derive(Debug, Serialize)]
 struct Summary {
@@ -94,54 +78,48 @@ struct Summary {
     stopped: Option<&'static str>,
 }
 
+/// The flags and the config file, folded once.
+struct Settings {
+    mapping: Mapping,
+    horizon: Option<Duration>,
+}
+
+impl Settings {
+    fn new(args: &ExpireArgs) -> Result<Settings> {
+        let config = args.mapping.config()?;
+        if let Some(filter) = &args.filter {
+            user_sql::condition(Engine::of_url(&args.connect.database_url)?, "--where", filter)?;
+        }
+        let horizon = expiry::horizon(args.older_than, &config)?;
+        expiry::check_floor(horizon, args.allow_short_retention)?;
+        Ok(Settings { mapping: args.mapping.mapping(&config.key_table), horizon })
+    }
+}
+
 pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let started = Instant::now();
-    let config = args.mapping.config()?;
-    if let Some(filter) = &args.filter {
-        user_sql::condition(Engine::of_url(&args.connect.database_url)?, "--where", filter)?;
-    }
-    let older_than = horizon(args.older_than, &config)?;
-    if let Some(horizon) = older_than
-        && horizon < SHORTEST_RETENTION
-        && !args.allow_short_retention
-    {
-        bail!(
-            "a horizon of {} is under 24h: keys must outlive the clients' retries (--allow-short-retention to go ahead)",
-            humantime::format_duration(horizon)
-        );
-    }
+    let settings = Settings::new(&args)?;
     let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
     let mut db = db::connect(&args.connect.database_url, access).await?;
-    let target = args.mapping.resolve_purge(&config.key_table, &mut db).await?;
-    let dialect = db.dialect();
-    let expiry = Expiry::resolve(&mut db, &target, older_than, timeparse::now()).await?;
+    let mut target = KeyTable::resolve(&settings.mapping, &mut db).await?;
+    let expiry = Expiry::resolve(&mut db, &mut target, settings.horizon, timeparse::now()).await?;
     expiry.time.check_for_writing()?;
+    let dialect = db.dialect();
     let (expired, binds) =
         expiry.condition(&dialect, &target, args.include_in_progress, args.filter.as_deref(), expiry.cutoff);
-    let mut walk = Walk::new(&target, &mut db, args.batch_size).await?;
-
-    let _lock = if args.dry_run { None } else { Some(super::lock_table(&mut db, &target.table).await?) };
-    match db.engine() {
-        // A batch waits at most a second for a row a live writer holds, and
-        // fails rather than queue the writers behind it.
-        Engine::Postgres if !args.dry_run => db.raw("SET lock_timeout = '1s'").await?,
-        // Read committed: InnoDB then locks only the rows a batch deletes, not
-        // the gaps it scans, which live inserts would wait on.
-        Engine::MySql if !args.dry_run => {
-            db.raw("SET SESSION innodb_lock_wait_timeout = 1; SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")
-                .await?
-        }
-        _ => {}
+    let mut walk = Walk::new(&target.table, &mut db, args.batch_size).await?;
+    let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &target.table).await?) };
+    if !args.dry_run {
+        db.prepare_writer(Writer::Purge).await?;
     }
-    let stop = super::StopFlag::watch();
+    let mut batches = BatchRun::start(started, args.max_runtime);
 
     let table = target.table.sql_name(&dialect);
     let matching = if args.dry_run || report::wants_progress(args.report.quiet) {
-        Some(count_matching(&mut db, &table, &expired, &binds, None).await?)
+        Some(expiry::count_matching(&mut db, &table, &expired, &binds, None).await?)
     } else {
         None
     };
-    let bar = report::progress(args.report.quiet, matching, "deleting");
     let mut summary = Summary {
         table: format!("{}.{}", target.table.schema, target.table.name),
         expired_before: timeparse::rfc3339(expiry.cutoff),
@@ -171,43 +149,55 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
             );
         }
     } else {
+        let bar = report::progress(args.report.quiet, matching, "deleting");
+        let purge = Purge { args: &args, table: &table, expired: &expired, binds: &binds };
+        let result = purge.run(&mut db, &mut walk, &mut batches, &mut summary, &bar).await;
+        bar.finish_and_clear();
+        result?;
+    }
+    db.close().await?;
+    summary.batches = batches.batches();
+    summary.elapsed_seconds = started.elapsed().as_secs_f64();
+    summary.rows_per_second =
+        if summary.elapsed_seconds > 0.0 { summary.rows_deleted as f64 / summary.elapsed_seconds } else { 0.0 };
+    let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "runs");
+    out.row(&summary)?;
+    out.finish()?;
+    if summary.stopped == Some(Stopped::Interrupted.as_str()) {
+        return Err(Interrupted.into());
+    }
+    Ok(Outcome::from_findings(!summary.refused_keys.is_empty()))
+}
+
+/// The batch loop of one run.
+struct Purge<'a> {
+    args: &'a ExpireArgs,
+    table: &'a str,
+    expired: &'a str,
+    binds: &'a [Bind],
+}
+
+impl Purge<'_> {
+    async fn run(
+        &self,
+        db: &mut Db,
+        walk: &mut Walk,
+        batches: &mut BatchRun,
+        summary: &mut Summary,
+        bar: &indicatif::ProgressBar,
+    ) -> Result<()> {
+        let args = self.args;
         loop {
-            if stop.is_set() {
-                summary.stopped = Some("interrupted");
-                break;
-            }
-            if args.max_runtime.is_some_and(|max| started.elapsed() >= max) {
-                summary.stopped = Some("max-runtime");
-                break;
+            if let Some(stopped) = batches.should_stop() {
+                summary.stopped = Some(stopped.as_str());
+                return Ok(());
             }
             let batch_started = Instant::now();
-            let Some(batch) = walk.next_batch(&mut db, &table, &expired, &binds, args.batch_size).await? else {
-                break;
+            let Some(batch) = walk.next_batch(db, self.table, self.expired, self.binds, args.batch_size).await? else {
+                return Ok(());
             };
-            summary.batches += 1;
-            super::pause_for_tests(summary.batches).await;
-            let deleted = match walk.delete(&mut db, &table, &expired, &batch, args.batch_size).await {
-                Ok(deleted) => deleted,
-                // A row that refuses to go (a trigger, a constraint) fails its
-                // whole batch: the batch is deleted by halves around it instead.
-                Err(e) if args.on_error == OnError::Skip && errors::is_row_error(&e) => {
-                    let keys = walk.batch_keys(&mut db, &table, &expired, &batch, args.batch_size).await?;
-                    let mut deleted = Deleted::default();
-                    if keys.len() as u64 >= args.batch_size
-                        && let Walk::Pages { .. } = walk
-                    {
-                        deleted.last_page = keys.last().and_then(|k| page_of(k.first()?.as_deref()?));
-                    }
-                    bisect(&walk, &mut db, &table, &expired, &binds, keys, &mut deleted).await?;
-                    deleted
-                }
-                Err(e) => {
-                    return Err(e.context(format!(
-                        "deleting batch {} ({} rows deleted before it)",
-                        summary.batches, summary.rows_deleted
-                    )));
-                }
-            };
+            let n = batches.begin_batch().await;
+            let deleted = self.delete(db, walk, &batch, n, summary.rows_deleted).await?;
             for refused in &deleted.refused {
                 if !args.report.quiet {
                     eprintln!("row ({}) was not deleted: {}", refused.shown, refused.error);
@@ -224,580 +214,20 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
             }
         }
     }
-    drop(stop);
-    bar.finish_and_clear();
-    db.close().await?;
-    summary.elapsed_seconds = started.elapsed().as_secs_f64();
-    summary.rows_per_second =
-        if summary.elapsed_seconds > 0.0 { summary.rows_deleted as f64 / summary.elapsed_seconds } else { 0.0 };
-    let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "runs");
-    out.row(&summary)?;
-    out.finish()?;
-    if summary.stopped == Some("interrupted") {
-        return Err(Interrupted.into());
-    }
-    Ok(Outcome::from_findings(!summary.refused_keys.is_empty()))
-}
 
-/// The retention horizon: `--older-than`, else the config file's; `None`
-/// means rows go by their expires-at column.
-pub(crate) fn horizon(flag: Option<Duration>, config: &Config) -> Result<Option<Duration>> {
-    Ok(match (flag, &config.retention.horizon) {
-        (Some(d), _) => Some(d),
-        (None, Some(text)) => {
-            Some(timeparse::duration(text).map_err(|e| anyhow::anyhow!("config retention.horizon: {e}"))?)
-        }
-        (None, None) => None,
-    })
-}
-
-/// The rows of `table` that `condition` matches; with `cap`, counted up to
-/// one past it (so `> cap` reads "at least").
-pub(crate) async fn count_matching(
-    db: &mut Db,
-    table: &str,
-    condition: &str,
-    binds: &[Bind],
-    cap: Option<u64>,
-) -> Result<u64> {
-    let sql = match cap {
-        None => format!("SELECT count(*) FROM {table} WHERE {condition}"),
-        Some(cap) => format!("SELECT count(*) FROM (SELECT 1 AS x FROM {table} WHERE {condition} LIMIT {}) s", cap + 1),
-    };
-    let n = db.query_value(&sql, binds).await?;
-    Ok(n.and_then(|n| n.parse().ok()).unwrap_or(0))
-}
-
-/// What makes a row expired: its expires-at column in the past, or with a
-/// horizon its created-at column older than the horizon.
-pub(crate) struct Expiry {
-    pub column: String,
-    pub time: TimeColumn,
-    /// Rows whose time is before this are expired.
-    pub cutoff: DateTime<Utc>,
-}
-
-impl Expiry {
-    pub(crate) async fn resolve(
-        db: &mut Db,
-        target: &PurgeTable,
-        horizon: Option<Duration>,
-        now: DateTime<Utc>,
-    ) -> Result<Expiry> {
-        let (column, cutoff) = match horizon {
-            Some(horizon) => (
-                target.created_at.clone().with_context(|| {
-                    format!("table {:?} has no created_at column: map it with --created-at-column", target.table.name)
-                })?,
-                timeparse::before(now, horizon, "a horizon")?,
-            ),
-            None => (
-                target.expires_at.clone().with_context(|| {
-                    format!(
-                        "table {:?} has no expires_at column: map it with --expires-at-column, or give --older-than",
-                        target.table.name
-                    )
-                })?,
-                now,
-            ),
-        };
-        let time = times::read(db, &target.table, target.table.column(&column)?, target.time_units.of(&column)).await?;
-        Ok(Expiry { column, time, cutoff })
-    }
-
-    /// The rows expired before `before` (the cutoff, or earlier): not in
-    /// progress unless `include_in_progress`, and `filter`.
-    pub(crate) fn condition(
-        &self,
-        dialect: &Dialect,
-        target: &PurgeTable,
-        include_in_progress: bool,
-        filter: Option<&str>,
-        before: DateTime<Utc>,
-    ) -> (String, Vec<Bind>) {
-        let (mut sql, bind) =
-            dialect.time_bound(&dialect.ident(&self.column), self.time.repr, false, before.timestamp_micros(), 1);
-        let mut binds: Vec<Bind> = bind.into_iter().collect();
-        if !include_in_progress && let Some(in_progress) = &target.in_progress {
-            let (cond, more) = in_progress.sql(dialect, binds.len() + 1);
-            // A row whose status is NULL is kept too: NOT (NULL) is not true.
-            sql.push_str(&format!(" AND NOT ({cond})"));
-            binds.extend(more);
-        }
-        if let Some(filter) = filter {
-            sql.push_str(&format!(" AND ({filter})"));
-        }
-        (sql, binds)
-    }
-}
-
-/// How batches walk the table: the primary key upward (MySQL's clustered
-/// order; SQLite's rowid), or on PostgreSQL 14+ the heap pages in order, by
-/// `ctid` ranges: its rowid. A key order unrelated to the heap would read the
-/// table at random, many times slower than one DELETE.
-enum Walk {
-    Keys {
-        key: WalkKey,
-        last: Option<Vec<Option<String>>>,
-        done: bool,
-    },
-    /// Pages `next..` of `total`, `span` pages a batch: the span adapts to the
-    /// rows each batch finds, and a batch never deletes more than its limit
-    /// whatever the span. Rows a batch could not delete are passed over.
-    Pages {
-        next: i64,
-        total: i64,
-        span: i64,
-        max_span: i64,
-        refused: Vec<String>,
-        key: Option<WalkKey>,
-    },
-}
-
-/// One batch: the stretch of the walk it covers, as SQL added to the
-/// expired condition, with the values bound to it.
-struct Batch {
-    range: String,
-    params: Vec<Bind>,
-    /// Pages walk: the pages covered.
-    pages: Option<(i64, i64)>,
-}
-
-/// What a batch did.
-#[derive(Debug, Default)]
-struct Deleted {
-    rows: u64,
-    /// Pages walk: the last page a row was deleted from, when the batch hit its limit.
-    last_page: Option<i64>,
-    /// Rows that refused to go (a trigger, a constraint).
-    refused: Vec<Refused>,
-}
-
-/// A row that refused to be deleted.
-#[derive(Debug)]
-struct Refused {
-    /// Its key in the walk: the primary key, or the `ctid` on the pages walk.
-    walk_key: Vec<Option<String>>,
-    /// Its primary key, for people.
-    shown: String,
-    error: String,
-}
-
-impl Walk {
-    async fn new(target: &PurgeTable, db: &mut Db, batch_size: u64) -> Result<Walk> {
-        if db.engine() == Engine::Postgres {
-            let version = db.query_value("SELECT current_setting('server_version_num')", &[]).await?;
-            let version: i64 = version.and_then(|v| v.parse().ok()).unwrap_or(0);
-            if version >= 140_000 {
-                let name = target.table.sql_name(&db.dialect());
-                let int = |v: Option<String>| v.and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
-                let pages = db
-                    .query_value(
-                        "SELECT (pg_relation_size(CAST($1 AS regclass)) / current_setting('block_size')::int)::int8",
-                        &[Bind::Text(name.clone())],
-                    )
-                    .await?;
-                let total = int(pages);
-                // Rows per page, counted on the first pages (a TID range scan:
-                // cheap). Only the first span rests on it: each batch's rows
-                // correct it, and its LIMIT bounds the batch whatever it says.
-                let sample = total.clamp(1, 32);
-                let counted = db
-                    .query_value(&format!("SELECT count(*) FROM {name} WHERE ctid < '({sample},0)'::tid"), &[])
-                    .await?;
-                let per_page = (int(counted) / sample).max(1);
-                let limit = i64::try_from(batch_size).unwrap_or(i64::MAX);
-                let max_span = limit.max(1);
-                let span = (limit / per_page).clamp(1, max_span);
-                let key = walk_key(target, db).ok();
-                return Ok(Walk::Pages { next: 0, total, span, max_span, refused: Vec::new(), key });
+    /// One batch. A row that refuses to go (a trigger, a constraint) fails its
+    /// whole batch: the batch is then deleted by halves around it.
+    async fn delete(&self, db: &mut Db, walk: &Walk, batch: &purge::Batch, n: u64, done: u64) -> Result<Deleted> {
+        let limit = self.args.batch_size;
+        match walk.delete(db, self.table, self.expired, batch, limit).await {
+            Ok(deleted) => Ok(deleted),
+            Err(e) if self.args.on_error == OnError::Skip && errors::is_row_error(&e) => {
+                let keys = walk.batch_keys(db, self.table, self.expired, batch, limit).await?;
+                let mut deleted = walk.resume_after(&keys, limit);
+                purge::bisect(walk, db, self.table, self.expired, self.binds, keys, &mut deleted).await?;
+                Ok(deleted)
             }
+            Err(e) => Err(e.context(format!("deleting batch {n} ({done} rows deleted before it)"))),
         }
-        Ok(Walk::Keys { key: walk_key(target, db)?, last: None, done: false })
-    }
-
-    /// The next batch, or `None` when the walk is over.
-    async fn next_batch(
-        &mut self,
-        db: &mut Db,
-        table: &str,
-        expired: &str,
-        binds: &[Bind],
-        batch_size: u64,
-    ) -> Result<Option<Batch>> {
-        let dialect = db.dialect();
-        let mut params = binds.to_vec();
-        match self {
-            Walk::Pages { next, total, span, refused, .. } => {
-                if *next >= *total {
-                    return Ok(None);
-                }
-                let end = next.saturating_add(*span);
-                let mut range = format!(" AND ctid >= '({next},0)'::tid AND ctid < '({end},0)'::tid");
-                if !refused.is_empty() {
-                    params.push(Bind::Text(tid_array(refused.iter())));
-                    range.push_str(&format!(" AND ctid <> ALL(CAST({} AS tid[]))", dialect.placeholder(params.len())));
-                }
-                Ok(Some(Batch { range, params, pages: Some((*next, end)) }))
-            }
-            Walk::Keys { key, last, done } => {
-                if *done {
-                    return Ok(None);
-                }
-                let after = last.as_ref().map(|l| key.after(&dialect, l, &mut params)).unwrap_or_default();
-                // The last key of this batch, or none when fewer rows remain.
-                let next_sql = db::fill(
-                    query_file!(db.engine(), "expire_next.sql"),
-                    &[
-                        ("pk_text", &key.text_list(&dialect)),
-                        ("table", table),
-                        ("expired", expired),
-                        ("after", &after),
-                        ("pk", &key.list(&dialect)),
-                        ("offset", &(batch_size - 1).to_string()),
-                    ],
-                );
-                let upto = db.query_text(&next_sql, &params).await?.into_iter().next();
-                let upto_sql = upto.as_ref().map(|u| key.upto(&dialect, u, &mut params)).unwrap_or_default();
-                match upto {
-                    Some(u) => *last = Some(u),
-                    None => *done = true,
-                }
-                Ok(Some(Batch { range: format!("{after}{upto_sql}"), params, pages: None }))
-            }
-        }
-    }
-
-    /// Deletes a batch's rows in one statement.
-    async fn delete(&self, db: &mut Db, table: &str, expired: &str, batch: &Batch, limit: u64) -> Result<Deleted> {
-        match self {
-            Walk::Pages { .. } => {
-                let sql = db::fill(
-                    include_str!("../../queries/postgres/expire_delete_pages.sql"),
-                    &[("table", table), ("expired", expired), ("range", &batch.range), ("limit", &limit.to_string())],
-                );
-                let row = db.query_text(&sql, &batch.params).await?.into_iter().next().unwrap_or_default();
-                let cell = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<i64>().ok());
-                let rows = cell(0).unwrap_or(0).max(0) as u64;
-                Ok(Deleted { rows, last_page: (rows >= limit).then(|| cell(1)).flatten(), refused: Vec::new() })
-            }
-            Walk::Keys { .. } => {
-                let sql = db::fill(
-                    query_file!(db.engine(), "expire_delete.sql"),
-                    &[("table", table), ("expired", expired), ("range", &batch.range)],
-                );
-                Ok(Deleted { rows: db.execute(&sql, &batch.params).await?, ..Deleted::default() })
-            }
-        }
-    }
-
-    /// The keys of a batch's rows in walk order, as text: the primary key
-    /// (or rowid), or the `ctid` on the pages walk.
-    async fn batch_keys(
-        &self,
-        db: &mut Db,
-        table: &str,
-        expired: &str,
-        batch: &Batch,
-        limit: u64,
-    ) -> Result<Vec<Vec<Option<String>>>> {
-        let dialect = db.dialect();
-        let (select, order, limit) = match self {
-            Walk::Pages { .. } => ("ctid::text".to_string(), "ctid".to_string(), format!(" LIMIT {limit}")),
-            Walk::Keys { key, .. } => (key.text_list(&dialect), key.list(&dialect), String::new()),
-        };
-        let sql = format!("SELECT {select} FROM {table} WHERE {expired}{} ORDER BY {order}{limit}", batch.range);
-        db.query_text(&sql, &batch.params).await
-    }
-
-    /// Deletes exactly the rows with these keys (still expired), in one statement.
-    async fn delete_keys(
-        &self,
-        db: &mut Db,
-        table: &str,
-        expired: &str,
-        binds: &[Bind],
-        keys: &[Vec<Option<String>>],
-    ) -> Result<u64> {
-        let dialect = db.dialect();
-        let mut params = binds.to_vec();
-        let matching = match self {
-            Walk::Pages { .. } => {
-                params.push(Bind::Text(tid_array(keys.iter().filter_map(|k| k.first()?.as_ref()))));
-                format!("ctid = ANY(CAST({} AS tid[]))", dialect.placeholder(params.len()))
-            }
-            Walk::Keys { key, .. } => key.any_of(&dialect, keys, &mut params),
-        };
-        db.execute(&format!("DELETE FROM {table} WHERE {expired} AND {matching}"), &params).await
-    }
-
-    /// A row's primary key for people, from its key in the walk.
-    async fn shown_key(&self, db: &mut Db, table: &str, walk_key: &[Option<String>]) -> String {
-        let join = |values: &[Option<String>]| {
-            values.iter().map(|v| v.as_deref().unwrap_or("NULL")).collect::<Vec<_>>().join(", ")
-        };
-        if let Walk::Pages { key: Some(key), .. } = self
-            && let Some(Some(ctid)) = walk_key.first()
-        {
-            let sql = format!("SELECT {} FROM {table} WHERE ctid = CAST($1 AS tid)", key.text_list(&db.dialect()));
-            if let Ok(rows) = db.query_text(&sql, &[Bind::Text(ctid.clone())]).await
-                && let Some(row) = rows.first()
-            {
-                return join(row);
-            }
-        }
-        join(walk_key)
-    }
-
-    /// Moves past a batch, and fits the next span to the rows this one found.
-    fn advance(&mut self, batch: &Batch, deleted: &Deleted, limit: u64) {
-        let Walk::Pages { next, span, max_span, refused, .. } = self else { return };
-        let Some((start, end)) = batch.pages else { return };
-        refused.extend(deleted.refused.iter().filter_map(|r| r.walk_key.first().cloned().flatten()));
-        let found = deleted.rows + deleted.refused.len() as u64;
-        match deleted.last_page {
-            // The limit cut the batch short: go on from the page it stopped in,
-            // and take as many pages next as held that many rows.
-            Some(last) if found >= limit => {
-                *next = last.max(start);
-                *span = (last - start + 1).clamp(1, *max_span);
-            }
-            _ => {
-                *next = end;
-                let pages = end - start;
-                *span = if found == 0 {
-                    span.saturating_mul(2)
-                } else {
-                    (pages.saturating_mul(i64::try_from(limit).unwrap_or(i64::MAX)) / found as i64).min(pages * 2)
-                }
-                .clamp(1, *max_span);
-            }
-        }
-    }
-
-    /// The shape of a batch's DELETE, for the dry run.
-    fn describe(&self, dialect: &Dialect, table: &str, expired: &str, limit: u64) -> String {
-        let sql = match self {
-            Walk::Pages { span, .. } => db::fill(
-                include_str!("../../queries/postgres/expire_delete_pages.sql"),
-                &[
-                    ("table", table),
-                    ("expired", expired),
-                    ("range", &format!(" AND ctid >= '(P,0)'::tid AND ctid < '(P+{span},0)'::tid")),
-                    ("limit", &limit.to_string()),
-                ],
-            ),
-            Walk::Keys { key, .. } => db::fill(
-                query_file!(dialect.engine(), "expire_delete.sql"),
-                &[
-                    ("table", table),
-                    ("expired", expired),
-                    ("range", &format!("{}{}", key.after_sql(dialect), key.upto_sql(dialect))),
-                ],
-            ),
-        };
-        sql.lines().filter(|l| !l.trim_start().starts_with("--")).collect::<Vec<_>>().join(" ")
-    }
-}
-
-/// Rows refused in one run before it stops: past this the cause is not a row
-/// but something every row meets (a trigger refusing all deletes, say).
-const MAX_REFUSED: usize = 100;
-
-/// Deletes a failed batch's rows by halves, down to the rows that refuse:
-/// those are left in place and reported, every other row goes.
-async fn bisect(
-    walk: &Walk,
-    db: &mut Db,
-    table: &str,
-    expired: &str,
-    binds: &[Bind],
-    keys: Vec<Vec<Option<String>>>,
-    deleted: &mut Deleted,
-) -> Result<()> {
-    let mut pending = vec![keys];
-    while let Some(keys) = pending.pop() {
-        if keys.is_empty() {
-            continue;
-        }
-        match walk.delete_keys(db, table, expired, binds, &keys).await {
-            Ok(n) => deleted.rows += n,
-            Err(e) if errors::is_row_error(&e) && keys.len() == 1 => {
-                let walk_key = keys.into_iter().next().unwrap_or_default();
-                let shown = walk.shown_key(db, table, &walk_key).await;
-                deleted.refused.push(Refused { walk_key, shown, error: errors::message(&e) });
-                if deleted.refused.len() > MAX_REFUSED {
-                    bail!(
-                        "more than {MAX_REFUSED} rows refused to be deleted, the last ({}) with: {}; the cause is \
-                         likely not a row but something every row meets",
-                        deleted.refused.last().map(|r| r.shown.as_str()).unwrap_or_default(),
-                        errors::message(&e)
-                    );
-                }
-            }
-            Err(e) if errors::is_row_error(&e) => {
-                let mut keys = keys;
-                let second = keys.split_off(keys.len() / 2);
-                // Halves in walk order: the first half is tried first.
-                pending.push(second);
-                pending.push(keys);
-            }
-            Err(e) => return Err(e.context("deleting the rows of a batch that failed")),
-        }
-    }
-    Ok(())
-}
-
-/// The key batches walk: the primary key, or SQLite's rowid.
-struct WalkKey {
-    columns: Vec<(String, String)>,
-}
-
-fn walk_key(target: &PurgeTable, db: &Db) -> Result<WalkKey> {
-    let pk = &target.table.primary_key;
-    if pk.is_empty() {
-        if db.engine() == Engine::Sqlite {
-            return Ok(WalkKey { columns: vec![("rowid".into(), "integer".into())] });
-        }
-        bail!("table {:?} has no primary key to walk in batches", target.table.name);
-    }
-    let columns =
-        pk.iter().map(|c| Ok((c.clone(), target.table.column(c)?.data_type.clone()))).collect::<Result<Vec<_>>>()?;
-    Ok(WalkKey { columns })
-}
-
-impl WalkKey {
-    fn ident(&self, dialect: &Dialect, name: &str) -> String {
-        if name == "rowid" { name.to_string() } else { dialect.ident(name) }
-    }
-
-    fn list(&self, dialect: &Dialect) -> String {
-        self.columns.iter().map(|(c, _)| self.ident(dialect, c)).collect::<Vec<_>>().join(", ")
-    }
-
-    /// The key as text; aliased, so that ORDER BY names the columns themselves.
-    fn text_list(&self, dialect: &Dialect) -> String {
-        self.columns
-            .iter()
-            .enumerate()
-            .map(|(i, (c, _))| format!("{} AS idemctl_{i}", dialect.text(&self.ident(dialect, c))))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
-    /// `(a, b) op (v1, v2)`, the values bound (typed on PostgreSQL).
-    fn compare(&self, dialect: &Dialect, op: &str, values: &[Option<String>], binds: &mut Vec<Bind>) -> String {
-        if dialect.engine() == Engine::MySql && self.columns.len() > 1 {
-            return self.compare_expanded(dialect, op, values, binds);
-        }
-        let mut placeholders = Vec::new();
-        for ((_, data_type), value) in self.columns.iter().zip(values) {
-            binds.push(value.clone().map_or(Bind::Null, Bind::Text));
-            let p = dialect.placeholder(binds.len());
-            placeholders.push(match dialect.engine() {
-                Engine::Postgres => format!("CAST({p} AS {data_type})"),
-                _ => p,
-            });
-        }
-        format!(" AND ({}) {op} ({})", self.list(dialect), placeholders.join(", "))
-    }
-
-    /// `(a, b) > (x, y)` spelled `a > x OR (a = x AND b > y)`: MySQL and
-    /// MariaDB read a row comparison by scanning the table, this by range.
-    fn compare_expanded(
-        &self,
-        dialect: &Dialect,
-        op: &str,
-        values: &[Option<String>],
-        binds: &mut Vec<Bind>,
-    ) -> String {
-        let strict = op.trim_end_matches('=');
-        let mut terms = Vec::new();
-        for last in 0..self.columns.len() {
-            let mut conds = Vec::new();
-            for (i, ((column, _), value)) in self.columns.iter().zip(values).enumerate().take(last + 1) {
-                binds.push(value.clone().map_or(Bind::Null, Bind::Text));
-                let p = dialect.placeholder(binds.len());
-                let op = if i < last {
-                    "="
-                } else if last + 1 == self.columns.len() {
-                    op
-                } else {
-                    strict
-                };
-                conds.push(format!("{} {op} {p}", self.ident(dialect, column)));
-            }
-            terms.push(format!("({})", conds.join(" AND ")));
-        }
-        format!(" AND ({})", terms.join(" OR "))
-    }
-
-    /// True for exactly the rows with one of these keys: `k IN (...)`, or for
-    /// a composite key `(a, b) IN (...)`, spelled out as ORs on MySQL (which
-    /// reads a row-value IN by scanning the table).
-    fn any_of(&self, dialect: &Dialect, keys: &[Vec<Option<String>>], binds: &mut Vec<Bind>) -> String {
-        let bind = |binds: &mut Vec<Bind>, value: &Option<String>, data_type: &str| {
-            binds.push(value.clone().map_or(Bind::Null, Bind::Text));
-            let p = dialect.placeholder(binds.len());
-            match dialect.engine() {
-                Engine::Postgres => format!("CAST({p} AS {data_type})"),
-                _ => p,
-            }
-        };
-        if dialect.engine() == Engine::MySql && self.columns.len() > 1 {
-            let terms: Vec<String> = keys
-                .iter()
-                .map(|values| {
-                    let conds: Vec<String> = self
-                        .columns
-                        .iter()
-                        .zip(values)
-                        .map(|((column, data_type), value)| {
-                            format!("{} = {}", self.ident(dialect, column), bind(binds, value, data_type))
-                        })
-                        .collect();
-                    format!("({})", conds.join(" AND "))
-                })
-                .collect();
-            return format!("({})", terms.join(" OR "));
-        }
-        let tuples: Vec<String> = keys
-            .iter()
-            .map(|values| {
-                let items: Vec<String> = self
-                    .columns
-                    .iter()
-                    .zip(values)
-                    .map(|((_, data_type), value)| bind(binds, value, data_type))
-                    .collect();
-                if items.len() == 1 { items.join("") } else { format!("({})", items.join(", ")) }
-            })
-            .collect();
-        let columns = if self.columns.len() == 1 { self.list(dialect) } else { format!("({})", self.list(dialect)) };
-        let list = match (dialect.engine(), self.columns.len()) {
-            // SQLite takes a list of row values only from VALUES.
-            (Engine::Sqlite, n) if n > 1 => format!("VALUES {}", tuples.join(", ")),
-            _ => tuples.join(", "),
-        };
-        format!("{columns} IN ({list})")
-    }
-
-    fn after(&self, dialect: &Dialect, last: &[Option<String>], binds: &mut Vec<Bind>) -> String {
-        self.compare(dialect, ">", last, binds)
-    }
-
-    fn upto(&self, dialect: &Dialect, upto: &[Option<String>], binds: &mut Vec<Bind>) -> String {
-        self.compare(dialect, "<=", upto, binds)
-    }
-
-    /// The shape of `after` for the dry run's SQL, with placeholders.
-    fn after_sql(&self, dialect: &Dialect) -> String {
-        let values = vec![None; self.columns.len()];
-        self.compare(dialect, ">", &values, &mut Vec::new())
-    }
-
-    fn upto_sql(&self, dialect: &Dialect) -> String {
-        let values = vec![None; self.columns.len()];
-        self.compare(dialect, "<=", &values, &mut Vec::new())
     }
 }

@@ -8,10 +8,78 @@ pub mod scan;
 pub mod size;
 pub mod stuck;
 
-use anyhow::Result;
+use std::process::ExitCode;
 
-use crate::cli::Command;
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
 use crate::exit::{Interrupted, Outcome};
+use demo::DemoArgs;
+use doctor::DoctorArgs;
+use expire::ExpireArgs;
+use reap::ReapArgs;
+use scan::ScanArgs;
+use size::SizeArgs;
+use stuck::StuckArgs;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "idemctl",
+    version,
+    about = "Find the damage retried requests did to a database, and keep an idempotency-key table healthy",
+    long_about = "Find the damage retried requests did to a database, and keep an idempotency-key table healthy.\n\n\
+        Engines: PostgreSQL (postgres://, postgresql://), MySQL and MariaDB (mysql://, mariadb://) \
+        and SQLite (sqlite:PATH), chosen by the URL in --database-url or DATABASE_URL.\n\n\
+        Exit status: 0 clean, 1 findings, 2 error or bad input, 3 another run holds the lock, 130 interrupted.",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Find near-duplicate rows in a creation table, clustered by a time window
+    Scan(Box<ScanArgs>),
+    /// List keys left in progress past their operation's maximum duration
+    Stuck(Box<StuckArgs>),
+    /// Resolve stuck keys: release them for retry, or fail them for good
+    Reap(Box<ReapArgs>),
+    /// Delete key rows past the retention horizon, in short batches
+    Expire(Box<ExpireArgs>),
+    /// The key table's storage now, its daily writes, and its size at each retention horizon
+    Size(Box<SizeArgs>),
+    /// Check the key table's design against the rules that prevent duplicates
+    Doctor(Box<DoctorArgs>),
+    /// Create an SQLite database with realistic retry damage, and scan it
+    Demo(DemoArgs),
+}
+
+/// Parses the command line. Usage errors print one line and give exit 2;
+/// `--help` and `--version` print as usual and give exit 0.
+pub fn parse() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|err| {
+        use clap::error::ErrorKind;
+        match err.kind() {
+            ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                let _ = err.print();
+                ExitCode::from(if err.use_stderr() { crate::exit::ERROR } else { crate::exit::CLEAN })
+            }
+            _ => {
+                // clap's message runs over several lines (the missing arguments,
+                // then usage); keep the message itself, on one line.
+                let text = err.render().to_string();
+                let message = text.split("\n\n").next().unwrap_or("bad command line");
+                let line = crate::exit::shorten(message);
+                eprintln!("idemctl: {}", line.trim_start_matches("error: "));
+                ExitCode::from(crate::exit::ERROR)
+            }
+        }
+    })
+}
 
 /// Runs a subcommand. Ctrl-C or SIGTERM ends a read at once (exit 130);
 /// writing commands watch for it themselves and end after the current batch.
@@ -21,88 +89,27 @@ pub async fn run(command: Command) -> Result<Outcome> {
         Command::Stuck(args) => abortable(stuck::run(*args)).await,
         Command::Size(args) => abortable(size::run(*args)).await,
         Command::Doctor(args) => abortable(doctor::run(*args)).await,
-        Command::Demo(args) => abortable(demo::run(args)).await,
+        Command::Demo(args) => abortable(demo_then_scan(args)).await,
         Command::Reap(args) => reap::run(*args).await,
         Command::Expire(args) => expire::run(*args).await,
     }
 }
 
+/// The demo: a database with damage, a scan of it, and what to try next.
+async fn demo_then_scan(args: DemoArgs) -> Result<Outcome> {
+    let demo = demo::create(&args).await?;
+    let line = demo.scan_line();
+    let Command::Scan(scan) = Cli::try_parse_from(line.iter().map(String::as_str))?.command else {
+        unreachable!("the demo's scan line parses as a scan")
+    };
+    scan::run(*scan).await?;
+    demo.try_next()?;
+    Ok(Outcome::Clean)
+}
+
 async fn abortable(work: impl Future<Output = Result<Outcome>>) -> Result<Outcome> {
     tokio::select! {
         result = work => result,
-        () = interrupted() => Err(Interrupted.into()),
-    }
-}
-
-/// Takes the lock named after the table for a writing run; when another run
-/// holds it, the run ends at once with exit 3.
-pub(crate) async fn lock_table(
-    db: &mut crate::db::Db,
-    table: &crate::db::catalog::Table,
-) -> Result<crate::db::lock::TableLock> {
-    match crate::db::lock::try_lock(db, &format!("{}.{}", table.schema, table.name)).await? {
-        Some(lock) => Ok(lock),
-        None => Err(crate::exit::LockHeld(table.name.clone()).into()),
-    }
-}
-
-/// Set by Ctrl-C or SIGTERM, for runs that end after the batch under way.
-pub(crate) struct StopFlag {
-    flag: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    watcher: tokio::task::JoinHandle<()>,
-}
-
-impl StopFlag {
-    pub(crate) fn watch() -> StopFlag {
-        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let set = flag.clone();
-        let watcher = tokio::spawn(async move {
-            interrupted().await;
-            set.store(true, std::sync::atomic::Ordering::SeqCst);
-        });
-        StopFlag { flag, watcher }
-    }
-
-    pub(crate) fn is_set(&self) -> bool {
-        self.flag.load(std::sync::atomic::Ordering::SeqCst)
-    }
-}
-
-impl Drop for StopFlag {
-    fn drop(&mut self) {
-        self.watcher.abort();
-    }
-}
-
-/// Resolves on Ctrl-C or SIGTERM.
-pub async fn interrupted() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let Ok(mut term) = signal(SignalKind::terminate()) else {
-            let _ = tokio::signal::ctrl_c().await;
-            return;
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
-/// Lets the tests stop a run between reading the keys and changing batch
-/// `n`: with `IDEMCTL_TEST_PAUSE_BEFORE_BATCH=PATH`, writes `PATH.waiting.n`
-/// and waits for `PATH.n` to exist.
-pub(crate) async fn pause_for_tests(n: u64) {
-    let Some(path) = std::env::var_os("IDEMCTL_TEST_PAUSE_BEFORE_BATCH") else { return };
-    let flag = format!("{}.{n}", path.to_string_lossy());
-    let _ = std::fs::write(format!("{}.waiting.{n}", path.to_string_lossy()), b"");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !std::path::Path::new(&flag).exists() && std::time::Instant::now() < deadline {
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        () = crate::batch_run::interrupted() => Err(Interrupted.into()),
     }
 }

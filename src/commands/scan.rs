@@ -13,15 +13,17 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::cli::{Connect, Output, TimeUnit};
-use crate::db::catalog::{self, Column, Table, query_file};
-use crate::db::dialect::{ScanColumns, TimeRepr};
+use crate::cli::{Connect, Output};
+use crate::db::catalog::{self, Column, Table};
+use crate::db::dialect::TimeRepr;
+use crate::db::scan::{self as db_scan, Bounds, Lookup, ScanSource};
 use crate::db::times::{self, TimeColumn};
 use crate::db::user_sql;
-use crate::db::{self, Access, Bind, Db, Dialect, Engine};
+use crate::db::{self, Access, Bind, Db, Engine};
 use crate::exit::Outcome;
 use crate::report::{self, Emitter};
 use crate::timeparse;
+use crate::timeparse::TimeUnit;
 use crate::window::{self, Cause, Cluster, Clusterer, Member, RowId};
 
 #[derive(Debug, Clone, Args)]
@@ -144,15 +146,19 @@ const KEY_NAMES: &[&str] =
 struct Plan {
     table: Table,
     id: String,
-    /// The id column's type, to cast looked-up ids to.
-    id_type: String,
-    created_at: String,
     repr: TimeRepr,
     /// The created-at column as read: its unit, and the values it leaves out.
     time: TimeColumn,
     key: Option<String>,
     compared: Vec<String>,
     excluded: Vec<Exclusion>,
+}
+
+impl Plan {
+    /// What the database layer reads.
+    fn source(&self) -> ScanSource<'_> {
+        ScanSource { table: &self.table, id: &self.id, created_at: &self.time, compared: &self.compared }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -177,9 +183,8 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let table = catalog::table(&mut db, &args.table).await?;
     let plan = resolve(&args, table, &mut db).await?;
     let dialect = db.dialect();
-    let slices = id_slices(&plan, &mut db).await?;
-    let confirm =
-        Confirm::new(&args, &plan, &dialect, db::connect(&args.connect.database_url, Access::ReadOnly).await?);
+    let slices = db_scan::slices(&mut db, &plan.source()).await?;
+    let confirm = Confirm::new(&args, &plan, db::connect(&args.connect.database_url, Access::ReadOnly).await?);
 
     let stdout = std::io::stdout();
     let rows_key = match args.output {
@@ -189,7 +194,11 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let emitter = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(stdout), rows_key);
     let findings = Findings::new(&args, &plan, dialect.engine(), emitter)?;
 
-    let estimate = if report::wants_progress(args.report.quiet) { row_estimate(&mut db, &plan).await } else { None };
+    let estimate = if report::wants_progress(args.report.quiet) {
+        db_scan::row_estimate(&mut db, &plan.table).await
+    } else {
+        None
+    };
     let bar = report::progress(args.report.quiet, estimate, "scanning");
     let window_us = i64::try_from(args.window().as_micros()).unwrap_or(i64::MAX);
     // Candidates are confirmed, and findings written, by a task of their own
@@ -205,7 +214,8 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     // over in batches: reading and clustering run on both cores.
     let mut readers = Vec::new();
     for slice in &slices {
-        let (sql, binds) = statement(&args, &plan, &dialect, *slice);
+        let bounds = Bounds { filter: args.filter.as_deref(), since: args.since, until: args.until };
+        let (sql, binds) = db_scan::statement(&plan.source(), bounds, &dialect, *slice);
         let session = db::connect(&args.connect.database_url, Access::ReadOnly).await?;
         let (tx, rx) = tokio::sync::mpsc::channel(4);
         tokio::spawn(read_slice(session, sql, binds, plan.repr, tx));
@@ -344,50 +354,13 @@ impl Reader {
     }
 }
 
-/// A range of ids, scanned on a session of its own.
-#[derive(Debug, Clone, Copy, Default)]
-struct Slice {
-    from_id: Option<i64>,
-    before_id: Option<i64>,
-}
-
-/// MySQL sorts a scan's whole result on one core before it sends a row. A
-/// table whose integer ids span more than 500,000 is read as up to four
-/// slices by id, each sorted by its own session at once, and merged here in
-/// created-at order. Elsewhere one slice: PostgreSQL and SQLite read in index
-/// order without a sort.
-async fn id_slices(plan: &Plan, db: &mut Db) -> Result<Vec<Slice>> {
-    const SLICE_IDS: i64 = 250_000;
-    let whole = vec![Slice::default()];
-    let id = plan.table.column(&plan.id)?;
-    if db.engine() != Engine::MySql || !id.is_integer() {
-        return Ok(whole);
-    }
-    let dialect = db.dialect();
-    let ident = dialect.ident(&plan.id);
-    let sql = format!("SELECT min({ident}), max({ident}) FROM {}", plan.table.sql_name(&dialect));
-    let row = db.query_text(&sql, &[]).await?.into_iter().next().unwrap_or_default();
-    let bound = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<i64>().ok());
-    let (Some(min), Some(max)) = (bound(0), bound(1)) else { return Ok(whole) };
-    // Four measured best on two cores: smaller sorts, and sending overlaps sorting.
-    let parts = ((max - min) / SLICE_IDS).clamp(1, 4);
-    let cuts: Vec<i64> = (1..parts).map(|k| min + (max - min) * k / parts).collect();
-    Ok((0..parts as usize)
-        .map(|k| Slice { from_id: k.checked_sub(1).map(|j| cuts[j]), before_id: cuts.get(k).copied() })
-        .collect())
-}
-
 /// Confirms candidate clusters: reads their rows' compared values, key, `--by`
 /// and `--sum` by id, regroups them on the values themselves and chains them
 /// by the window again. The stream only groups (by a hash on PostgreSQL), so
 /// this is where a cluster becomes a finding; it touches only the candidates.
 struct Confirm {
     db: Db,
-    dialect: Dialect,
-    select: String,
-    table: String,
-    id: String,
-    id_type: String,
+    lookup: Lookup,
 }
 
 /// Candidate rows read per lookup statement.
@@ -405,21 +378,10 @@ struct Looked {
 }
 
 impl Confirm {
-    fn new(args: &ScanArgs, plan: &Plan, dialect: &Dialect, db: Db) -> Self {
-        let ident = |c: &str| dialect.ident(c);
-        let quoted = |c: &Option<String>| c.as_deref().map(ident);
-        let compared: Vec<String> = plan.compared.iter().map(|c| ident(c)).collect();
-        let id = ident(&plan.id);
-        let (key, by, sum) = (quoted(&plan.key), quoted(&args.by), quoted(&args.sum));
-        let select = dialect.lookup_select(&id, key.as_deref(), by.as_deref(), sum.as_deref(), &compared);
-        Confirm {
-            db,
-            dialect: *dialect,
-            select,
-            table: plan.table.sql_name(dialect),
-            id,
-            id_type: plan.id_type.clone(),
-        }
+    fn new(args: &ScanArgs, plan: &Plan, db: Db) -> Self {
+        let lookup =
+            Lookup::new(db.dialect(), &plan.source(), plan.key.as_deref(), args.by.as_deref(), args.sum.as_deref());
+        Confirm { db, lookup }
     }
 
     /// Confirms each batch of candidates as it comes, and reports the findings.
@@ -448,23 +410,7 @@ impl Confirm {
         let ids: Vec<&RowId> = batch.iter().flat_map(|c| c.members.iter().map(|m| &m.id)).collect();
         let mut looked: FxHashMap<String, Looked> = FxHashMap::default();
         for chunk in ids.chunks(CONFIRM_BATCH) {
-            let sql = db::fill(
-                query_file!(self.dialect.engine(), "lookup.sql"),
-                &[
-                    ("select", &self.select),
-                    ("table", &self.table),
-                    ("id", &self.id),
-                    ("ids", &self.dialect.id_placeholders(chunk.len(), &self.id_type)),
-                ],
-            );
-            let binds: Vec<Bind> = chunk
-                .iter()
-                .map(|id| match (self.dialect.engine(), id) {
-                    (Engine::Postgres, id) => Bind::Text(id.to_string()),
-                    (_, RowId::Int(n)) => Bind::Int(*n),
-                    (_, RowId::Text(t)) => Bind::Text(t.to_string()),
-                })
-                .collect();
+            let (sql, binds) = self.lookup.statement(chunk);
             for row in self.db.query_text(&sql, &binds).await.context("confirming candidate rows")? {
                 let mut cells = row.into_iter();
                 let Some(Some(id)) = cells.next() else { continue };
@@ -553,8 +499,7 @@ async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
         bail!("no columns left to compare in table {:?}: name them with --columns", table.name);
     }
     let time = times::read(db, &table, &created_at, args.time_unit).await?;
-    let id_type = table.column(&id)?.data_type.clone();
-    Ok(Plan { id, id_type, created_at: created_at.name, repr: time.repr, time, key, compared, excluded, table })
+    Ok(Plan { id, repr: time.repr, time, key, compared, excluded, table })
 }
 
 /// Why a column is left out of the default comparison, if it is.
@@ -586,65 +531,6 @@ fn exclusion(
         return Some(format!("unique on its own: index {}", index.name));
     }
     column.mints()
-}
-
-/// The scan statement and its bound values.
-fn statement(args: &ScanArgs, plan: &Plan, dialect: &Dialect, slice: Slice) -> (String, Vec<Bind>) {
-    let ident = |c: &str| dialect.ident(c);
-    let created = ident(&plan.created_at);
-    let mut filters = String::new();
-    let mut binds = Vec::new();
-    if let Some(filter) = &args.filter {
-        filters.push_str(&format!(" AND ({filter})"));
-    }
-    for (at_least, bound) in [(true, args.since), (false, args.until)] {
-        if let Some(t) = bound {
-            let (cond, bind) = dialect.time_bound(&created, plan.repr, at_least, t.timestamp_micros(), binds.len() + 1);
-            filters.push_str(&format!(" AND {cond}"));
-            binds.extend(bind);
-        }
-    }
-    let id = ident(&plan.id);
-    for (op, bound) in [(">=", slice.from_id), ("<", slice.before_id)] {
-        if let Some(bound) = bound {
-            filters.push_str(&format!(" AND {id} {op} {bound}"));
-        }
-    }
-    let compared: Vec<(String, String)> = plan
-        .compared
-        .iter()
-        .map(|c| (ident(c), plan.table.column(c).map(|c| c.data_type.clone()).unwrap_or_default()))
-        .collect();
-    let select =
-        dialect.scan_select(&ScanColumns { id: &id, created_at: &created, repr: plan.repr, compared: &compared });
-    // SQLite keeps times in several forms; where the stored values do not
-    // sort in time order (mixed forms, zones), the rows are sorted by the time read.
-    let order = if plan.time.stored_order_is_time_order() {
-        created.clone()
-    } else {
-        dialect.epoch_micros(&created, plan.repr)
-    };
-    let sql = db::fill(
-        query_file!(dialect.engine(), "scan.sql"),
-        &[
-            ("select", &select),
-            ("table", &plan.table.sql_name(dialect)),
-            ("created_at", &created),
-            ("order", &order),
-            ("filters", &filters),
-            ("id", &id),
-        ],
-    );
-    (sql, binds)
-}
-
-async fn row_estimate(db: &mut Db, plan: &Plan) -> Option<u64> {
-    let dialect = db.dialect();
-    let sql = db::fill(query_file!(db.engine(), "row_estimate.sql"), &[("table", &plan.table.sql_name(&dialect))]);
-    let binds = [Bind::Text(plan.table.schema.clone()), Bind::Text(plan.table.name.clone())];
-    let binds: &[Bind] = if db.engine() == Engine::Sqlite { &[] } else { &binds };
-    let rows = db.query_text(&sql, binds).await.ok()?;
-    rows.into_iter().next()?.into_iter().next()??.parse().ok()
 }
 
 fn parse_number(text: &str) -> Result<Decimal> {

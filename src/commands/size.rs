@@ -2,26 +2,24 @@
 //! already past the horizon, and its size at each retention horizon. With
 //! `--rate` and `--row-bytes` and no database it is a calculator.
 
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Days, NaiveDate, TimeZone, Utc};
 use clap::Args;
-use comfy_table::{CellAlignment, Table, presets};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::cli::{Format, Output};
-use crate::db::catalog::{self, query_file};
-use crate::db::times;
-use crate::db::{self, Access, Bind, Db, Engine};
+use crate::cli::Output;
+use crate::db::storage::{self, Storage, round_to};
+use crate::db::{self, Access, Db};
 use crate::exit::Outcome;
-use crate::keys::{MappingArgs, PurgeTable};
+use crate::keys::expiry::{self, Expiry};
+use crate::keys::{KeyTable, MappingArgs};
+use crate::report::{Block, Document, Emitter};
 use crate::timeparse;
 use crate::units;
-
-use super::expire::{self, Expiry};
 
 #[derive(Debug, Clone, Args)]
 pub struct SizeArgs {
@@ -78,20 +76,6 @@ struct Sizing {
 }
 
 #[derive(Debug, Serialize)]
-struct Storage {
-    rows: u64,
-    rows_exact: bool,
-    table_bytes: Option<u64>,
-    index_bytes: Option<u64>,
-    /// TOAST on PostgreSQL, overflow pages on SQLite; InnoDB counts them in the table.
-    overflow_bytes: Option<u64>,
-    total_bytes: u64,
-    bytes_per_row: Option<f64>,
-    /// When the engine's statistics were last refreshed, where it says.
-    stats_as_of: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
 struct Writes {
     column: String,
     days: u32,
@@ -134,7 +118,7 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
     let mut horizons = args.retention.clone();
     if horizons.is_empty() {
         horizons = vec![Duration::from_secs(24 * 3600), Duration::from_secs(72 * 3600)];
-        if let Some(configured) = expire::horizon(None, &config)?
+        if let Some(configured) = expiry::horizon(None, &config)?
             && !horizons.contains(&configured)
         {
             horizons.push(configured);
@@ -166,47 +150,21 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
         None => sizing.writes.as_ref().and_then(|w| w.peak_day.as_ref()).map(|p| p.rows as f64),
     };
     project(&mut sizing, &horizons, peak);
-    let mut out = BufWriter::new(std::io::stdout());
-    match args.report.format {
-        Format::Table => print_table(&mut out, &sizing, args.report.quiet)?,
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut out, &sizing)?;
-            writeln!(out)?;
-        }
-        Format::Csv => {
-            let mut csv = csv::Writer::from_writer(&mut out);
-            csv.write_record(["section", "name", "value", "unit"])?;
-            for f in figures(&sizing) {
-                csv.write_record([f.section, &f.name, &number(&f.value), f.unit])?;
-            }
-            csv.flush()?;
-        }
-        Format::Ndjson => {
-            for f in figures(&sizing) {
-                serde_json::to_writer(&mut out, &f)?;
-                writeln!(out)?;
-            }
-        }
-    }
-    out.flush()?;
-    if !matches!(args.report.format, Format::Table | Format::Json) && !args.report.quiet {
-        for note in &sizing.notes {
-            eprintln!("note: {note}");
-        }
-    }
+    let out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "figures");
+    out.document(&sizing)?;
     Ok(Outcome::Clean)
 }
 
 /// Reads the table's storage, writes and backlog.
 async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, sizing: &mut Sizing) -> Result<()> {
     let mut db = db::connect(url, Access::ReadOnly).await?;
-    let target = args.mapping.resolve_purge(&config.key_table, &mut db).await?;
+    let mut target = KeyTable::resolve(&args.mapping.mapping(&config.key_table), &mut db).await?;
     sizing.table = Some(format!("{}.{}", target.table.schema, target.table.name));
     sizing.engine = Some(db.engine().name());
-    let storage = storage(&mut db, &target, args.exact, &mut sizing.notes).await?;
+    let storage = storage::storage(&mut db, &target.table, args.exact, &mut sizing.notes).await?;
     let now = timeparse::now();
-    if let Some(column) = &target.created_at {
-        let writes = writes(&mut db, &target, column, args.days, now, &mut sizing.notes).await?;
+    if let Some(column) = target.created_at.clone() {
+        let writes = writes(&mut db, &mut target, &column, args.days, now, &mut sizing.notes).await?;
         sizing.rows_per_day = Some(writes.rows_per_day);
         sizing.writes = Some(writes);
     } else {
@@ -215,7 +173,7 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
             target.table.name
         ));
     }
-    let horizon = expire::horizon(args.older_than, config)?;
+    let horizon = expiry::horizon(args.older_than, config)?;
     if horizon.is_none() && target.expires_at.is_none() {
         sizing.notes.push(format!(
             "table {:?} has no expires_at column: give --older-than (or [retention] horizon) to count the backlog",
@@ -224,14 +182,14 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
     } else if horizon.is_some() && target.created_at.is_none() {
         sizing.notes.push("no created_at column to count the backlog by".to_string());
     } else {
-        let expiry = Expiry::resolve(&mut db, &target, horizon, now).await?;
+        let expiry = Expiry::resolve(&mut db, &mut target, horizon, now).await?;
         if Some(&expiry.column) != target.created_at.as_ref() {
             sizing.notes.extend(expiry.time.notes());
         }
         let dialect = db.dialect();
         let (expired, binds) = expiry.condition(&dialect, &target, false, None, expiry.cutoff);
         let table = target.table.sql_name(&dialect);
-        let rows = expire::count_matching(&mut db, &table, &expired, &binds, None)
+        let rows = expiry::count_matching(&mut db, &table, &expired, &binds, None)
             .await
             .context("counting the expiry backlog")?;
         sizing.backlog =
@@ -246,137 +204,29 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
     Ok(())
 }
 
-/// A count read as text; none is zero.
-fn count(value: Option<String>) -> u64 {
-    value.and_then(|v| v.parse::<f64>().ok()).map_or(0, |v| v.max(0.0) as u64)
-}
-
-async fn storage(db: &mut Db, target: &PurgeTable, exact: bool, notes: &mut Vec<String>) -> Result<Storage> {
-    let engine = db.engine();
-    let dialect = db.dialect();
-    let table = target.table.sql_name(&dialect);
-    let binds = [Bind::Text(target.table.schema.clone()), Bind::Text(target.table.name.clone())];
-    if engine == Engine::MySql {
-        // MySQL 8 caches these figures for a day unless told otherwise; MariaDB
-        // has no such cache (nor the variable).
-        let _ = db.raw("SET SESSION information_schema_stats_expiry = 0").await;
-    }
-    let template = query_file!(engine, "size_storage.sql");
-    let rows = match db.query_text(&db::fill(template, &[("table", &table)]), &binds).await {
-        Ok(rows) => rows,
-        Err(e) if engine == Engine::Sqlite && format!("{e:#}").contains("dbstat") => {
-            notes.push("this SQLite has no dbstat table: the size is the whole database file's".to_string());
-            let pages = include_str!("../../queries/sqlite/size_pages.sql");
-            db.query_text(&db::fill(pages, &[("table", &table)]), &[]).await?
-        }
-        Err(e) => return Err(e.context("reading the table's size")),
-    };
-    let row = rows.into_iter().next().context("the catalog has no size for the table")?;
-    let int = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<f64>().ok()).map(|v| v.max(0.0) as u64);
-    let estimate = row.first().cloned().flatten().and_then(|v| v.parse::<f64>().ok());
-    let (mut table_bytes, mut index_bytes, overflow_bytes) = (int(1), int(2), int(3));
-    let mut total_bytes =
-        int(4).unwrap_or_else(|| table_bytes.unwrap_or(0) + index_bytes.unwrap_or(0) + overflow_bytes.unwrap_or(0));
-    let mut stats_as_of = row.get(5).cloned().flatten();
-    if engine == Engine::MySql {
-        // InnoDB's own record of when it last computed the statistics, if readable.
-        let when = include_str!("../../queries/mysql/size_stats_time.sql");
-        if let Ok(Some(at)) = db.query_value(when, &binds).await {
-            stats_as_of = Some(at);
-        }
-        // Right after a bulk load the statistics can still describe an empty
-        // table; the table's file, where it is readable, is current.
-        if let Some(file) = innodb_file_bytes(db, &target.table).await
-            && file > total_bytes.saturating_mul(2)
-            && file - total_bytes >= STALE_STATS_SLACK
-        {
-            notes.push(format!(
-                "InnoDB's statistics lag behind the table ({} by them, {} on disk): the total is the table's file, \
-                 table and indexes together; ANALYZE TABLE refreshes the statistics",
-                units::human_bytes(total_bytes as f64),
-                units::human_bytes(file as f64)
-            ));
-            (table_bytes, index_bytes, total_bytes) = (None, None, file);
-        }
-    }
-    let (rows, rows_exact) = match (engine, estimate) {
-        (Engine::Sqlite, Some(n)) => (n as u64, true),
-        (_, Some(n)) if !exact && n >= 0.0 => (n as u64, false),
-        (_, estimate) => {
-            if !exact && estimate.is_some_and(|n| n < 0.0) {
-                notes.push("the table was never analyzed: its rows were counted".to_string());
-            }
-            (count(db.query_value(&format!("SELECT count(*) FROM {table}"), &[]).await?), true)
-        }
-    };
-    if engine == Engine::MySql && !rows_exact {
-        notes.push(format!(
-            "MySQL/MariaDB figures come from InnoDB's statistics{}: ANALYZE TABLE refreshes them; --exact counts the rows",
-            stats_as_of.as_deref().map(|t| format!(" as of {t}")).unwrap_or_default()
-        ));
-    }
-    let bytes_per_row = (rows > 0).then(|| round_to(total_bytes as f64 / rows as f64, 1));
-    Ok(Storage { rows, rows_exact, table_bytes, index_bytes, overflow_bytes, total_bytes, bytes_per_row, stats_as_of })
-}
-
-/// A file bigger than the statistics' total by this much, and twice it, means
-/// the statistics are stale: an empty InnoDB file already takes some space.
-const STALE_STATS_SLACK: u64 = 4 * 1024 * 1024;
-
-/// The size of an InnoDB table's own file, where the server shows it (the
-/// PROCESS privilege, innodb_file_per_table): MariaDB's view, else MySQL 8's.
-async fn innodb_file_bytes(db: &mut Db, table: &catalog::Table) -> Option<u64> {
-    let name = Bind::Text(format!("{}/{}", table.schema, table.name));
-    for sql in [
-        include_str!("../../queries/mysql/size_file_mariadb.sql"),
-        include_str!("../../queries/mysql/size_file_mysql.sql"),
-    ] {
-        if let Ok(Some(size)) = db.query_value(sql, std::slice::from_ref(&name)).await {
-            return size.parse().ok();
-        }
-    }
-    None
-}
-
 /// Rows written each UTC day of the `days` days before today.
 async fn writes(
     db: &mut Db,
-    target: &PurgeTable,
+    target: &mut KeyTable,
     column: &str,
     days: u32,
     now: DateTime<Utc>,
     notes: &mut Vec<String>,
 ) -> Result<Writes> {
-    let dialect = db.dialect();
-    let time = times::read(db, &target.table, target.table.column(column)?, target.time_units.of(column)).await?;
+    target.read_times(db, &[Some(column.to_string())]).await?;
+    let time = target.time(column).context("the created-at column was not read")?;
     notes.extend(time.notes());
-    let repr = time.repr;
     let today = now.date_naive();
     let first = today.checked_sub_days(Days::new(u64::from(days))).context("--days reaches too far back")?;
     let start = |d: NaiveDate| Utc.from_utc_datetime(&d.and_hms_opt(0, 0, 0).unwrap_or_default()).timestamp_micros();
-    let col = dialect.ident(column);
-    let (since, b1) = dialect.time_bound(&col, repr, true, start(first), 1);
-    let (until, b2) = dialect.time_bound(&col, repr, false, start(today), 2);
-    let sql = db::fill(
-        include_str!("../../queries/size_daily.sql"),
-        &[
-            ("day", &dialect.epoch_day(&col, repr)),
-            ("table", &target.table.sql_name(&dialect)),
-            ("since", &since),
-            ("until", &until),
-        ],
-    );
-    let binds: Vec<Bind> = b1.into_iter().chain(b2).collect();
-    let counted = db.query_text(&sql, &binds).await.context("counting the daily writes")?;
+    let counted = storage::daily_writes(db, &target.table, time, start(first), start(today)).await?;
     let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
     let mut by_day: Vec<DayCount> = (0..days)
         .filter_map(|i| first.checked_add_days(Days::new(u64::from(i))))
         .map(|d| DayCount { day: d.to_string(), rows: 0 })
         .collect();
-    for row in counted {
-        let day = row.first().cloned().flatten().and_then(|d| d.parse::<f64>().ok()).map(|d| d as i64);
-        let n = row.get(1).cloned().flatten().and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
-        let Some(day) = day.and_then(|d| epoch.checked_add_signed(chrono::Duration::try_days(d)?)) else { continue };
+    for (day, n) in counted {
+        let Some(day) = chrono::Duration::try_days(day).and_then(|d| epoch.checked_add_signed(d)) else { continue };
         if let Some(slot) = by_day.iter_mut().find(|s| s.day == day.to_string()) {
             slot.rows += n;
         }
@@ -442,6 +292,26 @@ struct Figure {
     unit: &'static str,
 }
 
+impl Document for Sizing {
+    type Figure = Figure;
+
+    fn figures(&self) -> Vec<Figure> {
+        figures(self)
+    }
+
+    fn blocks(&self) -> Vec<Block> {
+        blocks(self)
+    }
+
+    fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    fn footer(&self) -> Option<String> {
+        Some("sizes in decimal units: 1 KB = 1,000 bytes, 1 GB = 10^9 bytes".to_string())
+    }
+}
+
 fn figures(s: &Sizing) -> Vec<Figure> {
     let mut out = Vec::new();
     let mut push = |section, name: &str, value: Value, unit| {
@@ -469,8 +339,8 @@ fn figures(s: &Sizing) -> Vec<Figure> {
     if let Some(b) = &s.backlog {
         push("backlog", "rows", json!(b.rows), "rows");
     }
-    push("rate", "rows_per_day", json!(s.rows_per_day.map(|r| round_to(r, 2))), "rows");
-    push("rate", "bytes_per_row", json!(s.bytes_per_row.map(|b| round_to(b, 1))), "bytes");
+    push("rate", "rows_per_day", number(s.rows_per_day.map(|r| round_to(r, 2))), "rows");
+    push("rate", "bytes_per_row", number(s.bytes_per_row.map(|b| round_to(b, 1))), "bytes");
     push("growth", "bytes_per_day", json!(s.growth_bytes_per_day.map(|g| g.round() as u64)), "bytes");
     for p in &s.projections {
         push("projection", &p.retention, json!(p.rows), "rows");
@@ -480,112 +350,103 @@ fn figures(s: &Sizing) -> Vec<Figure> {
     out
 }
 
-/// `v` rounded to `digits` decimal places.
-fn round_to(v: f64, digits: i32) -> f64 {
-    let scale = 10f64.powi(digits);
-    (v * scale).round() / scale
-}
-
-/// A figure for CSV: whole numbers without a decimal point.
-fn number(v: &Value) -> String {
+/// A measured figure: a whole number without a decimal point.
+fn number(v: Option<f64>) -> Value {
     match v {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => match n.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
-            _ => n.to_string(),
-        },
-        other => other.to_string(),
+        Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => json!(f as i64),
+        other => json!(other),
     }
 }
 
-fn print_table(out: &mut impl Write, s: &Sizing, quiet: bool) -> Result<()> {
-    let new_table = |header: &[&str]| {
-        let mut t = Table::new();
-        t.load_preset(presets::UTF8_FULL_CONDENSED).set_header(header.to_vec());
-        t
+/// The report for people: the storage, the chart of daily writes, the
+/// backlog and the projections.
+fn blocks(s: &Sizing) -> Vec<Block> {
+    let mut out = Vec::new();
+    let line = |out: &mut Vec<Block>, text: String| out.push(Block::Line(text));
+    let table = |header: &[&str], rows: Vec<Vec<String>>| Block::Table {
+        header: header.iter().map(|h| h.to_string()).collect(),
+        rows,
+        right: true,
     };
     if let (Some(table), Some(engine)) = (&s.table, s.engine) {
-        writeln!(out, "table: {table} ({engine})")?;
+        line(&mut out, format!("table: {table} ({engine})"));
     }
     if let Some(st) = &s.storage {
-        let mut t = new_table(&["rows", "table", "indexes", "overflow", "total", "per row"]);
         let size = |b: Option<u64>| b.map_or("-".to_string(), |b| units::human_bytes(b as f64));
-        t.add_row(vec![
-            format!("{}{}", units::grouped(st.rows), if st.rows_exact { "" } else { " (est.)" }),
-            size(st.table_bytes),
-            size(st.index_bytes),
-            size(st.overflow_bytes),
-            size(Some(st.total_bytes)),
-            st.bytes_per_row.map_or("-".to_string(), units::human_bytes),
-        ]);
-        right_align(&mut t);
-        writeln!(out, "{t}")?;
+        out.push(table(
+            &["rows", "table", "indexes", "overflow", "total", "per row"],
+            vec![vec![
+                format!("{}{}", units::grouped(st.rows), if st.rows_exact { "" } else { " (est.)" }),
+                size(st.table_bytes),
+                size(st.index_bytes),
+                size(st.overflow_bytes),
+                size(Some(st.total_bytes)),
+                st.bytes_per_row.map_or("-".to_string(), units::human_bytes),
+            ]],
+        ));
     }
     if let Some(w) = &s.writes {
-        writeln!(out, "\nwrites per day by {}, {} to {} (UTC):", w.column, w.first_day, w.last_day)?;
+        line(&mut out, format!("\nwrites per day by {}, {} to {} (UTC):", w.column, w.first_day, w.last_day));
         let peak = w.by_day.iter().map(|d| d.rows).max().unwrap_or(0);
         let width = w.by_day.iter().map(|d| units::grouped(d.rows).len()).max().unwrap_or(1);
         for d in &w.by_day {
-            writeln!(out, "  {}  {:>width$}  {}", d.day, units::grouped(d.rows), bar(d.rows, peak, 40))?;
+            line(&mut out, format!("  {}  {:>width$}  {}", d.day, units::grouped(d.rows), bar(d.rows, peak, 40)));
         }
-        write!(
-            out,
+        let average = format!(
             "average {} rows a day over the last {} days",
             units::grouped(w.rows_per_day.round() as u64),
             w.rate_days
-        )?;
-        match &w.peak_day {
-            Some(p) => writeln!(out, "; peak {} with {}", p.day, units::grouped(p.rows))?,
-            None => writeln!(out)?,
-        }
+        );
+        line(
+            &mut out,
+            match &w.peak_day {
+                Some(p) => format!("{average}; peak {} with {}", p.day, units::grouped(p.rows)),
+                None => average,
+            },
+        );
     }
     if let Some(b) = &s.backlog {
-        writeln!(
-            out,
-            "expiry backlog: {} rows with {} before {} (what expire would delete now)",
-            units::grouped(b.rows),
-            b.column,
-            b.expired_before
-        )?;
+        line(
+            &mut out,
+            format!(
+                "expiry backlog: {} rows with {} before {} (what expire would delete now)",
+                units::grouped(b.rows),
+                b.column,
+                b.expired_before
+            ),
+        );
     }
     if let (Some(rate), Some(per_row)) = (s.rows_per_day, s.bytes_per_row) {
-        writeln!(
-            out,
-            "\n{} rows a day x {} a row: grows {} a day",
-            units::human_count(rate),
-            units::human_bytes(per_row),
-            units::human_bytes(rate * per_row)
-        )?;
+        line(
+            &mut out,
+            format!(
+                "\n{} rows a day x {} a row: grows {} a day",
+                units::human_count(rate),
+                units::human_bytes(per_row),
+                units::human_bytes(rate * per_row)
+            ),
+        );
         let peak = s.projections.iter().any(|p| p.peak_bytes.is_some());
-        let mut t = new_table(if peak {
+        let rows = s
+            .projections
+            .iter()
+            .map(|p| {
+                let mut row =
+                    vec![p.retention.clone(), units::human_count(p.rows as f64), units::human_bytes(p.bytes as f64)];
+                if let Some(bytes) = p.peak_bytes {
+                    row.push(units::human_bytes(bytes as f64));
+                }
+                row
+            })
+            .collect();
+        let header: &[&str] = if peak {
             &["retention", "rows", "size", "at the peak day's rate"]
         } else {
             &["retention", "rows", "size"]
-        });
-        for p in &s.projections {
-            let mut row =
-                vec![p.retention.clone(), units::human_count(p.rows as f64), units::human_bytes(p.bytes as f64)];
-            if let Some(bytes) = p.peak_bytes {
-                row.push(units::human_bytes(bytes as f64));
-            }
-            t.add_row(row);
-        }
-        right_align(&mut t);
-        writeln!(out, "{t}")?;
+        };
+        out.push(table(header, rows));
     }
-    if !quiet {
-        for note in &s.notes {
-            writeln!(out, "note: {note}")?;
-        }
-        writeln!(out, "sizes in decimal units: 1 KB = 1,000 bytes, 1 GB = 10^9 bytes")?;
-    }
-    Ok(())
-}
-
-fn right_align(t: &mut Table) {
-    for column in t.column_iter_mut() {
-        column.set_cell_alignment(CellAlignment::Right);
-    }
+    out
 }
 
 /// A horizontal bar of `width` cells for `n` of `max`, in eighths of a cell.

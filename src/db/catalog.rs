@@ -128,6 +128,20 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
     Ok(Table { engine, schema, name: table_name, columns, primary_key, unique })
 }
 
+/// The distinct values of a column, as text, among the first `sample` rows.
+pub async fn values_in_use(db: &mut Db, table: &Table, column: &str, sample: u64) -> Result<Vec<String>> {
+    let dialect = db.dialect();
+    let sql = super::fill(
+        include_str!("../../queries/values_in_use.sql"),
+        &[
+            ("value", &dialect.text(&dialect.ident(column))),
+            ("table", &table.sql_name(&dialect)),
+            ("sample", &sample.to_string()),
+        ],
+    );
+    Ok(db.query_text(&sql, &[]).await?.into_iter().filter_map(|r| r.into_iter().next().flatten()).collect())
+}
+
 /// Every index of a table (an SQLite rowid is not one).
 pub async fn indexes(db: &mut Db, table: &Table) -> Result<Vec<Index>> {
     let binds = [Bind::Text(table.schema.clone()), Bind::Text(table.name.clone())];
@@ -184,6 +198,21 @@ impl Table {
             Engine::Sqlite => dialect.ident(&self.name),
             _ => dialect.table(Some(&self.schema), &self.name),
         }
+    }
+
+    /// Whether the column is SQLite's rowid (an INTEGER PRIMARY KEY): its
+    /// order is the table's, with no index of its own.
+    pub fn is_rowid(&self, column: &str) -> bool {
+        self.engine == Engine::Sqlite
+            && self.primary_key == [column]
+            && self.columns.iter().any(|c| c.name == column && c.data_type == "integer")
+    }
+
+    /// Whether the database fills the column itself on every insert (a
+    /// sequence, an identity, a generated uuid or time, SQLite's rowid).
+    pub fn mints(&self, column: &str) -> bool {
+        self.columns.iter().find(|c| c.name == column).is_some_and(|c| c.mints().is_some())
+            || (self.engine == Engine::Sqlite && self.primary_key.len() == 1 && self.is_rowid(column))
     }
 
     /// The column named exactly so, or an error naming it and the closest names.

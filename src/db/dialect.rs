@@ -116,6 +116,16 @@ impl Dialect {
         }
     }
 
+    /// The placeholder for the `n`th value, cast to a column's type where the
+    /// engine needs it: PostgreSQL binds text as text, which compares with no
+    /// integer, uuid or enum. No cast for an empty type.
+    pub fn typed_placeholder(&self, n: usize, data_type: &str) -> String {
+        match self.engine {
+            Engine::Postgres if !data_type.is_empty() => format!("CAST({} AS {data_type})", self.placeholder(n)),
+            _ => self.placeholder(n),
+        }
+    }
+
     /// An expression giving the column as text, NULL staying NULL.
     pub fn text(&self, expr: &str) -> String {
         match self.engine {
@@ -187,13 +197,7 @@ impl Dialect {
 
     /// `n` placeholders for ids, each cast to the id column's type on PostgreSQL.
     pub fn id_placeholders(&self, n: usize, id_type: &str) -> String {
-        (1..=n)
-            .map(|i| match self.engine {
-                Engine::Postgres => format!("CAST({} AS {id_type})", self.placeholder(i)),
-                _ => self.placeholder(i),
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
+        (1..=n).map(|i| self.typed_placeholder(i, id_type)).collect::<Vec<_>>().join(", ")
     }
 
     /// An expression giving a time column as integer microseconds since the

@@ -7,12 +7,23 @@ use std::fs::{File, OpenOptions, TryLockError};
 
 use anyhow::{Context, Result};
 
+use super::catalog::Table;
 use super::{Bind, Db};
+use crate::exit::LockHeld;
 
 /// Held until dropped (SQLite) or until the session ends (the servers).
 #[derive(Debug)]
 pub struct TableLock {
     _file: Option<File>,
+}
+
+/// Takes the lock named after the table for a writing run; when another run
+/// holds it, the run ends at once with exit 3.
+pub async fn lock_table(db: &mut Db, table: &Table) -> Result<TableLock> {
+    match try_lock(db, &format!("{}.{}", table.schema, table.name)).await? {
+        Some(lock) => Ok(lock),
+        None => Err(LockHeld(table.name.clone()).into()),
+    }
 }
 
 /// Takes the lock named `name` without waiting; `None` when another run holds it.

@@ -2,9 +2,13 @@
 //! (with `queries/`) that knows one engine from another.
 
 pub mod catalog;
+pub mod demo;
 pub mod dialect;
 pub mod errors;
 pub mod lock;
+pub mod purge;
+pub mod scan;
+pub mod storage;
 pub mod times;
 pub mod user_sql;
 
@@ -69,6 +73,40 @@ pub enum Bind {
     Int(i64),
     Text(String),
     Null,
+}
+
+/// Bound values of one statement, numbered as the engine wants.
+#[derive(Debug, Clone)]
+pub struct Params {
+    pub dialect: Dialect,
+    pub binds: Vec<Bind>,
+}
+
+impl Params {
+    pub fn new(dialect: Dialect) -> Self {
+        Params { dialect, binds: Vec::new() }
+    }
+
+    /// Starts after values already bound (a condition's).
+    pub fn after(dialect: Dialect, binds: Vec<Bind>) -> Self {
+        Params { dialect, binds }
+    }
+
+    /// A placeholder for `bind`, cast to the column's type where the engine
+    /// needs it (PostgreSQL, which binds text as text); none for `""`.
+    pub fn push(&mut self, bind: Bind, data_type: &str) -> String {
+        self.binds.push(bind);
+        self.dialect.typed_placeholder(self.binds.len(), data_type)
+    }
+}
+
+/// A writing command, for the session settings it runs under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writer {
+    /// `expire`: batches of deletes.
+    Purge,
+    /// `reap`: batches of key updates.
+    Reap,
 }
 
 /// One database session.
@@ -531,6 +569,49 @@ impl Db {
             Db::MySql(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
             Db::Sqlite(conn, _) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
         })
+    }
+
+    /// Sets up a writing session: how long a batch waits on rows a live writer
+    /// holds, and the isolation the batches run at (`queries/<engine>/writer_*.sql`).
+    pub async fn prepare_writer(&mut self, writer: Writer) -> Result<()> {
+        let sql = match writer {
+            Writer::Purge => catalog::query_file!(self.engine(), "writer_purge.sql"),
+            Writer::Reap => catalog::query_file!(self.engine(), "writer_reap.sql"),
+        };
+        let statements = sql.lines().filter(|l| !l.trim_start().starts_with("--")).collect::<String>();
+        if !statements.trim().is_empty() {
+            self.raw(sql).await?;
+        }
+        Ok(())
+    }
+
+    /// Opens a writing transaction (on SQLite, taking the write lock at once).
+    pub async fn begin_write(&mut self) -> Result<()> {
+        let begin = self.dialect().begin_write();
+        self.raw(begin).await
+    }
+
+    pub async fn commit(&mut self) -> Result<()> {
+        self.raw("COMMIT").await
+    }
+
+    /// Rolls back; a failure to (the connection gone) is the error that caused it.
+    pub async fn rollback(&mut self) {
+        let _ = self.raw("ROLLBACK").await;
+    }
+
+    /// Marks a point in the transaction that one statement's failure can be
+    /// undone to (`end_savepoint`), the transaction going on.
+    pub async fn savepoint(&mut self) -> Result<()> {
+        self.raw("SAVEPOINT idemctl_step").await
+    }
+
+    /// Ends the savepoint: keeps what was done since, or undoes it.
+    pub async fn end_savepoint(&mut self, keep: bool) -> Result<()> {
+        if !keep {
+            self.raw("ROLLBACK TO SAVEPOINT idemctl_step").await?;
+        }
+        self.raw("RELEASE SAVEPOINT idemctl_step").await
     }
 
     /// Runs SQL through the simple protocol (transaction control, settings).

@@ -1,0 +1,2 @@
+-- The rows of a table, counted.
+SELECT count(*) FROM {table}

@@ -1,0 +1,2 @@
+-- reap's session: nothing to set; keys held by live transactions are passed
+-- over (FOR UPDATE SKIP LOCKED).

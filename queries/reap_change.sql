@@ -1,0 +1,4 @@
+-- reap: a batch's keys, locked and as read, released or failed in one statement.
+UPDATE {table}
+SET {set}
+WHERE {keys}

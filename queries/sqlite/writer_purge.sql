@@ -1,0 +1,1 @@
+-- expire's session: nothing to set; each batch is its own transaction.

@@ -1,0 +1,1 @@
+-- reap's session: nothing to set; BEGIN IMMEDIATE takes the write lock.
