@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::batch_run::{BatchRun, Stopped};
 use crate::cli::{Connect, OnError, Output};
 use crate::db::purge::{self, Deleted, Walk};
-use crate::db::{self, Access, Bind, Db, Engine, Writer, errors, lock, user_sql};
+use crate::db::{self, Access, Bind, Db, Writer, errors, lock, user_sql};
 use crate::exit::{Interrupted, Outcome};
 use crate::keys::expiry::{self, Expiry};
 use crate::keys::{KeyTable, Mapping, MappingArgs};
@@ -88,7 +88,7 @@ impl Settings {
     fn new(args: &ExpireArgs) -> Result<Settings> {
         let config = args.mapping.config()?;
         if let Some(filter) = &args.filter {
-            user_sql::condition(Engine::of_url(&args.connect.database_url)?, "--where", filter)?;
+            user_sql::condition(db::engine_of(&args.connect.database_url)?, "--where", filter)?;
         }
         let horizon = expiry::horizon(args.older_than, &config)?;
         expiry::check_floor(horizon, args.allow_short_retention)?;

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::batch_run::{BatchRun, Stopped};
 use crate::cli::{Connect, Limits, OnError, Output};
 use crate::db::user_sql::VerifySql;
-use crate::db::{self, Access, Engine, Params, Writer, lock};
+use crate::db::{self, Access, Placeholders, Writer, lock};
 use crate::exit::{Interrupted, Outcome};
 use crate::keys::reaping::{self, Action, FAIL_BODY, Reaping, Resolution};
 use crate::keys::stuck::{self, Durations};
@@ -87,7 +87,7 @@ impl Settings {
         let config = args.mapping.config()?;
         let durations = Durations::new(&args.limits, &config)?;
         durations.check_floor(args.allow_short_duration)?;
-        let engine = Engine::of_url(&args.connect.database_url)?;
+        let engine = db::engine_of(&args.connect.database_url)?;
         let verify = args.verify_sql.as_deref().map(|sql| VerifySql::parse(engine, sql)).transpose()?;
         Ok(Settings {
             mapping: args.mapping.mapping(&config.key_table),
@@ -119,7 +119,7 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
         time.check_for_writing()?;
     }
     // Check the action fits the table before anything happens.
-    reaping::assignments(&keys, &settings.reaping, &mut Params::new(dialect))?;
+    reaping::assignments(&keys, &settings.reaping, &mut Placeholders::new(dialect))?;
 
     let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &keys.table).await?) };
     let mut batches = BatchRun::start(started, args.max_runtime);
@@ -143,18 +143,56 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
             reaping::describe(&keys, &settings.reaping, first, dialect)?
         );
     }
+    let run = resolve_all(&mut db, &keys, &settings.reaping, &args, &candidates, &mut batches, &mut out).await?;
+    let (counts, slowest_batch_ms, stopped) = (run.counts, run.slowest_batch_ms, run.stopped);
+    let batches_run = batches.batches();
+    drop(batches);
+    let text: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    out.meta("outcomes", &counts, if text.is_empty() { "no stuck keys".to_string() } else { text.join(", ") })?;
+    out.meta("batches", batches_run, batches_run.to_string())?;
+    out.meta("slowest_batch_ms", slowest_batch_ms, format!("{slowest_batch_ms:.1}"))?;
+    if stopped == Some(Stopped::MaxRuntime) {
+        out.meta("stopped", "max-runtime", "--max-runtime reached; the rest waits for the next run")?;
+    }
+    out.meta("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
+    out.finish()?;
+    db.close().await?;
+    if stopped == Some(Stopped::Interrupted) {
+        return Err(Interrupted.into());
+    }
+    Ok(Outcome::from_findings(
+        counts.contains_key(Resolution::NeedsReview.as_str()) || counts.contains_key(Resolution::Error.as_str()),
+    ))
+}
+
+/// What the batches of one run did.
+struct Resolved {
+    counts: BTreeMap<&'static str, u64>,
+    slowest_batch_ms: f64,
+    stopped: Option<Stopped>,
+}
+
+/// Resolves the stuck keys batch by batch, one line per key; each batch's
+/// lines reach the log before the next batch starts.
+async fn resolve_all(
+    db: &mut db::Db,
+    keys: &KeyTable,
+    reaping: &Reaping,
+    args: &ReapArgs,
+    candidates: &[stuck::StuckKey],
+    batches: &mut BatchRun,
+    out: &mut Emitter<BufWriter<std::io::Stdout>>,
+) -> Result<Resolved> {
     let mut counts = BTreeMap::<&'static str, u64>::new();
     let mut slowest_batch_ms: f64 = 0.0;
-    let mut stopped = None;
     let batch_size = usize::try_from(args.batch_size).unwrap_or(usize::MAX);
     for batch in candidates.chunks(batch_size) {
         if let Some(why) = batches.should_stop() {
-            stopped = Some(why);
-            break;
+            return Ok(Resolved { counts, slowest_batch_ms, stopped: Some(why) });
         }
         let n = batches.begin_batch().await;
         let batch_started = Instant::now();
-        let outcomes = reaping::resolve_batch(&mut db, &keys, &settings.reaping, batch).await.with_context(|| {
+        let outcomes = reaping::resolve_batch(db, keys, reaping, batch).await.with_context(|| {
             let done: u64 = counts.values().sum();
             format!("resolving batch {n} ({done} keys resolved or skipped before it)")
         })?;
@@ -176,25 +214,7 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
                 error: error.as_deref(),
             })?;
         }
-        // Each batch's lines reach the log before the next batch starts.
         out.flush()?;
     }
-    let batches_run = batches.batches();
-    drop(batches);
-    let text: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    out.meta("outcomes", &counts, if text.is_empty() { "no stuck keys".to_string() } else { text.join(", ") })?;
-    out.meta("batches", batches_run, batches_run.to_string())?;
-    out.meta("slowest_batch_ms", slowest_batch_ms, format!("{slowest_batch_ms:.1}"))?;
-    if stopped == Some(Stopped::MaxRuntime) {
-        out.meta("stopped", "max-runtime", "--max-runtime reached; the rest waits for the next run")?;
-    }
-    out.meta("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
-    out.finish()?;
-    db.close().await?;
-    if stopped == Some(Stopped::Interrupted) {
-        return Err(Interrupted.into());
-    }
-    Ok(Outcome::from_findings(
-        counts.contains_key(Resolution::NeedsReview.as_str()) || counts.contains_key(Resolution::Error.as_str()),
-    ))
+    Ok(Resolved { counts, slowest_batch_ms, stopped: None })
 }

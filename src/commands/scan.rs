@@ -16,10 +16,10 @@ use serde_json::{Map, Value, json};
 use crate::cli::{Connect, Output};
 use crate::db::catalog::{self, Column, Table};
 use crate::db::dialect::TimeRepr;
-use crate::db::scan::{self as db_scan, Bounds, Lookup, ScanSource};
+use crate::db::scan::{self as db_scan, Bounds, Lookup, ScanSource, Slice};
 use crate::db::times::{self, TimeColumn};
 use crate::db::user_sql;
-use crate::db::{self, Access, Bind, Db, Engine};
+use crate::db::{self, Access, Bind, Db, Dialect, Engine};
 use crate::exit::Outcome;
 use crate::report::{self, Emitter};
 use crate::timeparse;
@@ -182,18 +182,14 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let mut db = db::connect(&args.connect.database_url, Access::ReadOnly).await?;
     let table = catalog::table(&mut db, &args.table).await?;
     let plan = resolve(&args, table, &mut db).await?;
-    let dialect = db.dialect();
     let slices = db_scan::slices(&mut db, &plan.source()).await?;
     let confirm = Confirm::new(&args, &plan, db::connect(&args.connect.database_url, Access::ReadOnly).await?);
-
-    let stdout = std::io::stdout();
     let rows_key = match args.output {
         ScanOutput::Clusters => "clusters",
         ScanOutput::Rows => "rows",
     };
-    let emitter = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(stdout), rows_key);
-    let findings = Findings::new(&args, &plan, dialect.engine(), emitter)?;
-
+    let emitter = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), rows_key);
+    let findings = Findings::new(&args, &plan, db.engine(), emitter)?;
     let estimate = if report::wants_progress(args.report.quiet) {
         db_scan::row_estimate(&mut db, &plan.table).await
     } else {
@@ -205,25 +201,45 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     // on a session of its own, while the scan goes on.
     let (candidates, to_confirm) = tokio::sync::mpsc::channel(8);
     let confirming = tokio::spawn(confirm.run(findings, to_confirm, window_us));
-    let mut pending: Vec<Cluster> = Vec::new();
-    let mut pending_rows = 0;
-    let mut clusterer = Clusterer::new(window_us);
-    let mut scanned = Scanned::default();
-    let scanning = || format!("scanning {}", plan.table.name);
-    // Each slice is read by a task of its own, on its own session, and handed
-    // over in batches: reading and clustering run on both cores.
+    let readers = open_readers(&args, &plan, &db.dialect(), &slices).await?;
+    let scanned =
+        cluster(readers, window_us, candidates, &bar).await.with_context(|| format!("scanning {}", plan.table.name))?;
+    let findings = confirming.await??;
+    bar.finish_and_clear();
+    db.close().await?;
+    findings.finish(&scanned, started.elapsed())
+}
+
+/// Each slice is read by a task of its own, on its own session, and handed
+/// over in batches: reading and clustering run on both cores.
+async fn open_readers(args: &ScanArgs, plan: &Plan, dialect: &Dialect, slices: &[Slice]) -> Result<Vec<Reader>> {
     let mut readers = Vec::new();
-    for slice in &slices {
+    for slice in slices {
         let bounds = Bounds { filter: args.filter.as_deref(), since: args.since, until: args.until };
-        let (sql, binds) = db_scan::statement(&plan.source(), bounds, &dialect, *slice);
+        let (sql, binds) = db_scan::statement(&plan.source(), bounds, dialect, *slice);
         let session = db::connect(&args.connect.database_url, Access::ReadOnly).await?;
         let (tx, rx) = tokio::sync::mpsc::channel(4);
         tokio::spawn(read_slice(session, sql, binds, plan.repr, tx));
         readers.push(Reader { rx, batch: Batch::default(), at: 0 });
     }
+    Ok(readers)
+}
+
+/// Merges the slices in created-at order into the clusterer, and hands the
+/// candidate clusters to the confirming task as they close.
+async fn cluster(
+    mut readers: Vec<Reader>,
+    window_us: i64,
+    candidates: tokio::sync::mpsc::Sender<Vec<Cluster>>,
+    bar: &indicatif::ProgressBar,
+) -> Result<Scanned> {
+    let mut pending: Vec<Cluster> = Vec::new();
+    let mut pending_rows = 0;
+    let mut clusterer = Clusterer::new(window_us);
+    let mut scanned = Scanned::default();
     // The first batches come together, so that every slice's query runs at once.
     for reader in &mut readers {
-        reader.fill(&mut scanned).await.with_context(scanning)?;
+        reader.fill(&mut scanned).await?;
     }
     // Slices are each in created-at order: always take the earliest head.
     while let Some(i) = readers.iter().enumerate().filter_map(|(i, r)| r.head_t().map(|t| (t, i))).min().map(|(_, i)| i)
@@ -233,7 +249,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
         scanned.add(t_us);
         clusterer.push(values, Member { id, t_us, key: None, by: None, sum: None });
         if reader.at == reader.batch.ids.len() {
-            reader.fill(&mut scanned).await.with_context(scanning)?;
+            reader.fill(&mut scanned).await?;
         }
         while let Some(cluster) = clusterer.pop_ready() {
             pending_rows += cluster.members.len();
@@ -255,11 +271,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
         pending.push(cluster);
     }
     let _ = candidates.send(pending).await;
-    drop(candidates);
-    let findings = confirming.await??;
-    bar.finish_and_clear();
-    db.close().await?;
-    findings.finish(&scanned, started.elapsed())
+    Ok(scanned)
 }
 
 /// Rows read from one slice, handed over together.
@@ -370,7 +382,7 @@ const CONFIRM_BATCH: usize = 500;
 const CONFIRM_ROWS: usize = 4 * CONFIRM_BATCH;
 
 /// One candidate row as the lookup reads it.
-struct Looked {
+struct CandidateRow {
     key: Option<String>,
     by: Option<String>,
     sum: Option<String>,
@@ -392,13 +404,13 @@ impl Confirm {
         window_us: i64,
     ) -> Result<Findings<W>> {
         while let Some(batch) = batches.recv().await {
-            self.settle(batch, window_us, &mut findings).await?;
+            self.confirm_batch(batch, window_us, &mut findings).await?;
         }
         self.db.close().await?;
         Ok(findings)
     }
 
-    async fn settle<W: Write>(
+    async fn confirm_batch<W: Write>(
         &mut self,
         batch: Vec<Cluster>,
         window_us: i64,
@@ -408,14 +420,14 @@ impl Confirm {
             return Ok(());
         }
         let ids: Vec<&RowId> = batch.iter().flat_map(|c| c.members.iter().map(|m| &m.id)).collect();
-        let mut looked: FxHashMap<String, Looked> = FxHashMap::default();
+        let mut looked: FxHashMap<String, CandidateRow> = FxHashMap::default();
         for chunk in ids.chunks(CONFIRM_BATCH) {
             let (sql, binds) = self.lookup.statement(chunk);
             for row in self.db.query_text(&sql, &binds).await.context("confirming candidate rows")? {
                 let mut cells = row.into_iter();
                 let Some(Some(id)) = cells.next() else { continue };
                 let (key, by, sum) = (cells.next().flatten(), cells.next().flatten(), cells.next().flatten());
-                looked.insert(id, Looked { key, by, sum, values: cells.collect() });
+                looked.insert(id, CandidateRow { key, by, sum, values: cells.collect() });
             }
         }
         let mut confirmed = Vec::new();

@@ -59,6 +59,11 @@ impl Engine {
     }
 }
 
+/// The engine a database URL names, by its scheme.
+pub fn engine_of(url: &str) -> Result<Engine> {
+    Engine::of_url(url)
+}
+
 /// Whether a session may write. Read commands connect read-only, so that a
 /// mistake (or a `--where` with side effects) cannot change data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,19 +82,19 @@ pub enum Bind {
 
 /// Bound values of one statement, numbered as the engine wants.
 #[derive(Debug, Clone)]
-pub struct Params {
+pub struct Placeholders {
     pub dialect: Dialect,
     pub binds: Vec<Bind>,
 }
 
-impl Params {
+impl Placeholders {
     pub fn new(dialect: Dialect) -> Self {
-        Params { dialect, binds: Vec::new() }
+        Placeholders { dialect, binds: Vec::new() }
     }
 
     /// Starts after values already bound (a condition's).
     pub fn after(dialect: Dialect, binds: Vec<Bind>) -> Self {
-        Params { dialect, binds }
+        Placeholders { dialect, binds }
     }
 
     /// A placeholder for `bind`, cast to the column's type where the engine

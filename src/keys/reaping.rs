@@ -11,7 +11,7 @@ use super::KeyTable;
 use super::stuck::StuckKey;
 use crate::cli::OnError;
 use crate::db::user_sql::VerifySql;
-use crate::db::{Bind, Db, Dialect, Params, errors};
+use crate::db::{Bind, Db, Dialect, Placeholders, errors};
 
 /// The body `--action fail` stores by default.
 pub const FAIL_BODY: &str =
@@ -73,7 +73,7 @@ impl Resolution {
 
 /// The statement a batch of keys is changed by, for the dry run: the first key's.
 pub fn describe(keys: &KeyTable, args: &Reaping, first: &StuckKey, dialect: Dialect) -> Result<String> {
-    let mut params = Params::new(dialect);
+    let mut params = Placeholders::new(dialect);
     let set = assignments(keys, args, &mut params)?;
     let cond = any_key(keys, &[first], true, &mut params)?;
     let sql = crate::db::fill(
@@ -85,7 +85,7 @@ pub fn describe(keys: &KeyTable, args: &Reaping, first: &StuckKey, dialect: Dial
 
 /// The condition true for exactly this key; with `as_read`, only while its
 /// lock time is the one that was read (compare-and-set).
-fn key_term(keys: &KeyTable, key: &StuckKey, as_read: bool, params: &mut Params) -> Result<String> {
+fn key_term(keys: &KeyTable, key: &StuckKey, as_read: bool, params: &mut Placeholders) -> Result<String> {
     let dialect = params.dialect;
     let mut conds = Vec::new();
     let column_type = |name: &str| keys.table.column(name).map(|c| c.data_type.clone());
@@ -122,7 +122,7 @@ fn key_term(keys: &KeyTable, key: &StuckKey, as_read: bool, params: &mut Params)
 
 /// The condition true for exactly these keys while still in progress (and,
 /// `as_read`, with the lock times that were read): one statement a batch.
-pub fn any_key(keys: &KeyTable, batch: &[&StuckKey], as_read: bool, params: &mut Params) -> Result<String> {
+pub fn any_key(keys: &KeyTable, batch: &[&StuckKey], as_read: bool, params: &mut Placeholders) -> Result<String> {
     let terms = batch.iter().map(|key| key_term(keys, key, as_read, params)).collect::<Result<Vec<_>>>()?;
     let (in_progress, binds) = keys.in_progress_sql(&params.dialect, params.binds.len() + 1)?;
     params.binds.extend(binds);
@@ -149,7 +149,7 @@ fn identity_select(keys: &KeyTable, dialect: Dialect) -> Result<String> {
 }
 
 /// The `SET` list of the action.
-pub fn assignments(keys: &KeyTable, args: &Reaping, params: &mut Params) -> Result<String> {
+pub fn assignments(keys: &KeyTable, args: &Reaping, params: &mut Placeholders) -> Result<String> {
     let dialect = params.dialect;
     let typed = |name: &str| keys.table.column(name).map(|c| c.data_type.clone()).unwrap_or_default();
     let has = |name: &str| keys.table.columns.iter().any(|c| c.name == name);
@@ -207,7 +207,7 @@ pub async fn resolve_batch(
     if writing {
         db.begin_write().await?;
     }
-    let result = settle(db, keys, args, batch).await;
+    let result = resolve_locked(db, keys, args, batch).await;
     if writing {
         match &result {
             Ok(_) => db.commit().await?,
@@ -217,7 +217,7 @@ pub async fn resolve_batch(
     result
 }
 
-async fn settle(
+async fn resolve_locked(
     db: &mut Db,
     keys: &KeyTable,
     args: &Reaping,
@@ -230,7 +230,7 @@ async fn settle(
     let all: Vec<&StuckKey> = batch.iter().collect();
     let skip_locked = if writing { dialect.skip_locked() } else { None };
     // The keys still in progress with the lock time read, locked for this transaction.
-    let read_back = |lock: Option<&str>, params: &mut Params, which: &[&StuckKey]| -> Result<String> {
+    let read_back = |lock: Option<&str>, params: &mut Placeholders, which: &[&StuckKey]| -> Result<String> {
         let cond = any_key(keys, which, true, params)?;
         Ok(crate::db::fill(
             include_str!("../../queries/reap_read_back.sql"),
@@ -242,7 +242,7 @@ async fn settle(
             ],
         ))
     };
-    let mut params = Params::new(dialect);
+    let mut params = Placeholders::new(dialect);
     let sql = read_back(skip_locked, &mut params, &all)?;
     let held: std::collections::HashSet<Identity> = db.query_text(&sql, &params.binds).await?.into_iter().collect();
     let mut outcomes: Vec<Option<(Resolution, Option<String>)>> = vec![None; batch.len()];
@@ -250,7 +250,7 @@ async fn settle(
     if !missing.is_empty() {
         // Not locked: finished or locked anew since read, or held by a live transaction.
         let present: std::collections::HashSet<Identity> = if skip_locked.is_some() {
-            let mut params = Params::new(dialect);
+            let mut params = Placeholders::new(dialect);
             let sql = read_back(None, &mut params, &missing)?;
             db.query_text(&sql, &params.binds).await?.into_iter().collect()
         } else {
@@ -317,7 +317,7 @@ async fn settle(
             continue;
         }
         let which: Vec<&StuckKey> = part.iter().map(|&i| &batch[i]).collect();
-        let mut params = Params::new(dialect);
+        let mut params = Placeholders::new(dialect);
         let set = assignments(keys, args, &mut params)?;
         let cond = any_key(keys, &which, true, &mut params)?;
         let sql = crate::db::fill(
