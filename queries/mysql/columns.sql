@@ -1,8 +1,10 @@
--- Columns of one table: name, type, default expression, auto_increment marker.
+-- Columns of one table: name, type, default expression, auto_increment marker,
+-- and the place in the primary key (0 here: it comes from the unique indexes).
 SELECT CAST(column_name AS CHAR) AS name,
        CAST(column_type AS CHAR) AS data_type,
        CAST(column_default AS CHAR) AS default_expr,
-       CAST(extra AS CHAR) AS generated
+       CAST(extra AS CHAR) AS generated,
+       '0' AS pk_position
 FROM information_schema.columns
 WHERE table_schema = ?
   AND table_name = ?

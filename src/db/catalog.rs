@@ -46,20 +46,12 @@ pub struct Table {
     pub unique: Vec<UniqueIndex>,
 }
 
-macro_rules! query_file {
-    ($engine:expr, $file:literal) => {
-        match $engine {
-            $crate::db::Engine::Postgres => include_str!(concat!("../../queries/postgres/", $file)),
-            $crate::db::Engine::MySql => include_str!(concat!("../../queries/mysql/", $file)),
-            $crate::db::Engine::Sqlite => include_str!(concat!("../../queries/sqlite/", $file)),
-        }
-    };
-}
-pub(crate) use query_file;
+pub(crate) use super::dialect::query_file;
 
 /// Reads a table's description; `name` may be `schema.table`.
 pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
     let engine = db.engine();
+    let dialect = db.dialect();
     let current = db.query_value(query_file!(engine, "current_schema.sql"), &[]).await?;
     let Some(current) = current else {
         bail!("no database selected: name one in the URL");
@@ -68,7 +60,7 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
     let mut table_name = name.to_string();
     let mut tables = table_names(db, &schema).await?;
     if !tables.contains(&table_name)
-        && engine != Engine::Sqlite
+        && dialect.has_schemas()
         && let Some((s, t)) = name.split_once('.')
     {
         schema = s.to_string();
@@ -76,33 +68,26 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
         tables = table_names(db, &schema).await?;
     }
     if !tables.contains(&table_name) {
-        bail!("no table {name:?} in {}{}", schema_word(engine, &schema), suggest(&table_name, &tables));
+        bail!("no table {name:?} in {}{}", dialect.schema_word(&schema), suggest(&table_name, &tables));
     }
     let binds = [Bind::Text(schema.clone()), Bind::Text(table_name.clone())];
     let mut columns = Vec::new();
-    let mut sqlite_pk: Vec<(i64, String)> = Vec::new();
+    // Where the catalog places columns in the primary key (SQLite's pragma),
+    // the key is theirs; elsewhere it comes from the unique indexes.
+    let mut pk_positions: Vec<(i64, String)> = Vec::new();
     for row in db.query_text(query_file!(engine, "columns.sql"), &binds).await? {
-        let [name, data_type, default, generated] =
-            <[Option<String>; 4]>::try_from(row).map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
+        let [name, data_type, default, generated, pk_position] =
+            <[Option<String>; 5]>::try_from(row).map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
         let name = name.unwrap_or_default();
-        let generated = generated.unwrap_or_default();
-        if engine == Engine::Sqlite {
-            let pk: i64 = generated.parse().unwrap_or(0);
-            if pk > 0 {
-                sqlite_pk.push((pk, name.clone()));
-            }
+        let position: i64 = pk_position.and_then(|p| p.parse().ok()).unwrap_or(0);
+        if position > 0 {
+            pk_positions.push((position, name.clone()));
         }
         columns.push(Column {
             name,
-            // PostgreSQL's format_type spells built-in types in lower case and
-            // quotes user types as they must be written (an enum "Key_Status"):
-            // kept as it is, it casts right.
-            data_type: match engine {
-                Engine::Postgres => data_type.unwrap_or_default(),
-                _ => data_type.unwrap_or_default().to_lowercase(),
-            },
+            data_type: dialect.type_spelling(data_type.unwrap_or_default()),
             default,
-            generated: if engine == Engine::Sqlite { String::new() } else { generated.to_lowercase() },
+            generated: generated.unwrap_or_default().to_lowercase(),
         });
     }
     let mut unique: Vec<UniqueIndex> = Vec::new();
@@ -119,11 +104,11 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
             }),
         }
     }
-    let primary_key = if engine == Engine::Sqlite {
-        sqlite_pk.sort();
-        sqlite_pk.into_iter().map(|(_, name)| name).collect()
-    } else {
+    let primary_key = if pk_positions.is_empty() {
         unique.iter().find(|u| u.primary).map(|u| u.columns.iter().flatten().cloned().collect()).unwrap_or_default()
+    } else {
+        pk_positions.sort();
+        pk_positions.into_iter().map(|(_, name)| name).collect()
     };
     Ok(Table { engine, schema, name: table_name, columns, primary_key, unique })
 }
@@ -165,14 +150,6 @@ async fn table_names(db: &mut Db, schema: &str) -> Result<Vec<String>> {
     Ok(rows.into_iter().filter_map(|r| r.into_iter().next().flatten()).collect())
 }
 
-fn schema_word(engine: Engine, schema: &str) -> String {
-    match engine {
-        Engine::Postgres => format!("schema {schema:?}"),
-        Engine::MySql => format!("database {schema:?}"),
-        Engine::Sqlite => "the database".to_string(),
-    }
-}
-
 /// ` (did you mean "orders"?)`: the closest names, or nothing when none is close.
 pub fn suggest(name: &str, candidates: &[String]) -> String {
     let lower = name.to_lowercase();
@@ -194,16 +171,16 @@ pub fn suggest(name: &str, candidates: &[String]) -> String {
 impl Table {
     /// The quoted, schema-qualified name for SQL.
     pub fn sql_name(&self, dialect: &super::Dialect) -> String {
-        match self.engine {
-            Engine::Sqlite => dialect.ident(&self.name),
-            _ => dialect.table(Some(&self.schema), &self.name),
+        match dialect.has_schemas() {
+            true => dialect.table(Some(&self.schema), &self.name),
+            false => dialect.ident(&self.name),
         }
     }
 
     /// Whether the column is SQLite's rowid (an INTEGER PRIMARY KEY): its
     /// order is the table's, with no index of its own.
     pub fn is_rowid(&self, column: &str) -> bool {
-        self.engine == Engine::Sqlite
+        super::Dialect::new(self.engine).has_rowid()
             && self.primary_key == [column]
             && self.columns.iter().any(|c| c.name == column && c.data_type == "integer")
     }
@@ -211,8 +188,7 @@ impl Table {
     /// Whether the database fills the column itself on every insert (a
     /// sequence, an identity, a generated uuid or time, SQLite's rowid).
     pub fn mints(&self, column: &str) -> bool {
-        self.columns.iter().find(|c| c.name == column).is_some_and(|c| c.mints().is_some())
-            || (self.engine == Engine::Sqlite && self.primary_key.len() == 1 && self.is_rowid(column))
+        self.columns.iter().find(|c| c.name == column).is_some_and(|c| c.mints().is_some()) || self.is_rowid(column)
     }
 
     /// The column named exactly so, or an error naming it and the closest names.

@@ -1,6 +1,19 @@
 //! The dialect layer: every SQL fragment that differs by engine.
 
 use super::{Bind, Engine};
+use crate::window::RowId;
+
+/// The text of `queries/<engine>/FILE`, compiled in: each engine's own SQL.
+macro_rules! query_file {
+    ($engine:expr, $file:literal) => {
+        match $engine {
+            $crate::db::Engine::Postgres => include_str!(concat!("../../queries/postgres/", $file)),
+            $crate::db::Engine::MySql => include_str!(concat!("../../queries/mysql/", $file)),
+            $crate::db::Engine::Sqlite => include_str!(concat!("../../queries/sqlite/", $file)),
+        }
+    };
+}
+pub(crate) use query_file;
 
 /// How a time column stores its instants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +73,29 @@ fn pg_hash(col: &str, data_type: &str, seed: i64) -> String {
     format!("coalesce({hash}, {null})")
 }
 
+/// How a condition names a set of composite keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyList {
+    /// `(a, b) IN ((1, 2), (3, 4))`.
+    RowValues,
+    /// `(a, b) IN (VALUES (1, 2), (3, 4))`: SQLite takes row values only so.
+    RowValuesFromValues,
+    /// `(a = 1 AND b = 2) OR (...)`: MySQL and MariaDB read a row-value IN by
+    /// scanning the table, this by range.
+    Expanded,
+}
+
+/// Where a table's storage figures come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StorageFigures {
+    /// The catalog's sizes and the planner's row estimate (PostgreSQL).
+    Catalog,
+    /// InnoDB's statistics, which lag (MySQL, MariaDB).
+    InnoDbStatistics,
+    /// Counted: rows and pages (SQLite's dbstat).
+    Counted,
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct Dialect {
     engine: Engine,
@@ -72,6 +108,91 @@ impl Dialect {
 
     pub fn engine(&self) -> Engine {
         self.engine
+    }
+
+    /// Whether tables live in schemas a name can be qualified by (`schema.table`).
+    pub fn has_schemas(&self) -> bool {
+        !matches!(self.engine, Engine::Sqlite)
+    }
+
+    /// What a schema is called, for messages.
+    pub fn schema_word(&self, schema: &str) -> String {
+        match self.engine {
+            Engine::Postgres => format!("schema {schema:?}"),
+            Engine::MySql => format!("database {schema:?}"),
+            Engine::Sqlite => "the database".to_string(),
+        }
+    }
+
+    /// A type as the catalog spells it, kept for casts and compared in lower
+    /// case: PostgreSQL's format_type spells built-in types in lower case and
+    /// quotes user types as they must be written (an enum "Key_Status").
+    pub fn type_spelling(&self, catalog: String) -> String {
+        match self.engine {
+            Engine::Postgres => catalog,
+            Engine::MySql | Engine::Sqlite => catalog.to_lowercase(),
+        }
+    }
+
+    /// Whether an INTEGER PRIMARY KEY is the table's rowid (SQLite): its order
+    /// is the table's, with no index of its own, and a table without a
+    /// primary key still has one to walk.
+    pub fn has_rowid(&self) -> bool {
+        matches!(self.engine, Engine::Sqlite)
+    }
+
+    /// Whether any value may sit in any column (SQLite), so that a time
+    /// column's values are read one by one whatever its declared type.
+    pub fn dynamic_types(&self) -> bool {
+        matches!(self.engine, Engine::Sqlite)
+    }
+
+    /// Whether a native time type holds an instant (a zone), not a wall-clock time.
+    pub fn time_has_zone(&self, data_type: &str) -> bool {
+        data_type.contains("with time zone") || (self.engine == Engine::MySql && data_type.starts_with("timestamp"))
+    }
+
+    /// How a set of composite keys is written in a condition.
+    pub fn key_list(&self) -> KeyList {
+        match self.engine {
+            Engine::Postgres => KeyList::RowValues,
+            Engine::Sqlite => KeyList::RowValuesFromValues,
+            Engine::MySql => KeyList::Expanded,
+        }
+    }
+
+    /// Whether a scan reads a large table in id slices, each sorted by a
+    /// session of its own (MySQL sorts a whole result on one core first).
+    pub fn scans_in_id_slices(&self) -> bool {
+        matches!(self.engine, Engine::MySql)
+    }
+
+    /// A row id bound for a lookup: PostgreSQL casts text on the server, so
+    /// ids of every type bind alike.
+    pub fn id_bind(&self, id: &RowId) -> Bind {
+        match (self.engine, id) {
+            (Engine::Postgres, id) => Bind::Text(id.to_string()),
+            (_, RowId::Int(n)) => Bind::Int(*n),
+            (_, RowId::Text(t)) => Bind::Text(t.to_string()),
+        }
+    }
+
+    /// Where a table's storage figures come from.
+    pub fn storage_figures(&self) -> StorageFigures {
+        match self.engine {
+            Engine::Postgres => StorageFigures::Catalog,
+            Engine::MySql => StorageFigures::InnoDbStatistics,
+            Engine::Sqlite => StorageFigures::Counted,
+        }
+    }
+
+    /// The grammar `--where`, `--in-progress-when` and `--verify-sql` are read with.
+    pub fn grammar(&self) -> Box<dyn sqlparser::dialect::Dialect> {
+        match self.engine {
+            Engine::Postgres => Box::new(sqlparser::dialect::PostgreSqlDialect {}),
+            Engine::MySql => Box::new(sqlparser::dialect::MySqlDialect {}),
+            Engine::Sqlite => Box::new(sqlparser::dialect::SQLiteDialect {}),
+        }
     }
 
     /// A quoted identifier: the name as the catalog spells it, whatever it holds.

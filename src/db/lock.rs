@@ -7,7 +7,7 @@ use std::fs::{File, OpenOptions, TryLockError};
 
 use anyhow::{Context, Result};
 
-use super::catalog::Table;
+use super::catalog::{Table, query_file};
 use super::{Bind, Db};
 use crate::exit::LockHeld;
 
@@ -29,48 +29,37 @@ pub async fn lock_table(db: &mut Db, table: &Table) -> Result<TableLock> {
 /// Takes the lock named `name` without waiting; `None` when another run holds it.
 pub async fn try_lock(db: &mut Db, name: &str) -> Result<Option<TableLock>> {
     let name = format!("idemctl:{name}");
-    match db {
-        Db::Postgres(_) => {
-            let row = db
-                .query_text("SELECT pg_try_advisory_lock(hashtextextended($1, 0))::text", &[Bind::Text(name)])
-                .await?;
-            Ok(acquired(&row, "true").then_some(TableLock { _file: None }))
-        }
-        Db::MySql(_) => {
-            // Lock names are limited to 64 characters: the start of the name,
-            // for people reading the lock list, and a digest of all of it, so
-            // that two long names with the same start take two locks.
-            let readable: String = name.chars().take(20).collect();
-            let row = db
-                .query_text(
-                    "SELECT CAST(GET_LOCK(CONCAT(?, ':', LEFT(SHA2(?, 256), 40)), 0) AS CHAR)",
-                    &[Bind::Text(readable), Bind::Text(name)],
-                )
-                .await?;
-            Ok(acquired(&row, "1").then_some(TableLock { _file: None }))
-        }
-        Db::Sqlite(_, path) => {
-            let safe: String =
-                name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' }).collect();
-            let lock_path = path.with_file_name(format!(
-                "{}.{safe}.lock",
-                path.file_name().map(|f| f.to_string_lossy()).unwrap_or_default()
-            ));
-            let file = OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .write(true)
-                .open(&lock_path)
-                .with_context(|| format!("cannot open lock file {}", lock_path.display()))?;
-            match file.try_lock() {
-                Ok(()) => Ok(Some(TableLock { _file: Some(file) })),
-                Err(TryLockError::WouldBlock) => Ok(None),
-                Err(TryLockError::Error(e)) => Err(e).with_context(|| format!("cannot lock {}", lock_path.display())),
-            }
-        }
+    if let Some(path) = db.file() {
+        return lock_file(path, &name);
+    }
+    // Both binds are the name: PostgreSQL hashes it whole; MySQL's lock names
+    // are limited to 64 characters, so there the name's start (for people
+    // reading the lock list) and a digest of all of it (so that two long
+    // names with the same start take two locks).
+    let readable: String = name.chars().take(20).collect();
+    let sql = query_file!(db.engine(), "try_lock.sql");
+    let row = db.query_text(sql, &[Bind::Text(readable), Bind::Text(name)]).await?;
+    Ok(acquired(&row).then_some(TableLock { _file: None }))
+}
+
+/// SQLite: a locked file beside the database.
+fn lock_file(path: &std::path::Path, name: &str) -> Result<Option<TableLock>> {
+    let safe: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' }).collect();
+    let lock_path = path
+        .with_file_name(format!("{}.{safe}.lock", path.file_name().map(|f| f.to_string_lossy()).unwrap_or_default()));
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("cannot open lock file {}", lock_path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(TableLock { _file: Some(file) })),
+        Err(TryLockError::WouldBlock) => Ok(None),
+        Err(TryLockError::Error(e)) => Err(e).with_context(|| format!("cannot lock {}", lock_path.display())),
     }
 }
 
-fn acquired(rows: &[Vec<Option<String>>], yes: &str) -> bool {
-    rows.first().and_then(|r| r.first()).and_then(|v| v.as_deref()) == Some(yes)
+fn acquired(rows: &[Vec<Option<String>>]) -> bool {
+    matches!(rows.first().and_then(|r| r.first()).and_then(|v| v.as_deref()), Some("1" | "true"))
 }

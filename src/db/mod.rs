@@ -497,6 +497,14 @@ impl Db {
         }
     }
 
+    /// An embedded database's file (SQLite), where there is one.
+    pub fn file(&self) -> Option<&std::path::Path> {
+        match self {
+            Db::Sqlite(_, path) => Some(path),
+            Db::Postgres(_) | Db::MySql(_) => None,
+        }
+    }
+
     pub fn dialect(&self) -> Dialect {
         Dialect::new(self.engine())
     }

@@ -7,7 +7,8 @@
 use anyhow::{Result, bail};
 
 use super::catalog::{Table, query_file};
-use super::{Bind, Db, Dialect, Engine, errors};
+use super::dialect::KeyList;
+use super::{Bind, Db, Dialect, errors};
 
 /// A `tid[]` literal of `ctid`s written as text, `{"(0,1)","(0,2)"}`.
 fn tid_array<'a>(ctids: impl Iterator<Item = &'a String>) -> String {
@@ -73,26 +74,22 @@ pub struct Refused {
 
 impl Walk {
     pub async fn new(target: &Table, db: &mut Db, batch_size: u64) -> Result<Walk> {
-        if db.engine() == Engine::Postgres {
-            let version = db.query_value("SELECT current_setting('server_version_num')", &[]).await?;
-            let version: i64 = version.and_then(|v| v.parse().ok()).unwrap_or(0);
-            if version >= 140_000 {
-                let name = target.sql_name(&db.dialect());
-                let int = |v: Option<String>| v.and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
-                let pages = db
-                    .query_value(
-                        "SELECT (pg_relation_size(CAST($1 AS regclass)) / current_setting('block_size')::int)::int8",
-                        &[Bind::Text(name.clone())],
-                    )
-                    .await?;
-                let total = int(pages);
+        let name = target.sql_name(&db.dialect());
+        // The table's pages, where the engine walks them (PostgreSQL 14+).
+        let pages = db.query_value(query_file!(db.engine(), "page_walk.sql"), &[Bind::Text(name.clone())]).await?;
+        if let Some(pages) = pages {
+            let int = |v: Option<String>| v.and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
+            {
+                let total = int(Some(pages));
                 // Rows per page, counted on the first pages (a TID range scan:
                 // cheap). Only the first span rests on it: each batch's rows
                 // correct it, and its LIMIT bounds the batch whatever it says.
                 let sample = total.clamp(1, 32);
-                let counted = db
-                    .query_value(&format!("SELECT count(*) FROM {name} WHERE ctid < '({sample},0)'::tid"), &[])
-                    .await?;
+                let sql = super::fill(
+                    include_str!("../../queries/postgres/page_sample.sql"),
+                    &[("table", &name), ("pages", &sample.to_string())],
+                );
+                let counted = db.query_value(&sql, &[]).await?;
                 let per_page = (int(counted) / sample).max(1);
                 let limit = i64::try_from(batch_size).unwrap_or(i64::MAX);
                 let max_span = limit.max(1);
@@ -356,7 +353,7 @@ pub struct WalkKey {
 fn walk_key(target: &Table, db: &Db) -> Result<WalkKey> {
     let pk = &target.primary_key;
     if pk.is_empty() {
-        if db.engine() == Engine::Sqlite {
+        if db.dialect().has_rowid() {
             return Ok(WalkKey { columns: vec![("rowid".into(), "integer".into())] });
         }
         bail!("table {:?} has no primary key to walk in batches", target.name);
@@ -387,17 +384,13 @@ impl WalkKey {
 
     /// `(a, b) op (v1, v2)`, the values bound (typed on PostgreSQL).
     fn compare(&self, dialect: &Dialect, op: &str, values: &[Option<String>], binds: &mut Vec<Bind>) -> String {
-        if dialect.engine() == Engine::MySql && self.columns.len() > 1 {
+        if dialect.key_list() == KeyList::Expanded && self.columns.len() > 1 {
             return self.compare_expanded(dialect, op, values, binds);
         }
         let mut placeholders = Vec::new();
         for ((_, data_type), value) in self.columns.iter().zip(values) {
             binds.push(value.clone().map_or(Bind::Null, Bind::Text));
-            let p = dialect.placeholder(binds.len());
-            placeholders.push(match dialect.engine() {
-                Engine::Postgres => format!("CAST({p} AS {data_type})"),
-                _ => p,
-            });
+            placeholders.push(dialect.typed_placeholder(binds.len(), data_type));
         }
         format!(" AND ({}) {op} ({})", self.list(dialect), placeholders.join(", "))
     }
@@ -438,13 +431,9 @@ impl WalkKey {
     fn any_of(&self, dialect: &Dialect, keys: &[Vec<Option<String>>], binds: &mut Vec<Bind>) -> String {
         let bind = |binds: &mut Vec<Bind>, value: &Option<String>, data_type: &str| {
             binds.push(value.clone().map_or(Bind::Null, Bind::Text));
-            let p = dialect.placeholder(binds.len());
-            match dialect.engine() {
-                Engine::Postgres => format!("CAST({p} AS {data_type})"),
-                _ => p,
-            }
+            dialect.typed_placeholder(binds.len(), data_type)
         };
-        if dialect.engine() == Engine::MySql && self.columns.len() > 1 {
+        if dialect.key_list() == KeyList::Expanded && self.columns.len() > 1 {
             let terms: Vec<String> = keys
                 .iter()
                 .map(|values| {
@@ -474,9 +463,8 @@ impl WalkKey {
             })
             .collect();
         let columns = if self.columns.len() == 1 { self.list(dialect) } else { format!("({})", self.list(dialect)) };
-        let list = match (dialect.engine(), self.columns.len()) {
-            // SQLite takes a list of row values only from VALUES.
-            (Engine::Sqlite, n) if n > 1 => format!("VALUES {}", tuples.join(", ")),
+        let list = match (dialect.key_list(), self.columns.len()) {
+            (KeyList::RowValuesFromValues, n) if n > 1 => format!("VALUES {}", tuples.join(", ")),
             _ => tuples.join(", "),
         };
         format!("{columns} IN ({list})")

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use super::catalog::{Table, query_file};
 use super::dialect::ScanColumns;
 use super::times::TimeColumn;
-use super::{Bind, Db, Dialect, Engine};
+use super::{Bind, Db, Dialect};
 use crate::window::RowId;
 
 /// The columns a scan reads, resolved against the catalog.
@@ -45,7 +45,7 @@ pub async fn slices(db: &mut Db, source: &ScanSource<'_>) -> Result<Vec<Slice>> 
     const SLICE_IDS: i64 = 250_000;
     let whole = vec![Slice::default()];
     let id = source.table.column(source.id)?;
-    if db.engine() != Engine::MySql || !id.is_integer() {
+    if !db.dialect().scans_in_id_slices() || !id.is_integer() {
         return Ok(whole);
     }
     let dialect = db.dialect();
@@ -120,8 +120,7 @@ pub async fn row_estimate(db: &mut Db, table: &Table) -> Option<u64> {
     let dialect = db.dialect();
     let sql = super::fill(query_file!(db.engine(), "row_estimate.sql"), &[("table", &table.sql_name(&dialect))]);
     let binds = [Bind::Text(table.schema.clone()), Bind::Text(table.name.clone())];
-    let binds: &[Bind] = if db.engine() == Engine::Sqlite { &[] } else { &binds };
-    let rows = db.query_text(&sql, binds).await.ok()?;
+    let rows = db.query_text(&sql, &binds).await.ok()?;
     rows.into_iter().next()?.into_iter().next()??.parse().ok()
 }
 
@@ -164,15 +163,7 @@ impl Lookup {
                 ("ids", &self.dialect.id_placeholders(ids.len(), &self.id_type)),
             ],
         );
-        let binds = ids
-            .iter()
-            .map(|id| match (self.dialect.engine(), id) {
-                // Cast on the server from text: ids of every type alike.
-                (Engine::Postgres, id) => Bind::Text(id.to_string()),
-                (_, RowId::Int(n)) => Bind::Int(*n),
-                (_, RowId::Text(t)) => Bind::Text(t.to_string()),
-            })
-            .collect();
+        let binds = ids.iter().map(|id| self.dialect.id_bind(id)).collect();
         (sql, binds)
     }
 }

@@ -5,8 +5,9 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use super::catalog::{Table, query_file};
+use super::dialect::StorageFigures;
 use super::times::TimeColumn;
-use super::{Bind, Db, Engine};
+use super::{Bind, Db};
 use crate::units;
 
 #[derive(Debug, Serialize)]
@@ -31,9 +32,10 @@ fn count(value: Option<String>) -> u64 {
 pub async fn storage(db: &mut Db, target: &Table, exact: bool, notes: &mut Vec<String>) -> Result<Storage> {
     let engine = db.engine();
     let dialect = db.dialect();
+    let figures = dialect.storage_figures();
     let table = target.sql_name(&dialect);
     let binds = [Bind::Text(target.schema.clone()), Bind::Text(target.name.clone())];
-    if engine == Engine::MySql {
+    if figures == StorageFigures::InnoDbStatistics {
         // MySQL 8 caches these figures for a day unless told otherwise; MariaDB
         // has no such cache (nor the variable).
         let _ = db.raw(include_str!("../../queries/mysql/size_stats_fresh.sql")).await;
@@ -41,7 +43,8 @@ pub async fn storage(db: &mut Db, target: &Table, exact: bool, notes: &mut Vec<S
     let template = query_file!(engine, "size_storage.sql");
     let rows = match db.query_text(&super::fill(template, &[("table", &table)]), &binds).await {
         Ok(rows) => rows,
-        Err(e) if engine == Engine::Sqlite && format!("{e:#}").contains("dbstat") => {
+        // An SQLite built without dbstat: the whole file's pages.
+        Err(e) if figures == StorageFigures::Counted && format!("{e:#}").contains("dbstat") => {
             notes.push("this SQLite has no dbstat table: the size is the whole database file's".to_string());
             let pages = include_str!("../../queries/sqlite/size_pages.sql");
             db.query_text(&super::fill(pages, &[("table", &table)]), &[]).await?
@@ -55,7 +58,7 @@ pub async fn storage(db: &mut Db, target: &Table, exact: bool, notes: &mut Vec<S
     let mut total_bytes =
         int(4).unwrap_or_else(|| table_bytes.unwrap_or(0) + index_bytes.unwrap_or(0) + overflow_bytes.unwrap_or(0));
     let mut stats_as_of = row.get(5).cloned().flatten();
-    if engine == Engine::MySql {
+    if figures == StorageFigures::InnoDbStatistics {
         // InnoDB's own record of when it last computed the statistics, if readable.
         let when = include_str!("../../queries/mysql/size_stats_time.sql");
         if let Ok(Some(at)) = db.query_value(when, &binds).await {
@@ -76,8 +79,8 @@ pub async fn storage(db: &mut Db, target: &Table, exact: bool, notes: &mut Vec<S
             (table_bytes, index_bytes, total_bytes) = (None, None, file);
         }
     }
-    let (rows, rows_exact) = match (engine, estimate) {
-        (Engine::Sqlite, Some(n)) => (n as u64, true),
+    let (rows, rows_exact) = match (figures, estimate) {
+        (StorageFigures::Counted, Some(n)) => (n as u64, true),
         (_, Some(n)) if !exact && n >= 0.0 => (n as u64, false),
         (_, estimate) => {
             if !exact && estimate.is_some_and(|n| n < 0.0) {
@@ -87,7 +90,7 @@ pub async fn storage(db: &mut Db, target: &Table, exact: bool, notes: &mut Vec<S
             (count(db.query_value(&sql, &[]).await?), true)
         }
     };
-    if engine == Engine::MySql && !rows_exact {
+    if figures == StorageFigures::InnoDbStatistics && !rows_exact {
         notes.push(format!(
             "MySQL/MariaDB figures come from InnoDB's statistics{}: ANALYZE TABLE refreshes them; --exact counts the rows",
             stats_as_of.as_deref().map(|t| format!(" as of {t}")).unwrap_or_default()

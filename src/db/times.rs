@@ -17,7 +17,7 @@ use anyhow::{Result, bail};
 use libsqlite3_sys as ffi;
 
 use super::catalog::{Column, Table};
-use super::{Db, Engine, TimeRepr};
+use super::{Db, TimeRepr};
 use crate::timeparse::TimeUnit;
 
 /// 1990-01-01T00:00:00Z: no epoch time column of a live system holds earlier instants.
@@ -412,14 +412,13 @@ fn unit_class(millis: bool) -> Class {
 /// in the other unit stop the command), else the unit most of its values are
 /// plausible in. On SQLite every column is read this way, value by value.
 pub async fn read(db: &mut Db, table: &Table, column: &Column, unit: TimeUnit) -> Result<TimeColumn> {
-    let engine = db.engine();
+    let dialect = db.dialect();
     let name = column.name.clone();
-    if engine != Engine::Sqlite && column.is_temporal() {
-        let with_zone = column.data_type.contains("with time zone")
-            || (engine == Engine::MySql && column.data_type.starts_with("timestamp"));
+    if !dialect.dynamic_types() && column.is_temporal() {
+        let with_zone = dialect.time_has_zone(&column.data_type);
         return Ok(TimeColumn { name, repr: TimeRepr::Native { with_zone }, census: None });
     }
-    if engine != Engine::Sqlite && !column.is_integer() {
+    if !dialect.dynamic_types() && !column.is_integer() {
         bail!(
             "column {:?} has type {}: a time column needs a timestamp or integer epoch seconds or milliseconds",
             column.name,
@@ -446,17 +445,17 @@ pub async fn read(db: &mut Db, table: &Table, column: &Column, unit: TimeUnit) -
         }
         TimeUnit::Auto => census.count(Class::Millis) > census.count(Class::Seconds),
     };
-    let repr = match engine {
-        Engine::Sqlite => TimeRepr::SqliteDynamic { millis },
-        _ if millis => TimeRepr::EpochMillis,
-        _ => TimeRepr::EpochSeconds,
+    let repr = match dialect.dynamic_types() {
+        true => TimeRepr::SqliteDynamic { millis },
+        false if millis => TimeRepr::EpochMillis,
+        false => TimeRepr::EpochSeconds,
     };
     Ok(TimeColumn { name, repr, census: Some(census) })
 }
 
 async fn census(db: &mut Db, table: &Table, column: &Column) -> Result<Census> {
     let dialect = db.dialect();
-    if db.engine() == Engine::Sqlite {
+    if dialect.dynamic_types() {
         // Every value read in place through the C API and classified here: a
         // GROUP BY on the server costs several times more (a sort of every row).
         let sql = format!("SELECT {} FROM {}", dialect.ident(&column.name), table.sql_name(&dialect));

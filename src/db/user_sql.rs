@@ -7,18 +7,14 @@
 
 use anyhow::{Result, bail};
 use sqlparser::ast::{BinaryOperator, Expr, SetExpr, Statement, Value};
-use sqlparser::dialect::{Dialect as Grammar, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
+use sqlparser::dialect::Dialect as Grammar;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 
 use super::{Bind, Dialect, Engine};
 
 fn grammar(engine: Engine) -> Box<dyn Grammar> {
-    match engine {
-        Engine::Postgres => Box::new(PostgreSqlDialect {}),
-        Engine::MySql => Box::new(MySqlDialect {}),
-        Engine::Sqlite => Box::new(SQLiteDialect {}),
-    }
+    Dialect::new(engine).grammar()
 }
 
 /// The tokens of `text`, refusing comments and statement separators.
