@@ -28,7 +28,7 @@ OUT=bench/out
 mkdir -p "$OUT"
 
 cargo build --release --quiet --bin idemctl --example insert_load
-BIN=target/release/idemctl
+BIN=${BIN:-target/release/idemctl}
 LOAD=target/release/examples/insert_load
 
 now() { date +%s.%N; }

@@ -23,7 +23,7 @@ mkdir -p "$OUT"
 SQLITE_DB="$OUT/reap-bench.db"
 
 cargo build --release --quiet --bin idemctl
-BIN=target/release/idemctl
+BIN=${BIN:-target/release/idemctl}
 
 now() { date +%s.%N; }
 

@@ -23,7 +23,7 @@ OUT=bench/out
 mkdir -p "$OUT" "$SQLITE_DIR"
 
 cargo build --release --quiet
-BIN=target/release/idemctl
+BIN=${BIN:-target/release/idemctl}
 
 # One intent in 100 is retried 1.5 s after its first attempt: N/100 extra rows.
 # Rows are 0.25 s apart; the compared values come from the intent number, so
