@@ -56,8 +56,10 @@ pub struct Batch {
 #[derive(Debug, Default)]
 pub struct Deleted {
     pub rows: u64,
-    /// Pages walk: the last page a row was deleted from, when the batch hit its limit.
-    last_page: Option<i64>,
+    /// Pages walk: the batch hit its limit, so its range may hold more rows.
+    cut_short: bool,
+    /// Pages walk: the page to go on from (a batch deleted by halves knows it).
+    resume_page: Option<i64>,
     /// Rows that refused to go (a trigger, a constraint).
     pub refused: Vec<Refused>,
 }
@@ -161,10 +163,8 @@ impl Walk {
                     include_str!("../../queries/postgres/expire_delete_pages.sql"),
                     &[("table", table), ("expired", expired), ("range", &batch.range), ("limit", &limit.to_string())],
                 );
-                let row = db.query_text(&sql, &batch.params).await?.into_iter().next().unwrap_or_default();
-                let cell = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<i64>().ok());
-                let rows = cell(0).unwrap_or(0).max(0) as u64;
-                Ok(Deleted { rows, last_page: (rows >= limit).then(|| cell(1)).flatten(), refused: Vec::new() })
+                let rows = db.execute(&sql, &batch.params).await?;
+                Ok(Deleted { rows, cut_short: rows >= limit, ..Deleted::default() })
             }
             Walk::Keys { .. } => {
                 let sql = super::fill(
@@ -241,7 +241,7 @@ impl Walk {
         if let Walk::Pages { .. } = self
             && keys.len() as u64 >= limit
         {
-            deleted.last_page = keys.last().and_then(|k| page_of(k.first()?.as_deref()?));
+            deleted.resume_page = keys.last().and_then(|k| page_of(k.first()?.as_deref()?));
         }
         deleted
     }
@@ -252,12 +252,17 @@ impl Walk {
         let Some((start, end)) = batch.pages else { return };
         refused.extend(deleted.refused.iter().filter_map(|r| r.walk_key.first().cloned().flatten()));
         let found = deleted.rows + deleted.refused.len() as u64;
-        match deleted.last_page {
-            // The limit cut the batch short: go on from the page it stopped in,
-            // and take as many pages next as held that many rows.
-            Some(last) if found >= limit => {
+        match (deleted.cut_short, deleted.resume_page) {
+            // Halving the batch found where its rows stopped: go on from there.
+            (_, Some(last)) if found >= limit => {
                 *next = last.max(start);
                 *span = (last - start + 1).clamp(1, *max_span);
+            }
+            // The limit cut the batch short: its range holds more. Go on from
+            // its start (what went is gone), half as many pages at once.
+            (true, _) => {
+                *next = start;
+                *span = (*span / 2).clamp(1, *max_span);
             }
             _ => {
                 *next = end;
