@@ -39,12 +39,9 @@ pub enum OnError {
 /// How long each operation may hold a key: `stuck`, `reap` and `doctor`.
 #[derive(Debug, Clone, Args)]
 pub struct Limits {
-    /// Maximum duration of every operation (DURATION), or of one (OP=DURATION, 'POST /v1/payments=30s'); repeatable
+    /// How long a request may hold a key before it counts as stuck: DURATION for every operation, OP=DURATION for one (a name or a glob: 'POST /carts/*/complete=30s'); repeatable [default: 5m]
     #[arg(long = "max-duration", value_name = "[OP=]DURATION", value_parser = max_duration)]
     pub max_durations: Vec<(Option<String>, Duration)>,
-    /// The maximum duration of every other operation [default: 5m]
-    #[arg(long, value_name = "DURATION", value_parser = crate::timeparse::duration)]
-    pub older_than: Option<Duration>,
 }
 
 pub(crate) fn max_duration(text: &str) -> Result<(Option<String>, Duration), String> {

@@ -14,11 +14,11 @@ use crate::timeparse::TimeUnit;
 pub struct Config {
     #[serde(default)]
     pub key_table: KeyTableConfig,
-    /// Operation name to its maximum duration (`"POST /v1/payments" = "30s"`).
+    /// Operation name or glob to its maximum duration (`"POST /v1/payments" = "30s"`).
     #[serde(default)]
     pub max_durations: BTreeMap<String, String>,
     /// The maximum duration of every other operation.
-    pub older_than: Option<String>,
+    pub max_duration: Option<String>,
     #[serde(default)]
     pub retention: RetentionConfig,
     /// Scan options of each creation table, by table name.
@@ -48,7 +48,9 @@ pub struct ScanConfig {
 pub struct KeyTableConfig {
     pub table: Option<String>,
     pub scope_columns: Option<Vec<String>>,
+    /// One operation column, or several whose values joined by a space name the operation.
     pub operation_column: Option<String>,
+    pub operation_columns: Option<Vec<String>>,
     pub key_column: Option<String>,
     pub status_column: Option<String>,
     pub in_progress_value: Option<String>,
@@ -57,6 +59,12 @@ pub struct KeyTableConfig {
     pub permanent_value: Option<String>,
     pub in_progress_when: Option<String>,
     pub locked_at_column: Option<String>,
+    pub lease_until_column: Option<String>,
+    pub lease_grace: Option<String>,
+    pub last_run_column: Option<String>,
+    pub on_expired_lease: Option<OnExpiredLease>,
+    /// `false` for designs whose key row commits with its effect.
+    pub in_progress: Option<bool>,
     pub created_at_column: Option<String>,
     pub expires_at_column: Option<String>,
     pub time_unit: Option<TimeUnit>,
@@ -66,6 +74,21 @@ pub struct KeyTableConfig {
     pub fingerprint_column: Option<String>,
     pub response_code_column: Option<String>,
     pub response_body_column: Option<String>,
+    /// The key is a digest that includes the caller's identity.
+    pub scope_in_key: Option<bool>,
+    /// Responses are kept by the upstream service (a client-side key store).
+    pub responses_upstream: Option<bool>,
+}
+
+/// What an expired lease means in a design.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum OnExpiredLease {
+    /// Retries are refused until someone releases the key
+    #[default]
+    Conflict,
+    /// The next retry takes the key over
+    Takeover,
 }
 
 #[derive(Debug, Default, Clone, Deserialize)]
@@ -98,7 +121,7 @@ mod tests {
         assert_eq!(config.key_table.table.as_deref(), Some("idempotency_keys"));
         assert_eq!(config.max_durations.get("POST /v1/payments").map(String::as_str), Some("30s"));
         assert_eq!(config.key_table.time_unit, None);
-        assert_eq!(config.older_than.as_deref(), Some("5m"));
+        assert_eq!(config.max_duration.as_deref(), Some("5m"));
         assert_eq!(config.max_durations.len(), 2);
         assert_eq!(config.retention.horizon.as_deref(), Some("72h"));
         let orders = &config.scan["orders"];

@@ -89,6 +89,7 @@ fn the_reference_design_passes(db: &TestDb) {
             "creation:orders",
             "expiry_index",
             "fingerprint",
+            "lifetime",
             "lock_time",
             "response",
             "statuses",
@@ -105,7 +106,7 @@ fn the_reference_design_passes(db: &TestDb) {
         "unique (customer_id, client_reference) refuses a second row, even once the key has expired"
     );
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(doc["summary"], serde_json::json!({"passed": 9, "warned": 0, "failed": 0}));
+    assert_eq!(doc["summary"], serde_json::json!({"passed": 10, "warned": 0, "failed": 0}));
     // The table format says the same to people; the config file's scan tables are the creation tables.
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("idemctl.toml");
@@ -113,7 +114,7 @@ fn the_reference_design_passes(db: &TestDb) {
     let out = run(db.idemctl(&["doctor", "--config", config.to_str().unwrap()]));
     assert_eq!(out.code, 0);
     assert!(out.stdout.contains("creation:orders"), "{}", out.stdout);
-    assert!(out.stdout.contains("9 passed, 0 warned, 0 failed"), "{}", out.stdout);
+    assert!(out.stdout.contains("10 passed, 0 warned, 0 failed"), "{}", out.stdout);
 }
 
 /// A design that breaks most rules: the key unique alone (no scope), no
@@ -240,7 +241,7 @@ fn statuses_need_a_column_or_a_condition(db: &TestDb) {
     assert_eq!(result(&r, "stuck"), "fail", "key a has been in progress for an hour");
     assert_eq!(out.code, 1);
     let out =
-        doctor(db, &[&mapping[..], &["--in-progress-when", "finished_at IS NULL", "--older-than", "2h"]].concat());
+        doctor(db, &[&mapping[..], &["--in-progress-when", "finished_at IS NULL", "--max-duration", "2h"]].concat());
     assert_eq!(result(&results(&out), "stuck"), "pass");
     assert_eq!(out.code, 0, "warnings alone exit 0");
 }

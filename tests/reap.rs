@@ -45,8 +45,8 @@ fn outcomes(out: &Run) -> Vec<(String, String)> {
     if records.is_empty() {
         return Vec::new();
     }
-    assert_eq!(records[0], ["scope", "operation", "key", "locked_at", "age_seconds", "outcome", "error"]);
-    records[1..].iter().map(|r| (r[2].clone(), r[5].clone())).collect()
+    assert_eq!(records[0], ["scope", "operation", "key", "state", "locked_at", "age_seconds", "outcome", "error"]);
+    records[1..].iter().map(|r| (r[2].clone(), r[6].clone())).collect()
 }
 
 fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -198,7 +198,11 @@ fn a_table_without_status_and_epoch_seconds(db: &TestDb) {
     let mapping = common::API_KEYS_MAPPING;
     let out = reap(db, &mapping);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(outcomes(&out), pairs(&[("a", "released")]), "d holds no lock");
+    assert_eq!(
+        outcomes(&out),
+        pairs(&[("d", "unchanged"), ("a", "released")]),
+        "d holds no lock: it waits for the design's own retry"
+    );
     assert_eq!(db.column("SELECT locked_at FROM api_keys WHERE idempotency_key = 'a'"), [None], "released is unlocked");
     assert_eq!(
         db.column("SELECT locked_at FROM api_keys WHERE idempotency_key = 'b'"),
@@ -253,7 +257,7 @@ fn a_key_whose_verification_fails_is_left_alone(db: &TestDb) {
         out.stderr
     );
     let records = csv_records(&out.stdout);
-    assert!(records[2][6].starts_with("--verify-sql: "), "the error is in the row: {:?}", records[2]);
+    assert!(records[2][7].starts_with("--verify-sql: "), "the error is in the row: {:?}", records[2]);
     assert!(out.stderr.contains("key k-ord-6m was left as it was: --verify-sql: "), "{}", out.stderr);
     assert_eq!(status_of(db, "k-ord-6m"), "in_progress");
     assert_eq!(status_of(db, "k-ord-4m"), "failed_retryable");

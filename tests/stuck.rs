@@ -16,7 +16,10 @@ fn keys(out: &Run) -> Vec<String> {
     if records.is_empty() {
         return Vec::new();
     }
-    assert_eq!(records[0], ["scope", "operation", "key", "locked_at", "age_seconds", "max_duration_seconds"]);
+    assert_eq!(
+        records[0],
+        ["scope", "operation", "key", "state", "locked_at", "since", "age_seconds", "max_duration_seconds"]
+    );
     records[1..].iter().map(|r| r[2].clone()).collect()
 }
 
@@ -28,17 +31,19 @@ fn per_operation_durations_select_exactly(db: &TestDb) {
     let records = csv_records(&out.stdout);
     assert_eq!(records[1][0], "s3");
     assert_eq!(records[1][1], "POST /v1/refunds");
-    assert_eq!(records[3][5], "30");
-    let age: i64 = records[2][4].parse().unwrap();
+    assert_eq!(records[3][7], "30");
+    assert_eq!(records[1][3], "abandoned", "k-nolock holds no lock");
+    assert_eq!(records[2][3], "lease-expired");
+    let age: i64 = records[2][6].parse().unwrap();
     assert!((359..=420).contains(&age), "k-ord-6m is about six minutes old: {age}");
     // Without the payments limit, payments get the default 5 minutes.
     assert_eq!(keys(&stuck(db, &[])), ["k-nolock", "k-ord-6m"]);
-    assert_eq!(keys(&stuck(db, &["--older-than", "1h", "--max-duration", "POST /v1/payments=30s"])), ["k-pay-old"]);
+    assert_eq!(keys(&stuck(db, &["--max-duration", "1h", "--max-duration", "POST /v1/payments=30s"])), ["k-pay-old"]);
 }
 
 fn summary_by_operation(db: &TestDb) {
     key_table(db);
-    let out = run(db.idemctl(&["stuck", "--format", "json", "--older-than", "20s"]));
+    let out = run(db.idemctl(&["stuck", "--format", "json", "--max-duration", "20s"]));
     assert_eq!(out.code, 1);
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc["stuck_keys"], 4);
@@ -56,7 +61,7 @@ fn config_file_and_flags_over_it(db: &TestDb) {
     let path = dir.path().join("idemctl.toml");
     std::fs::write(
         &path,
-        "older_than = \"5m\"\n[max_durations]\n\"POST /v1/payments\" = \"1m\"\n\"POST /v1/refunds\" = \"1h\"\n",
+        "max_duration = \"5m\"\n[max_durations]\n\"POST /v1/payments\" = \"1m\"\n\"POST /v1/refunds\" = \"1h\"\n",
     )
     .unwrap();
     let config = path.to_str().unwrap();
@@ -75,11 +80,12 @@ fn no_status_column_and_epoch_seconds(db: &TestDb) {
     let mapping = common::API_KEYS_MAPPING;
     let out = stuck(db, &mapping);
     assert_eq!(out.code, 1, "{}", out.stderr);
-    assert_eq!(keys(&out), ["a"]);
+    assert_eq!(keys(&out), ["d", "a"], "d holds no lock: abandoned");
     let records = csv_records(&out.stdout);
-    assert_eq!(records[1][0], "1", "the scope is the user");
-    assert_eq!(records[1][1], "", "no operation column");
-    let age: i64 = records[1][4].parse().unwrap();
+    assert_eq!(records[2][0], "1", "the scope is the user");
+    assert_eq!(records[2][1], "", "no operation column");
+    assert_eq!((records[1][3].as_str(), records[2][3].as_str()), ("abandoned", "lease-expired"));
+    let age: i64 = records[2][6].parse().unwrap();
     assert!((599..=660).contains(&age), "epoch seconds read as seconds: {age}");
     // Seconds in a 32-bit integer column read the same (no overflow on the way to microseconds).
     db.exec(&format!(
@@ -93,7 +99,7 @@ fn no_status_column_and_epoch_seconds(db: &TestDb) {
     int_mapping[1] = "api_keys_int";
     let out = stuck(db, &int_mapping);
     assert_eq!(out.code, 1, "{}", out.stderr);
-    assert_eq!(keys(&out), ["a"]);
+    assert_eq!(keys(&out), ["d", "a"]);
     // Without a status column, the predicate is required.
     let out = stuck(db, &mapping[..6]);
     assert_eq!(out.code, 2);

@@ -15,13 +15,12 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::cli::{Connect, Limits, Output};
-use crate::config::Config;
 use crate::db::catalog::{self, Index, Table};
 use crate::db::{self, Access, Db};
 use crate::exit::Outcome;
 use crate::keys::expiry::{self, Expiry};
-use crate::keys::stuck::{self, Durations};
-use crate::keys::{self, KeyTable, MappingArgs};
+use crate::keys::stuck::{self, Durations, Held};
+use crate::keys::{self, KeyTable, MappingArgs, OnExpiredLease};
 use crate::report::Emitter;
 use crate::timeparse;
 use crate::units;
@@ -48,6 +47,15 @@ pub struct DoctorArgs {
     /// How long past its expiry a row may wait for `expire` before it counts as piling up
     #[arg(long, value_name = "DURATION", default_value = "24h", value_parser = timeparse::duration)]
     pub backlog_grace: Duration,
+    /// The retention horizon: keys created longer ago are due to go (the backlog check) [default: the config file's, else expires_at]
+    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    pub older_than: Option<Duration>,
+    /// The key is a digest of the request and its caller (Lago, idempo, Powertools): unique on its own, it is scoped
+    #[arg(long)]
+    pub scope_in_key: bool,
+    /// Responses are kept by the upstream service, not here (a client-side key store, such as dj-stripe's)
+    #[arg(long)]
+    pub responses_upstream: bool,
     #[command(flatten)]
     pub limits: Limits,
     #[command(flatten)]
@@ -86,11 +94,40 @@ const FINGERPRINT_NAMES: &[&str] = &[
     "payload_hash",
     "body_hash",
     "params_hash",
+    "request_params",
+    "validation",
 ];
 const RESPONSE_CODE_NAMES: &[&str] =
     &["response_code", "response_status", "response_status_code", "status_code", "http_status"];
-const RESPONSE_BODY_NAMES: &[&str] =
-    &["response_body", "response", "response_json", "response_payload", "response_data", "recovery_point"];
+const RESPONSE_BODY_NAMES: &[&str] = &["response_body", "response_json", "response_payload", "recovery_point"];
+/// Columns that keep a whole result (the status with the body, or a
+/// serialized return value): a retry is answered from them alone.
+const RESULT_NAMES: &[&str] =
+    &["response", "response_data", "result", "stored_response", "idempotent_response_payload", "data"];
+/// Columns that reference the created resource: a retry is answered by looking it up.
+const RESOURCE_NAMES: &[&str] = &["resource_id", "resource_gid", "resource_ref", "result_id", "created_id"];
+
+/// What the design declares of itself, beyond the mapping.
+#[derive(Debug, Clone, Copy)]
+struct Design {
+    /// The key is a digest of the request and its caller.
+    scope_in_key: bool,
+    /// Responses are kept by the upstream service.
+    responses_upstream: bool,
+}
+
+/// Whether the key column looks like a digest: binary, or hexadecimal text
+/// of 32 to 64 characters in the rows sampled.
+async fn key_looks_like_digest(db: &mut Db, keys: &KeyTable) -> Result<bool> {
+    let key = keys.key()?;
+    let data_type = keys.table.column(key)?.data_type.to_lowercase();
+    if ["bytea", "binary", "varbinary", "blob"].iter().any(|t| data_type.contains(t)) {
+        return Ok(true);
+    }
+    let sample = catalog::values_in_use(db, &keys.table, key, 1_000).await?;
+    Ok(!sample.is_empty()
+        && sample.iter().all(|v| (32..=64).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_hexdigit())))
+}
 
 /// Rows of the status sample: enough to see every value in use, bounded on a big table.
 const STATUS_SAMPLE: u64 = 100_000;
@@ -100,7 +137,11 @@ const BACKLOG_CAP: u64 = 1_000_000;
 pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     let config = args.mapping.config()?;
     let durations = Durations::new(&args.limits, &config)?;
-    let mapping = args.mapping.mapping(&config.key_table);
+    let mapping = args.mapping.mapping(&config.key_table)?;
+    let design = Design {
+        scope_in_key: args.scope_in_key || mapping.scope_in_key,
+        responses_upstream: args.responses_upstream || mapping.responses_upstream,
+    };
     let mut db = db::connect(&args.connect.database_url, Access::ReadOnly).await?;
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
     keys.key()?;
@@ -109,8 +150,9 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     // statuses check fails.
     let mapped = keys.tells_in_progress().is_some();
     if mapped {
-        keys.read_lock_times(&mut db).await?;
+        keys.read_state_times(&mut db).await?;
     }
+    let digest_like = !design.scope_in_key && keys.scope.is_empty() && key_looks_like_digest(&mut db, &keys).await?;
     let creation: Vec<String> = if args.creation_tables.is_empty() {
         config.scan.keys().cloned().collect()
     } else {
@@ -122,18 +164,28 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     }
 
     let indexes = catalog::indexes(&mut db, &keys.table).await?;
-    let mut checks = vec![uniqueness(&keys, &indexes)];
-    checks.push(fingerprint(&keys.table, keys::pick(&args.fingerprint_column, &mapping.fingerprint))?);
+    let mut checks = vec![uniqueness(&keys, &indexes, design, digest_like)];
+    checks.push(fingerprint(&keys.table, keys::pick(&args.fingerprint_column, &mapping.fingerprint), design)?);
     checks.push(response(
         &keys.table,
         keys::pick(&args.response_code_column, &mapping.response_code),
         keys::pick(&args.response_body_column, &mapping.response_body),
+        design,
     )?);
     checks.push(statuses(&mut db, &keys, mapped).await?);
     checks.push(lock_time(&keys));
     checks.push(expiry_index(&db, &keys, &indexes));
-    checks.push(backlog(&mut db, &mut keys, &config, args.backlog_grace).await?);
-    checks.push(stuck_now(&mut db, &keys, mapped, &durations).await?);
+    let horizon = expiry::horizon(args.older_than, &config)?;
+    checks.push(backlog(&mut db, &mut keys, horizon, args.backlog_grace).await?);
+    checks.extend(lifetime(&mut db, &mut keys, horizon).await?);
+    let mut probe = match (mapped, db.dialect().held_probe()) {
+        (true, Some(_)) => Some(db::connect(&args.connect.database_url, Access::LockProbe).await?),
+        _ => None,
+    };
+    checks.push(stuck_now(&mut db, &keys, mapped, &durations, probe.as_mut()).await?);
+    if let Some(probe) = probe {
+        probe.close().await?;
+    }
     for table in &creation_tables {
         checks.push(natural_unique(table));
     }
@@ -181,38 +233,64 @@ fn list(columns: &[String]) -> String {
 }
 
 /// `indexes` are the table's: its partial unique indexes do not count.
-fn uniqueness(keys: &KeyTable, indexes: &[Index]) -> Check {
+fn uniqueness(keys: &KeyTable, indexes: &[Index], design: Design, digest_like: bool) -> Check {
     let name = "uniqueness";
     let mut wanted: Vec<String> = keys.scope.clone();
-    wanted.extend(keys.operation.clone());
+    wanted.extend(keys.operation.iter().cloned());
     let key = keys.key().map(str::to_string).unwrap_or_default();
     wanted.push(key.clone());
     let wanted_set: BTreeSet<&str> = wanted.iter().map(String::as_str).collect();
     let partial: Vec<&str> = indexes.iter().filter(|i| i.partial).map(|i| i.name.as_str()).collect();
     let candidates = unique_sets(&keys.table, &partial);
-    let fix_all = format!("make {} unique: ALTER TABLE ... ADD UNIQUE {}", list(&wanted), list(&wanted));
+    let table = &keys.table.name;
+    let fix_all = if keys.scope.is_empty() {
+        let rest: Vec<&str> = wanted.iter().map(String::as_str).collect();
+        format!(
+            "add the caller (account, user or API key) as a column, map it with --scope-column, and make it unique \
+             with the key: ALTER TABLE {table} ADD UNIQUE (caller_id, {})",
+            rest.join(", ")
+        )
+    } else {
+        format!("make {} unique: ALTER TABLE {table} ADD UNIQUE {}", list(&wanted), list(&wanted))
+    };
+    let digest_note = if digest_like {
+        " (the key looks like a digest: if it includes the caller, say so with --scope-in-key)"
+    } else {
+        ""
+    };
     // A unique index over the key and mapped columns only constrains keys;
     // one with other columns besides (created_at, say) constrains nothing.
     let constraining: Vec<&Vec<String>> = candidates
         .iter()
         .filter(|c| c.contains(&key) && c.iter().all(|col| wanted_set.contains(col.as_str())))
         .collect();
+    if design.scope_in_key
+        && let Some(cols) = constraining.iter().min_by_key(|c| c.len())
+    {
+        return Check::new(
+            name,
+            Verdict::Pass,
+            format!(
+                "unique {} covers the key, a digest of the request and its caller (as --scope-in-key declares)",
+                list(cols)
+            ),
+            "",
+        );
+    }
     if let Some(exact) = constraining.iter().find(|c| c.len() == wanted_set.len()) {
-        let what = if keys.scope.is_empty() { "operation + key" } else { "scope + operation + key" };
         if keys.scope.is_empty() {
             return Check::new(
                 name,
                 Verdict::Fail,
                 format!(
-                    "unique {} has no scope: every caller shares one key space, so one caller's key can \
-                     replay or collide with another's",
+                    "unique {} has no scope: every caller shares one key space, so one caller's key can replay or \
+                     collide with another's{digest_note}",
                     list(exact)
                 ),
-                "add the caller (account, user or API key) as a scope column and make (scope, operation, key) \
-                 unique; map it with --scope-column",
+                fix_all,
             );
         }
-        return Check::new(name, Verdict::Pass, format!("unique {} covers {what}", list(exact)), "");
+        return Check::new(name, Verdict::Pass, format!("unique {} covers scope + operation + key", list(exact)), "");
     }
     let widest = constraining.iter().max_by_key(|c| c.len());
     match widest {
@@ -230,7 +308,7 @@ fn uniqueness(keys: &KeyTable, indexes: &[Index]) -> Check {
             name,
             Verdict::Fail,
             format!(
-                "unique {} leaves out the scope: one caller's key can replay or collide with another's",
+                "unique {} leaves out the scope: one caller's key can replay or collide with another's{digest_note}",
                 list(cols)
             ),
             fix_all,
@@ -256,9 +334,15 @@ fn uniqueness(keys: &KeyTable, indexes: &[Index]) -> Check {
     }
 }
 
-fn fingerprint(table: &Table, given: Option<String>) -> Result<Check> {
+fn fingerprint(table: &Table, given: Option<String>, design: Design) -> Result<Check> {
     let name = "fingerprint";
     Ok(match column(table, given, FINGERPRINT_NAMES, "--fingerprint-column")? {
+        None if design.scope_in_key => Check::new(
+            name,
+            Verdict::Pass,
+            "the key is a digest of the request (as --scope-in-key declares): a different request makes a different key",
+            "",
+        ),
         Some(c) => Check::new(name, Verdict::Pass, format!("{c} stores the request's fingerprint"), ""),
         None => Check::new(
             name,
@@ -271,12 +355,34 @@ fn fingerprint(table: &Table, given: Option<String>) -> Result<Check> {
     })
 }
 
-fn response(table: &Table, code: Option<String>, body: Option<String>) -> Result<Check> {
+fn response(table: &Table, code: Option<String>, body: Option<String>, design: Design) -> Result<Check> {
     let name = "response";
     let code = column(table, code, RESPONSE_CODE_NAMES, "--response-code-column")?;
     let body = column(table, body, RESPONSE_BODY_NAMES, "--response-body-column")?;
     let fix = "store the response's status code and body with the key when the request finishes, and answer \
                retries with them; map existing columns with --response-code-column and --response-body-column";
+    if code.is_none() && body.is_none() {
+        if let Some(c) = table.find_column(RESULT_NAMES) {
+            return Ok(Check::new(name, Verdict::Pass, format!("{} stores the whole result for retries", c.name), ""));
+        }
+        if let Some(c) = table.find_column(RESOURCE_NAMES) {
+            return Ok(Check::new(
+                name,
+                Verdict::Pass,
+                format!("{} references the created resource: a retry is answered by looking it up", c.name),
+                "",
+            ));
+        }
+        if design.responses_upstream {
+            return Ok(Check::new(
+                name,
+                Verdict::Pass,
+                "responses are kept by the upstream service (as --responses-upstream declares): a retry sent with \
+                 the same key is answered there",
+                "",
+            ));
+        }
+    }
     Ok(match (code, body) {
         (Some(c), Some(b)) => {
             Check::new(name, Verdict::Pass, format!("{c} and {b} store the response for retries"), "")
@@ -307,13 +413,22 @@ async fn statuses(db: &mut Db, keys: &KeyTable, mapped: bool) -> Result<Check> {
     let name = "statuses";
     let add = "add status: in_progress | succeeded | failed_retryable | failed_permanent";
     let Some(s) = keys.statuses.as_ref().filter(|_| mapped) else {
-        return Ok(if mapped {
+        return Ok(if keys.no_in_progress {
+            Check::new(
+                name,
+                Verdict::Pass,
+                "keys commit with their effect (as --no-in-progress declares): no key is ever in progress, and a \
+                 failed request leaves no key behind",
+                "",
+            )
+        } else if mapped {
             Check::new(
                 name,
                 Verdict::Warn,
-                "keys in progress are told by a condition and failures are not recorded apart: a failed request \
-                 either blocks its key or lets a permanent failure run again",
-                add,
+                "keys in progress are told by a condition, and no status says whether a failed request may be \
+                 retried: idemctl cannot check that retryable and permanent failures are recorded apart",
+                "record failures as retryable or permanent (a status column), or check by hand that a permanent \
+                 failure stores its response",
             )
         } else {
             Check::new(
@@ -362,9 +477,29 @@ async fn statuses(db: &mut Db, keys: &KeyTable, mapped: bool) -> Result<Check> {
 fn lock_time(keys: &KeyTable) -> Check {
     let name = "lock_time";
     let fix = "add locked_at, set each time a request takes the key; map an existing column with --locked-at-column";
-    match (&keys.locked_at, &keys.created_at) {
-        (Some(l), _) => Check::new(name, Verdict::Pass, format!("{l} records when a request took the key"), ""),
-        (None, Some(c)) => Check::new(
+    if keys.no_in_progress {
+        return Check::new(
+            name,
+            Verdict::Pass,
+            "no request holds a key: it commits with its effect (as --no-in-progress declares)",
+            "",
+        );
+    }
+    match (&keys.lease_until, &keys.locked_at, &keys.last_run, &keys.created_at) {
+        (Some(d), _, _, _) => {
+            Check::new(name, Verdict::Pass, format!("{d} holds each lease's deadline: a stuck key is found by it"), "")
+        }
+        (None, Some(l), _, _) => Check::new(name, Verdict::Pass, format!("{l} records when a request took the key"), ""),
+        (None, None, Some(r), _) => Check::new(
+            name,
+            Verdict::Pass,
+            format!(
+                "{r} records each attempt: a key in progress that no live transaction holds counts as abandoned \
+                 once its last attempt is older than its maximum duration"
+            ),
+            "",
+        ),
+        (None, None, None, Some(c)) => Check::new(
             name,
             Verdict::Warn,
             format!(
@@ -373,7 +508,7 @@ fn lock_time(keys: &KeyTable) -> Check {
             ),
             fix,
         ),
-        (None, None) => Check::new(
+        (None, None, None, None) => Check::new(
             name,
             Verdict::Fail,
             "no lock-time or created-at column: keys left in progress by a crash cannot be found by age, and \
@@ -416,9 +551,8 @@ fn expiry_index(db: &Db, keys: &KeyTable, indexes: &[Index]) -> Check {
     }
 }
 
-async fn backlog(db: &mut Db, keys: &mut KeyTable, config: &Config, grace: Duration) -> Result<Check> {
+async fn backlog(db: &mut Db, keys: &mut KeyTable, horizon: Option<Duration>, grace: Duration) -> Result<Check> {
     let name = "backlog";
-    let horizon = expiry::horizon(None, config)?;
     if (horizon.is_none() && keys.expires_at.is_none()) || (horizon.is_some() && keys.created_at.is_none()) {
         return Ok(Check::new(
             name,
@@ -431,7 +565,7 @@ async fn backlog(db: &mut Db, keys: &mut KeyTable, config: &Config, grace: Durat
     let expiry = Expiry::resolve(db, keys, horizon, now).await?;
     let dialect = db.dialect();
     let before = crate::timeparse::before(expiry.cutoff, grace, "--backlog-grace")?;
-    let (expired, binds) = expiry.condition(&dialect, keys, false, None, before);
+    let (expired, binds) = expiry.condition(&dialect, keys, None, None, before)?;
     let n = expiry::count_matching(db, &keys.table.sql_name(&dialect), &expired, &binds, Some(BACKLOG_CAP)).await?;
     let by = match horizon {
         Some(h) => format!("{} older than {}", expiry.column, timeparse::short(h)),
@@ -452,9 +586,60 @@ async fn backlog(db: &mut Db, keys: &mut KeyTable, config: &Config, grace: Durat
     })
 }
 
-async fn stuck_now(db: &mut Db, keys: &KeyTable, mapped: bool, durations: &Durations) -> Result<Check> {
+/// Keys live for less than this: a client retrying later than that runs its request twice.
+const SHORTEST_LIFETIME: Duration = Duration::from_secs(24 * 3600);
+
+/// How long keys are kept: the retention horizon, or their lifetime
+/// (`expires_at - created_at`, the shortest in a sample). Shorter than a day,
+/// a client retrying later runs its request twice. No check where neither
+/// can be told.
+async fn lifetime(db: &mut Db, keys: &mut KeyTable, horizon: Option<Duration>) -> Result<Option<Check>> {
+    let name = "lifetime";
+    let fix = "keep keys for at least the clients' retry horizon, 24 hours or more";
+    let shortest = match (horizon, &keys.expires_at, &keys.created_at) {
+        (Some(h), _, _) => Some((h, "the retention horizon".to_string())),
+        (None, Some(expires), Some(created)) => {
+            let (expires, created) = (expires.clone(), created.clone());
+            keys.read_times(db, &[Some(expires.clone()), Some(created.clone())]).await?;
+            let dialect = db.dialect();
+            let micros = |c: &str| keys.time(c).map(|t| dialect.epoch_micros(&dialect.ident(c), t.repr));
+            let (Some(e), Some(c)) = (micros(&expires), micros(&created)) else { return Ok(None) };
+            let shortest = catalog::shortest_difference(db, &keys.table, &e, &c, 10_000).await?;
+            shortest.map(|us| (Duration::from_micros(us.max(0) as u64), format!("{expires} - {created}")))
+        }
+        _ => None,
+    };
+    let Some((lifetime, by)) = shortest else { return Ok(None) };
+    let shown = humantime::format_duration(Duration::from_secs(lifetime.as_secs())).to_string();
+    Ok(Some(if lifetime < SHORTEST_LIFETIME {
+        Check::new(
+            name,
+            Verdict::Warn,
+            format!("keys live {shown} ({by}): a client that retries later than that runs its request twice"),
+            fix,
+        )
+    } else {
+        Check::new(name, Verdict::Pass, format!("keys live {shown} at least ({by})"), "")
+    }))
+}
+
+async fn stuck_now(
+    db: &mut Db,
+    keys: &KeyTable,
+    mapped: bool,
+    durations: &Durations,
+    probe: Option<&mut Db>,
+) -> Result<Check> {
     let name = "stuck";
-    if !mapped || (keys.locked_at.is_none() && keys.created_at.is_none()) {
+    if keys.no_in_progress {
+        return Ok(Check::new(
+            name,
+            Verdict::Pass,
+            "keys commit with their effect (as --no-in-progress declares): none can be left in progress",
+            "",
+        ));
+    }
+    if !mapped || keys.state_times(&db.dialect()).is_err() {
         return Ok(Check::new(
             name,
             Verdict::Warn,
@@ -462,18 +647,30 @@ async fn stuck_now(db: &mut Db, keys: &KeyTable, mapped: bool, durations: &Durat
             "fix the statuses and lock_time checks",
         ));
     }
-    let found = stuck::find(db, keys, durations).await?;
-    Ok(match found.first() {
-        None => Check::new(name, Verdict::Pass, "no key is in progress past its operation's maximum duration", ""),
-        Some(oldest) => Check::new(
+    let found = stuck::find(db, keys, durations, Held::Detect(probe)).await?;
+    let Some(oldest) = found.keys.first() else {
+        return Ok(Check::new(name, Verdict::Pass, "no key is in progress past its operation's maximum duration", ""));
+    };
+    let n = found.keys.len();
+    Ok(match keys.on_expired_lease {
+        OnExpiredLease::Conflict => Check::new(
             name,
             Verdict::Fail,
             format!(
-                "{} keys are stuck in progress (the oldest since {}): their retries get a conflict until released",
-                found.len(),
-                oldest.locked_at
+                "{n} keys are stuck in progress (the oldest since {}): their retries get a conflict until released",
+                oldest.since
             ),
             "idemctl stuck lists them; idemctl reap --dry-run, then reap, releases them",
+        ),
+        OnExpiredLease::Takeover => Check::new(
+            name,
+            Verdict::Warn,
+            format!(
+                "{n} keys were left in progress (the oldest since {}): the next retry of each takes it over, but the \
+                 request that held it stopped where it was, and may have left its effect half done",
+                oldest.since
+            ),
+            "idemctl stuck lists them: check their effects, or let the design's own recovery finish them",
         ),
     })
 }

@@ -10,11 +10,12 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::batch_run::{BatchRun, Stopped};
-use crate::cli::{Connect, OnError, Output};
+use crate::cli::{Connect, Limits, OnError, Output};
 use crate::db::purge::{self, Deleted, Walk};
 use crate::db::{self, Access, Bind, Db, Writer, errors, lock, user_sql};
 use crate::exit::{Interrupted, Outcome};
 use crate::keys::expiry::{self, Expiry};
+use crate::keys::stuck::Durations;
 use crate::keys::{KeyTable, Mapping, MappingArgs};
 use crate::report::{self, Emitter};
 use crate::timeparse;
@@ -37,9 +38,11 @@ pub struct ExpireArgs {
     /// Stop after the batch that passes this much time
     #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub max_runtime: Option<Duration>,
-    /// Delete rows still in progress too
+    /// Delete rows still in progress too, once their lease has expired (never a key a live request holds)
     #[arg(long)]
     pub include_in_progress: bool,
+    #[command(flatten)]
+    pub limits: Limits,
     /// Allow a horizon under 24 hours
     #[arg(long)]
     pub allow_short_retention: bool,
@@ -75,6 +78,8 @@ struct Summary {
     refused_keys: Vec<String>,
     /// Rows whose time could not be read (SQLite text in no known format): never deleted.
     unreadable_rows: u64,
+    /// What became of rows in progress: kept, or deleted once their lease had expired too.
+    in_progress: &'static str,
     stopped: Option<&'static str>,
 }
 
@@ -82,6 +87,9 @@ struct Summary {
 struct Settings {
     mapping: Mapping,
     horizon: Option<Duration>,
+    /// With `--include-in-progress`: a key in progress goes once its lease
+    /// is this old (the longest maximum duration).
+    leases_over: Option<Duration>,
 }
 
 impl Settings {
@@ -92,7 +100,11 @@ impl Settings {
         }
         let horizon = expiry::horizon(args.older_than, &config)?;
         expiry::check_floor(horizon, args.allow_short_retention)?;
-        Ok(Settings { mapping: args.mapping.mapping(&config.key_table), horizon })
+        let leases_over = match args.include_in_progress {
+            true => Some(Durations::new(&args.limits, &config)?.longest()),
+            false => None,
+        };
+        Ok(Settings { mapping: args.mapping.mapping(&config.key_table)?, horizon, leases_over })
     }
 }
 
@@ -104,9 +116,15 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let mut target = KeyTable::resolve(&settings.mapping, &mut db).await?;
     let expiry = Expiry::resolve(&mut db, &mut target, settings.horizon, timeparse::now()).await?;
     expiry.time.check_for_writing()?;
+    if settings.leases_over.is_some() && target.tells_in_progress().is_some() {
+        target.read_state_times(&mut db).await?;
+        for time in target.state_columns() {
+            time.check_for_writing()?;
+        }
+    }
     let dialect = db.dialect();
     let (expired, binds) =
-        expiry.condition(&dialect, &target, args.include_in_progress, args.filter.as_deref(), expiry.cutoff);
+        expiry.condition(&dialect, &target, settings.leases_over, args.filter.as_deref(), expiry.cutoff)?;
     let mut walk = Walk::new(&target.table, &mut db, args.batch_size).await?;
     let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &target.table).await?) };
     if !args.dry_run {
@@ -134,6 +152,10 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
         largest_batch_rows: 0,
         refused_keys: Vec::new(),
         unreadable_rows: expiry.time.unreadable(),
+        in_progress: match settings.leases_over {
+            None => "kept",
+            Some(_) => "deleted once their lease expired",
+        },
         stopped: None,
     };
     if !args.report.quiet {

@@ -17,7 +17,7 @@ use crate::db::user_sql::VerifySql;
 use crate::db::{self, Access, Placeholders, Writer, lock};
 use crate::exit::{Interrupted, Outcome};
 use crate::keys::reaping::{self, Action, FAIL_BODY, Reaping, Resolution};
-use crate::keys::stuck::{self, Durations};
+use crate::keys::stuck::{self, Durations, Held, State};
 use crate::keys::{KeyTable, Mapping, MappingArgs};
 use crate::report::Emitter;
 use crate::timeparse;
@@ -30,7 +30,7 @@ pub struct ReapArgs {
     pub mapping: MappingArgs,
     #[command(flatten)]
     pub limits: Limits,
-    /// What to do with each stuck key
+    /// What to do with each stuck key: release it for the next retry, fail it for good, or delete its row
     #[arg(long, value_enum, default_value_t = Action::Release)]
     pub action: Action,
     /// SQL returning a row when the key's effect happened (binds :scope, :operation, :key); such keys are left for review
@@ -69,7 +69,8 @@ struct ReapedKey<'a> {
     scope: &'a [Option<String>],
     operation: &'a Option<String>,
     key: &'a str,
-    locked_at: &'a str,
+    state: State,
+    locked_at: &'a Option<String>,
     age_seconds: i64,
     outcome: Resolution,
     error: Option<&'a str>,
@@ -90,7 +91,7 @@ impl Settings {
         let engine = db::engine_of(&args.connect.database_url)?;
         let verify = args.verify_sql.as_deref().map(|sql| VerifySql::parse(engine, sql)).transpose()?;
         Ok(Settings {
-            mapping: args.mapping.mapping(&config.key_table),
+            mapping: args.mapping.mapping(&config.key_table)?,
             durations,
             reaping: Reaping {
                 action: args.action,
@@ -112,14 +113,20 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
     let mut keys = KeyTable::resolve(&settings.mapping, &mut db).await?;
     keys.key()?;
     keys.in_progress()?;
-    keys.read_lock_times(&mut db).await?;
+    keys.read_state_times(&mut db).await?;
     let dialect = db.dialect();
-    keys.lock_micros_sql(&dialect)?;
-    for time in keys.lock_columns() {
+    keys.state_times(&dialect)?;
+    for time in keys.state_columns() {
         time.check_for_writing()?;
     }
     // Check the action fits the table before anything happens.
     reaping::assignments(&keys, &settings.reaping, &mut Placeholders::new(dialect))?;
+    reaping::check_status_value(&mut db, &keys, &settings.reaping).await?;
+    if let Some(note) = stuck::unmatched_operations(&mut db, &keys, &settings.durations).await?
+        && !args.report.quiet
+    {
+        eprintln!("note: {note}");
+    }
 
     let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &keys.table).await?) };
     let mut batches = BatchRun::start(started, args.max_runtime);
@@ -127,7 +134,8 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
         db.prepare_writer(Writer::Reap).await?;
     }
 
-    let mut candidates = stuck::find(&mut db, &keys, &settings.durations).await?;
+    // Keys live transactions hold are locked by the batches themselves, and reported skipped-locked.
+    let mut candidates = stuck::find(&mut db, &keys, &settings.durations, Held::Ignore).await?.keys;
     if let Some(limit) = args.limit {
         candidates.truncate(limit);
     }
@@ -208,6 +216,7 @@ async fn resolve_all(
                 scope: &key.scope,
                 operation: &key.operation,
                 key: &key.key,
+                state: key.state,
                 locked_at: &key.locked_at,
                 age_seconds: key.age_seconds,
                 outcome,

@@ -158,7 +158,7 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
 /// Reads the table's storage, writes and backlog.
 async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, sizing: &mut Sizing) -> Result<()> {
     let mut db = db::connect(url, Access::ReadOnly).await?;
-    let mut target = KeyTable::resolve(&args.mapping.mapping(&config.key_table), &mut db).await?;
+    let mut target = KeyTable::resolve(&args.mapping.mapping(&config.key_table)?, &mut db).await?;
     sizing.table = Some(format!("{}.{}", target.table.schema, target.table.name));
     sizing.engine = Some(db.engine().name());
     let storage = storage::storage(&mut db, &target.table, args.exact, &mut sizing.notes).await?;
@@ -187,7 +187,7 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
             sizing.notes.extend(expiry.time.notes());
         }
         let dialect = db.dialect();
-        let (expired, binds) = expiry.condition(&dialect, &target, false, None, expiry.cutoff);
+        let (expired, binds) = expiry.condition(&dialect, &target, None, None, expiry.cutoff)?;
         let table = target.table.sql_name(&dialect);
         let rows = expiry::count_matching(&mut db, &table, &expired, &binds, None)
             .await

@@ -6,14 +6,14 @@ use std::collections::BTreeMap;
 use std::io::BufWriter;
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 
 use crate::cli::{Connect, Limits, Output};
 use crate::db::{self, Access};
 use crate::exit::Outcome;
-use crate::keys::stuck::{self, Durations};
+use crate::keys::stuck::{self, Durations, Found, Held};
 use crate::keys::{KeyTable, MappingArgs};
 use crate::report::Emitter;
 
@@ -32,32 +32,47 @@ pub struct StuckArgs {
 pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let config = args.mapping.config()?;
     let durations = Durations::new(&args.limits, &config)?;
-    let mapping = args.mapping.mapping(&config.key_table);
+    let mapping = args.mapping.mapping(&config.key_table)?;
     let mut db = db::connect(&args.connect.database_url, Access::ReadOnly).await?;
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
     keys.key()?;
-    keys.in_progress()?;
-    if keys.locked_at.is_none() && keys.created_at.is_none() {
-        bail!(
-            "table {:?} has no locked_at or created_at column: map one with --locked-at-column or --created-at-column",
-            keys.table.name
-        );
-    }
-    keys.read_lock_times(&mut db).await?;
-    let stuck = stuck::find(&mut db, &keys, &durations).await?;
-    db.close().await?;
-
     let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "keys");
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
-    let notes: Vec<String> = keys.times.iter().flat_map(|t| t.notes()).collect();
+    let mut notes: Vec<String> = Vec::new();
+    let found = if keys.no_in_progress {
+        notes.push(format!(
+            "{} has no in-progress state (--no-in-progress): its keys commit with their effect, so none can be stuck",
+            keys.table.name
+        ));
+        Found::default()
+    } else {
+        keys.in_progress()?;
+        keys.read_state_times(&mut db).await?;
+        keys.state_times(&db.dialect())?;
+        notes.extend(keys.times.iter().flat_map(|t| t.notes()));
+        notes.extend(stuck::unmatched_operations(&mut db, &keys, &durations).await?);
+        // MySQL tells held keys apart only by a locking read, which a
+        // read-only session may not run: a session of its own, for that alone.
+        let mut probe = match db.dialect().held_probe() {
+            Some(_) => Some(db::connect(&args.connect.database_url, Access::LockProbe).await?),
+            None => None,
+        };
+        let found = stuck::find(&mut db, &keys, &durations, Held::Detect(probe.as_mut())).await?;
+        if let Some(probe) = probe {
+            probe.close().await?;
+        }
+        found
+    };
+    db.close().await?;
     if !notes.is_empty() {
         out.meta("notes", &notes, notes.join("; "))?;
     }
-    for key in &stuck {
+    let stuck = &found.keys;
+    for key in stuck {
         out.row(key)?;
     }
     let mut by_operation: BTreeMap<String, Vec<i64>> = BTreeMap::new();
-    for key in &stuck {
+    for key in stuck {
         by_operation.entry(key.operation.clone().unwrap_or_default()).or_default().push(key.age_seconds);
     }
     let mut summary = Vec::new();
@@ -76,6 +91,10 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
         summary.push(json!({"operation": op, "count": ages.len(), "oldest_seconds": oldest, "median_seconds": median}));
     }
     out.meta("stuck_keys", stuck.len(), stuck.len().to_string())?;
+    let states = stuck::by_state(stuck);
+    let states_text: Vec<String> = states.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    out.meta("by_state", &states, states_text.join(", "))?;
+    out.meta("held", found.held, format!("{} (held by live transactions: not stuck)", found.held))?;
     out.meta("by_operation", summary, text.join("; "))?;
     out.finish()?;
     Ok(Outcome::from_findings(!stuck.is_empty()))

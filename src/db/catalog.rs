@@ -127,6 +127,146 @@ pub async fn values_in_use(db: &mut Db, table: &Table, column: &str, sample: u64
     Ok(db.query_text(&sql, &[]).await?.into_iter().filter_map(|r| r.into_iter().next().flatten()).collect())
 }
 
+/// The shortest difference `a - b` (microsecond expressions) among the
+/// first `sample` rows where both are set.
+pub async fn shortest_difference(db: &mut Db, table: &Table, a: &str, b: &str, sample: u64) -> Result<Option<i64>> {
+    let dialect = db.dialect();
+    let sql = super::fill(
+        include_str!("../../queries/shortest_difference.sql"),
+        &[("a", a), ("b", b), ("table", &table.sql_name(&dialect)), ("sample", &sample.to_string())],
+    );
+    Ok(db.query_value(&sql, &[]).await?.and_then(|v| v.parse::<f64>().ok()).map(|v| v as i64))
+}
+
+/// The distinct combinations of some columns' values, as text, among the first `sample` rows.
+pub async fn combinations_in_use(
+    db: &mut Db,
+    table: &Table,
+    columns: &[String],
+    sample: u64,
+) -> Result<Vec<Vec<Option<String>>>> {
+    let dialect = db.dialect();
+    let inner: Vec<String> =
+        columns.iter().enumerate().map(|(i, c)| format!("{} AS v{i}", dialect.text(&dialect.ident(c)))).collect();
+    let outer: Vec<String> = (0..columns.len()).map(|i| format!("v{i}")).collect();
+    let sql = super::fill(
+        include_str!("../../queries/combinations_in_use.sql"),
+        &[
+            ("values", &outer.join(", ")),
+            ("inner", &inner.join(", ")),
+            ("table", &table.sql_name(&dialect)),
+            ("sample", &sample.to_string()),
+        ],
+    );
+    db.query_text(&sql, &[]).await
+}
+
+/// The values a column's type or CHECK constraint allows, where they say
+/// (an enum type, `CHECK (status IN ('a', 'b'))`); `None` where nothing
+/// limits the column to a list of values, or the catalog does not tell.
+pub async fn allowed_values(db: &mut Db, table: &Table, column: &str) -> Result<Option<Vec<String>>> {
+    let binds = [
+        Bind::Text(table.schema.clone()),
+        Bind::Text(table.name.clone()),
+        Bind::Text(column.to_string()),
+        Bind::Text(table.schema.clone()),
+        Bind::Text(table.name.clone()),
+    ];
+    let Ok(rows) = db.query_text(query_file!(db.engine(), "allowed_values.sql"), &binds).await else {
+        return Ok(None);
+    };
+    let mut values = Vec::new();
+    let mut limited = false;
+    for row in rows {
+        let kind = row.first().cloned().flatten().unwrap_or_default();
+        let Some(text) = row.get(1).cloned().flatten() else { continue };
+        match kind.as_str() {
+            "label" => {
+                limited = true;
+                values.push(text);
+            }
+            "type" => {
+                limited = true;
+                values.extend(quoted_literals(&text));
+            }
+            _ => {
+                for clause in check_clauses(&text) {
+                    let lower = clause.to_lowercase();
+                    let mentions = lower.contains(&column.to_lowercase());
+                    let a_list = lower.contains(" in ") || lower.contains(" in(") || lower.contains("any") || lower.contains(" or ");
+                    let negated = lower.contains("<>") || lower.contains("!=") || lower.contains("not ");
+                    if mentions && a_list && !negated {
+                        limited = true;
+                        values.extend(quoted_literals(&clause));
+                    }
+                }
+            }
+        }
+    }
+    values.sort();
+    values.dedup();
+    Ok(limited.then_some(values))
+}
+
+/// The `CHECK (...)` clauses of a definition; a bare clause is itself.
+fn check_clauses(text: &str) -> Vec<String> {
+    let upper = text.to_uppercase();
+    if !upper.contains("CHECK") {
+        return vec![text.to_string()];
+    }
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = upper[from..].find("CHECK") {
+        let start = from + at + 5;
+        let Some(open) = text[start..].find('(').map(|o| start + o) else { break };
+        let mut depth = 0;
+        let mut quoted = false;
+        let mut end = text.len();
+        for (i, c) in text[open..].char_indices() {
+            match c {
+                '\'' => quoted = !quoted,
+                '(' if !quoted => depth += 1,
+                ')' if !quoted => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push(text[open..end.min(text.len())].to_string());
+        from = end.min(text.len());
+    }
+    out
+}
+
+/// The single-quoted literals in SQL text (`''` is a quote inside one).
+fn quoted_literals(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\'' {
+            continue;
+        }
+        let mut literal = String::new();
+        while let Some(c) = chars.next() {
+            if c == '\'' {
+                if chars.peek() == Some(&'\'') {
+                    chars.next();
+                    literal.push('\'');
+                    continue;
+                }
+                break;
+            }
+            literal.push(c);
+        }
+        out.push(literal);
+    }
+    out
+}
+
 /// Every index of a table (an SQLite rowid is not one).
 pub async fn indexes(db: &mut Db, table: &Table) -> Result<Vec<Index>> {
     let binds = [Bind::Text(table.schema.clone()), Bind::Text(table.name.clone())];
@@ -283,6 +423,16 @@ mod tests {
         assert!(col(Some("'EUR'::text"), "").mints().is_none());
         assert!(col(Some("0"), "").mints().is_none());
         assert!(col(None, "").mints().is_none());
+    }
+
+    #[test]
+    fn allowed_values_from_definitions() {
+        assert_eq!(quoted_literals("enum('in_progress','it''s')"), ["in_progress", "it's"]);
+        let pg = "CHECK ((status = ANY (ARRAY['INPROGRESS'::text, 'COMPLETED'::text])))";
+        assert_eq!(quoted_literals(&check_clauses(pg)[0]), ["INPROGRESS", "COMPLETED"]);
+        let sqlite = "CREATE TABLE t (status TEXT CHECK (status IN ('a', 'b')), n INT CHECK (n > 0))";
+        assert_eq!(check_clauses(sqlite).len(), 2);
+        assert_eq!(quoted_literals(&check_clauses(sqlite)[0]), ["a", "b"]);
     }
 
     #[test]

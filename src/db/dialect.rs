@@ -177,6 +177,30 @@ impl Dialect {
         }
     }
 
+    /// A condition true for rows a live transaction holds (locked, or changed
+    /// and not committed), readable in a read-only session: the row's xmax is
+    /// a transaction still in progress. `None` where only a locking read can tell.
+    pub fn held_condition(&self) -> Option<&'static str> {
+        match self.engine {
+            Engine::Postgres => Some(
+                "(xmax <> '0' AND xmax::text::int8 IN \
+                 (SELECT x % 4294967296 FROM txid_snapshot_xip(txid_current_snapshot()) x))",
+            ),
+            Engine::MySql | Engine::Sqlite => None,
+        }
+    }
+
+    /// The clause of a locking read that passes over rows a live transaction
+    /// holds and keeps no lock past its statement (autocommit), for telling
+    /// held keys apart where `held_condition` cannot: MySQL refuses locking
+    /// reads in a read-only session, so the probe has a session of its own.
+    pub fn held_probe(&self) -> Option<&'static str> {
+        match self.engine {
+            Engine::MySql => Some(" LOCK IN SHARE MODE SKIP LOCKED"),
+            Engine::Postgres | Engine::Sqlite => None,
+        }
+    }
+
     /// Where a table's storage figures come from.
     pub fn storage_figures(&self) -> StorageFigures {
         match self.engine {

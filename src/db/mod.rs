@@ -70,6 +70,9 @@ pub fn engine_of(url: &str) -> Result<Engine> {
 pub enum Access {
     ReadOnly,
     ReadWrite,
+    /// A session for locking reads that write nothing: telling keys a live
+    /// transaction holds apart, where a read-only session may not lock.
+    LockProbe,
 }
 
 /// A value bound to a statement's placeholder.

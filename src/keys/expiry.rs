@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use super::KeyTable;
 use crate::config::Config;
 use crate::db::times::TimeColumn;
-use crate::db::{self, Bind, Db, Dialect};
+use crate::db::{self, Bind, Db, Dialect, Placeholders};
 use crate::timeparse;
 
 /// Shorter horizons are refused without `--allow-short-retention`: keys must
@@ -103,28 +103,39 @@ impl Expiry {
         Ok(Expiry { column, time, cutoff })
     }
 
-    /// The rows expired before `before` (the cutoff, or earlier): not in
-    /// progress unless `include_in_progress`, and `filter`.
+    /// The rows expired before `before` (the cutoff, or earlier) and
+    /// `filter`: not in progress, or with `leases_over`, in progress only
+    /// once their lease has expired too (its limit the longest maximum
+    /// duration) and no live transaction holds them.
     pub fn condition(
         &self,
         dialect: &Dialect,
         target: &KeyTable,
-        include_in_progress: bool,
+        leases_over: Option<Duration>,
         filter: Option<&str>,
         before: DateTime<Utc>,
-    ) -> (String, Vec<Bind>) {
+    ) -> Result<(String, Vec<Bind>)> {
         let (mut sql, bind) =
             dialect.time_bound(&dialect.ident(&self.column), self.time.repr, false, before.timestamp_micros(), 1);
         let mut binds: Vec<Bind> = bind.into_iter().collect();
-        if !include_in_progress && let Some(in_progress) = target.tells_in_progress() {
+        if let Some(in_progress) = target.tells_in_progress() {
             let (cond, more) = in_progress.sql(dialect, binds.len() + 1);
-            // A row whose status is NULL is kept too: NOT (NULL) is not true.
-            sql.push_str(&format!(" AND NOT ({cond})"));
             binds.extend(more);
+            // A row whose status is NULL is kept too: NOT (NULL) is not true.
+            match leases_over {
+                None => sql.push_str(&format!(" AND NOT ({cond})")),
+                Some(limit) => {
+                    let mut params = Placeholders::after(*dialect, binds);
+                    let past = target.past_limit_sql(dialect, limit, timeparse::now().timestamp_micros(), &mut params)?;
+                    binds = params.binds;
+                    let free = dialect.held_condition().map(|held| format!(" AND NOT {held}")).unwrap_or_default();
+                    sql.push_str(&format!(" AND (NOT ({cond}) OR ({past}{free}))"));
+                }
+            }
         }
         if let Some(filter) = filter {
             sql.push_str(&format!(" AND ({filter})"));
         }
-        (sql, binds)
+        Ok((sql, binds))
     }
 }

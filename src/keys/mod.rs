@@ -9,15 +9,18 @@ pub mod reaping;
 pub mod stuck;
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::{Result, bail};
 use clap::Args;
 
+pub use crate::config::OnExpiredLease;
 use crate::config::{Config, KeyTableConfig};
 use crate::db::catalog::{self, Table};
 use crate::db::times::{self, TimeColumn};
 use crate::db::user_sql;
-use crate::db::{Bind, Db, Dialect};
+use crate::db::{Bind, Db, Dialect, Placeholders};
+use stuck::StuckKey;
 use crate::timeparse::{self, TimeUnitArg, TimeUnits};
 
 /// The mapping flags, flattened into every command that reads the key table.
@@ -32,9 +35,9 @@ pub struct MappingArgs {
     /// A column of the key's scope (repeat for several) [default: scope_id, when it exists]
     #[arg(long = "scope-column", value_name = "COL")]
     pub scope_columns: Vec<String>,
-    /// The operation column [default: operation, when it exists]
-    #[arg(long, value_name = "COL")]
-    pub operation_column: Option<String>,
+    /// The operation column; repeat when the operation spans several (method, path): their values joined by a space [default: operation, when it exists]
+    #[arg(long = "operation-column", value_name = "COL")]
+    pub operation_columns: Vec<String>,
     /// The idempotency-key column [default: key]
     #[arg(long, value_name = "COL")]
     pub key_column: Option<String>,
@@ -56,9 +59,24 @@ pub struct MappingArgs {
     /// SQL condition true for keys in progress, for tables without a status column
     #[arg(long, value_name = "SQL")]
     pub in_progress_when: Option<String>,
-    /// The lock-time column [default: locked_at, when it exists]
+    /// The lock-time column: when a request took the key [default: locked_at, when it exists]
     #[arg(long, value_name = "COL")]
     pub locked_at_column: Option<String>,
+    /// A lease-deadline column: a key in progress is stuck once this time has passed (plus --lease-grace)
+    #[arg(long, value_name = "COL")]
+    pub lease_until_column: Option<String>,
+    /// How long past its lease deadline a key may still be running [default: 0s]
+    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    pub lease_grace: Option<Duration>,
+    /// The last-attempt column: an abandoned key's age counts from it [default: last_run_at, when it exists]
+    #[arg(long, value_name = "COL")]
+    pub last_run_column: Option<String>,
+    /// What an expired lease means in this design: retries refused until the key is released, or the next retry takes it over [default: conflict]
+    #[arg(long, value_enum, value_name = "MEANING")]
+    pub on_expired_lease: Option<OnExpiredLease>,
+    /// The key row commits with its effect: no key is ever in progress (nothing to find stuck or reap)
+    #[arg(long)]
+    pub no_in_progress: bool,
     /// The creation-time column [default: created_at, when it exists]
     #[arg(long, value_name = "COL")]
     pub created_at_column: Option<String>,
@@ -94,11 +112,22 @@ pub struct Statuses {
 pub struct KeyTable {
     pub table: Table,
     pub scope: Vec<String>,
-    pub operation: Option<String>,
+    /// The operation's columns; their values joined by a space name it.
+    pub operation: Vec<String>,
     key: Option<String>,
     pub statuses: Option<Statuses>,
+    /// Which status values were named by flag or config file.
+    pub values_given: ValuesGiven,
     in_progress: Option<InProgress>,
+    /// The design has no in-progress state: the key commits with its effect.
+    pub no_in_progress: bool,
     pub locked_at: Option<String>,
+    /// A lease deadline: past it (plus the grace), a key in progress is stuck.
+    pub lease_until: Option<String>,
+    pub lease_grace: Duration,
+    /// The last attempt: an abandoned key's age counts from it.
+    pub last_run: Option<String>,
+    pub on_expired_lease: OnExpiredLease,
     pub created_at: Option<String>,
     pub expires_at: Option<String>,
     units: TimeUnits,
@@ -138,15 +167,21 @@ fn optional(table: &Table, given: Option<String>, default: &str, flag: &str) -> 
 pub struct Mapping {
     table: String,
     scope: Option<Vec<String>>,
-    operation: Option<String>,
+    operation: Option<Vec<String>>,
     key: Option<String>,
     status: Option<String>,
     in_progress_value: String,
     succeeded_value: String,
     retryable_value: String,
     permanent_value: String,
+    values: ValuesGiven,
     in_progress_when: Option<String>,
+    no_in_progress: bool,
     locked_at: Option<String>,
+    lease_until: Option<String>,
+    lease_grace: Duration,
+    last_run: Option<String>,
+    on_expired_lease: OnExpiredLease,
     created_at: Option<String>,
     expires_at: Option<String>,
     units: TimeUnits,
@@ -154,6 +189,18 @@ pub struct Mapping {
     pub fingerprint: Option<String>,
     pub response_code: Option<String>,
     pub response_body: Option<String>,
+    pub scope_in_key: bool,
+    pub responses_upstream: bool,
+}
+
+/// Which status values were named by flag or config file, rather than left
+/// at the reference schema's.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ValuesGiven {
+    pub retryable: bool,
+    pub permanent: bool,
+    /// Any status value at all.
+    pub any: bool,
 }
 
 impl MappingArgs {
@@ -163,33 +210,62 @@ impl MappingArgs {
     }
 
     /// Folds the flags over the config file's `[key_table]`.
-    pub fn mapping(&self, file: &KeyTableConfig) -> Mapping {
+    pub fn mapping(&self, file: &KeyTableConfig) -> Result<Mapping> {
         let value = |flag: &Option<String>, file: &Option<String>, default: &str| {
             pick(flag, file).unwrap_or_else(|| default.to_string())
         };
-        Mapping {
+        let given = |flag: &Option<String>, file: &Option<String>| flag.is_some() || file.is_some();
+        let values = ValuesGiven {
+            retryable: given(&self.retryable_value, &file.retryable_value),
+            permanent: given(&self.permanent_value, &file.permanent_value),
+            any: given(&self.in_progress_value, &file.in_progress_value)
+                || given(&self.succeeded_value, &file.succeeded_value)
+                || given(&self.retryable_value, &file.retryable_value)
+                || given(&self.permanent_value, &file.permanent_value),
+        };
+        let operation = if !self.operation_columns.is_empty() {
+            Some(self.operation_columns.clone())
+        } else {
+            file.operation_columns.clone().or_else(|| file.operation_column.clone().map(|c| vec![c]))
+        };
+        let lease_grace = match (self.lease_grace, &file.lease_grace) {
+            (Some(d), _) => d,
+            (None, Some(text)) => {
+                timeparse::duration(text).map_err(|e| anyhow::anyhow!("config key_table.lease_grace: {e}"))?
+            }
+            (None, None) => Duration::ZERO,
+        };
+        Ok(Mapping {
             table: pick(&self.table, &file.table).unwrap_or_else(|| "idempotency_keys".into()),
             scope: if self.scope_columns.is_empty() {
                 file.scope_columns.clone()
             } else {
                 Some(self.scope_columns.clone())
             },
-            operation: pick(&self.operation_column, &file.operation_column),
+            operation,
             key: pick(&self.key_column, &file.key_column),
             status: pick(&self.status_column, &file.status_column),
             in_progress_value: value(&self.in_progress_value, &file.in_progress_value, "in_progress"),
             succeeded_value: value(&self.succeeded_value, &file.succeeded_value, "succeeded"),
             retryable_value: value(&self.retryable_value, &file.retryable_value, "failed_retryable"),
             permanent_value: value(&self.permanent_value, &file.permanent_value, "failed_permanent"),
+            values,
             in_progress_when: pick(&self.in_progress_when, &file.in_progress_when),
+            no_in_progress: self.no_in_progress || file.in_progress == Some(false),
             locked_at: pick(&self.locked_at_column, &file.locked_at_column),
+            lease_until: pick(&self.lease_until_column, &file.lease_until_column),
+            lease_grace,
+            last_run: pick(&self.last_run_column, &file.last_run_column),
+            on_expired_lease: self.on_expired_lease.or(file.on_expired_lease).unwrap_or_default(),
             created_at: pick(&self.created_at_column, &file.created_at_column),
             expires_at: pick(&self.expires_at_column, &file.expires_at_column),
             units: TimeUnits::new(&self.time_units, file.time_unit, file.time_units.as_ref()),
             fingerprint: file.fingerprint_column.clone(),
             response_code: file.response_code_column.clone(),
             response_body: file.response_body_column.clone(),
-        }
+            scope_in_key: file.scope_in_key == Some(true),
+            responses_upstream: file.responses_upstream == Some(true),
+        })
     }
 }
 
@@ -211,7 +287,10 @@ impl KeyTable {
             Some(names) => names.iter().map(|n| named(&table, n, "--scope-column")).collect::<Result<_>>()?,
             None => optional(&table, None, "scope_id", "--scope-column")?.into_iter().collect(),
         };
-        let operation = optional(&table, mapping.operation.clone(), "operation", "--operation-column")?;
+        let operation = match &mapping.operation {
+            Some(names) => names.iter().map(|n| named(&table, n, "--operation-column")).collect::<Result<_>>()?,
+            None => optional(&table, None, "operation", "--operation-column")?.into_iter().collect(),
+        };
         let key_name = mapping.key.clone().unwrap_or_else(|| "key".into());
         let (key, missing_key) = match named(&table, &key_name, "--key-column") {
             Ok(key) => (Some(key), None),
@@ -242,7 +321,7 @@ impl KeyTable {
             }),
             (None, None) => None,
         };
-        let missing_in_progress = in_progress.is_none().then(|| {
+        let missing_in_progress = (in_progress.is_none() && !mapping.no_in_progress).then(|| {
             format!(
                 "no column \"status\" in table {:?}: map the status column with --status-column, \
                  or say which keys are in progress with --in-progress-when",
@@ -250,6 +329,11 @@ impl KeyTable {
             )
         });
         let locked_at = optional(&table, mapping.locked_at.clone(), "locked_at", "--locked-at-column")?;
+        let lease_until = match &mapping.lease_until {
+            Some(name) => Some(named(&table, name, "--lease-until-column")?),
+            None => None,
+        };
+        let last_run = optional(&table, mapping.last_run.clone(), "last_run_at", "--last-run-column")?;
         let created_at = optional(&table, mapping.created_at.clone(), "created_at", "--created-at-column")?;
         let expires_at = optional(&table, mapping.expires_at.clone(), "expires_at", "--expires-at-column")?;
         for column in mapping.units.columns() {
@@ -261,8 +345,14 @@ impl KeyTable {
             operation,
             key,
             statuses,
-            in_progress,
+            values_given: mapping.values,
+            in_progress: if mapping.no_in_progress { None } else { in_progress },
+            no_in_progress: mapping.no_in_progress,
             locked_at,
+            lease_until,
+            lease_grace: mapping.lease_grace,
+            last_run,
+            on_expired_lease: mapping.on_expired_lease,
             created_at,
             expires_at,
             units: mapping.units.clone(),
@@ -287,6 +377,13 @@ impl KeyTable {
 
     /// How keys in progress are told, for the commands that need it.
     pub fn in_progress(&self) -> Result<&InProgress> {
+        if self.no_in_progress {
+            bail!(
+                "table {:?} has no in-progress state (--no-in-progress): its keys commit with their effect, \
+                 and none can be stuck",
+                self.table.name
+            );
+        }
         match (&self.in_progress, &self.missing.in_progress) {
             (Some(in_progress), _) => Ok(in_progress),
             (None, Some(why)) => bail!("{why}"),
@@ -307,9 +404,10 @@ impl KeyTable {
         Ok(())
     }
 
-    /// Reads the lock-time columns (`locked_at`, `created_at`).
-    pub async fn read_lock_times(&mut self, db: &mut Db) -> Result<()> {
-        let names = [self.locked_at.clone(), self.created_at.clone()];
+    /// Reads the columns a key's state is judged by: the lease deadline, the
+    /// lock time, the last attempt and the creation time.
+    pub async fn read_state_times(&mut self, db: &mut Db) -> Result<()> {
+        let names = [self.lease_until.clone(), self.locked_at.clone(), self.last_run.clone(), self.created_at.clone()];
         self.read_times(db, &names).await
     }
 }
@@ -325,31 +423,145 @@ impl KeyTable {
         self.times.iter().find(|t| t.name == name)
     }
 
-    /// The lock time in microseconds since the epoch: `locked_at`, else
-    /// `created_at`. A table told apart by `--in-progress-when` that has a
-    /// lock column uses it alone: there a NULL lock means nobody holds the key
-    /// (that is what `reap` leaves behind), not that it was never locked.
-    pub fn lock_micros_sql(&self, dialect: &Dialect) -> Result<String> {
-        let micros = |name: &String| match self.time(name) {
-            Some(t) => Ok(dialect.epoch_micros(&dialect.ident(name), t.repr)),
+    /// A time column in microseconds since the epoch, when mapped (and read).
+    fn micros(&self, dialect: &Dialect, name: &Option<String>) -> Result<Option<String>> {
+        let Some(name) = name else { return Ok(None) };
+        match self.time(name) {
+            Some(t) => Ok(Some(dialect.epoch_micros(&dialect.ident(name), t.repr))),
             None => bail!("time column {name:?} was not read"),
-        };
-        if let (Some(InProgress::When(_)), Some(locked_at)) = (&self.in_progress, &self.locked_at) {
-            return micros(locked_at);
-        }
-        match (&self.locked_at, &self.created_at) {
-            (Some(l), Some(c)) => Ok(format!("COALESCE({}, {})", micros(l)?, micros(c)?)),
-            (Some(t), None) | (None, Some(t)) => micros(t),
-            (None, None) => bail!(
-                "table {:?} has no locked_at or created_at column: map one with --locked-at-column or --created-at-column",
-                self.table.name
-            ),
         }
     }
 
-    /// The columns the lock time is read from.
-    pub fn lock_columns(&self) -> impl Iterator<Item = &TimeColumn> {
-        [&self.locked_at, &self.created_at].into_iter().flatten().filter_map(|name| self.time(name))
+    /// The times a key's state is judged by, as expressions in microseconds:
+    /// its lease deadline, its lock time, and the time an abandoned key's age
+    /// counts from (its last attempt, else its creation).
+    pub fn state_times(&self, dialect: &Dialect) -> Result<StateTimes> {
+        let deadline = self.micros(dialect, &self.lease_until)?;
+        let lock = self.micros(dialect, &self.locked_at)?;
+        let base = match self.micros(dialect, &self.last_run)? {
+            Some(last_run) => Some(last_run),
+            None => self.micros(dialect, &self.created_at)?,
+        };
+        if deadline.is_none() && lock.is_none() && base.is_none() {
+            bail!(
+                "table {:?} has no locked_at or created_at column: map one with --locked-at-column or --created-at-column \
+                 (or a deadline with --lease-until-column)",
+                self.table.name
+            );
+        }
+        Ok(StateTimes { deadline, lock, base })
+    }
+
+    /// The columns a key's state is read from, as read.
+    pub fn state_columns(&self) -> impl Iterator<Item = &TimeColumn> {
+        [&self.lease_until, &self.locked_at, &self.last_run, &self.created_at]
+            .into_iter()
+            .flatten()
+            .filter_map(|name| self.time(name))
+    }
+}
+
+/// A key as the database names it: scope, operation parts and key, as text.
+pub type Identity = Vec<Option<String>>;
+
+impl KeyTable {
+    /// The condition true for exactly this key; with `as_read`, only while
+    /// its state time is the one that was read (compare-and-set).
+    fn key_term(&self, key: &StuckKey, as_read: bool, params: &mut Placeholders) -> Result<String> {
+        let dialect = params.dialect;
+        let mut conds = Vec::new();
+        let column_type = |name: &str| self.table.column(name).map(|c| c.data_type.clone());
+        let key_column = self.key()?;
+        let values = key.scope.iter().zip(&self.scope).chain(key.operation_parts.iter().zip(&self.operation));
+        for (value, column) in values.chain([(&Some(key.key.clone()), &key_column.to_string())]) {
+            match value {
+                Some(v) => conds.push(format!(
+                    "{} = {}",
+                    dialect.ident(column),
+                    params.push(Bind::Text(v.clone()), &column_type(column)?)
+                )),
+                None => conds.push(format!("{} IS NULL", dialect.ident(column))),
+            }
+        }
+        if as_read {
+            // Bound, not written in: every batch's statement is then the same
+            // text, prepared once (a new statement per batch costs MySQL 40 ms).
+            let seen = self.state_times(&dialect)?.seen();
+            conds.push(format!("{seen} = {}", params.push(Bind::Int(key.seen_us), "int8")));
+        }
+        Ok(format!("({})", conds.join(" AND ")))
+    }
+
+    /// The condition true for exactly these keys while still in progress
+    /// (and, `as_read`, as they were read): one statement a batch.
+    pub fn any_key(&self, batch: &[&StuckKey], as_read: bool, params: &mut Placeholders) -> Result<String> {
+        let terms = batch.iter().map(|key| self.key_term(key, as_read, params)).collect::<Result<Vec<_>>>()?;
+        let (in_progress, binds) = self.in_progress_sql(&params.dialect, params.binds.len() + 1)?;
+        params.binds.extend(binds);
+        Ok(format!("({}) AND {in_progress}", terms.join(" OR ")))
+    }
+
+    /// A stuck key's identity, in `identity_select` order.
+    pub fn identity(key: &StuckKey) -> Identity {
+        key.scope.iter().chain(&key.operation_parts).cloned().chain([Some(key.key.clone())]).collect()
+    }
+
+    /// The select list that reads keys' identities back, in `identity` order.
+    pub fn identity_select(&self, dialect: Dialect) -> Result<String> {
+        let text = |c: &String| dialect.text(&dialect.ident(c));
+        Ok(self
+            .scope
+            .iter()
+            .chain(&self.operation)
+            .map(text)
+            .chain([text(&self.key()?.to_string())])
+            .collect::<Vec<_>>()
+            .join(", "))
+    }
+}
+
+/// The times a key's state is judged by, as SQL expressions in microseconds.
+#[derive(Debug, Clone)]
+pub struct StateTimes {
+    pub deadline: Option<String>,
+    pub lock: Option<String>,
+    pub base: Option<String>,
+}
+
+impl KeyTable {
+    /// A condition true for keys whose limit has passed: a deadline plus the
+    /// lease grace, or a lock (else base) time plus `limit`, before `now_us`.
+    pub fn past_limit_sql(&self, dialect: &Dialect, limit: Duration, now_us: i64, params: &mut Placeholders) -> Result<String> {
+        let times = self.state_times(dialect)?;
+        let micros = |d: Duration| i64::try_from(d.as_micros()).unwrap_or(i64::MAX);
+        let none = |e: &Option<String>| e.as_ref().map(|e| format!("{e} IS NULL AND ")).unwrap_or_default();
+        let mut terms = Vec::new();
+        if let Some(deadline) = &times.deadline {
+            let p = params.push(Bind::Int(now_us.saturating_sub(micros(self.lease_grace))), "int8");
+            terms.push(format!("{deadline} < {p}"));
+        }
+        let before = now_us.saturating_sub(micros(limit));
+        if let Some(lock) = &times.lock {
+            let p = params.push(Bind::Int(before), "int8");
+            terms.push(format!("{}{lock} < {p}", none(&times.deadline)));
+        }
+        if let Some(base) = &times.base {
+            let p = params.push(Bind::Int(before), "int8");
+            terms.push(format!("{}{}{base} < {p}", none(&times.deadline), none(&times.lock)));
+        }
+        Ok(format!("({})", terms.join(" OR ")))
+    }
+}
+
+impl StateTimes {
+    /// One value that changes whenever a request takes the key, for
+    /// compare-and-set: the deadline, else the lock, else the base time.
+    pub fn seen(&self) -> String {
+        let parts: Vec<&str> = [&self.deadline, &self.lock, &self.base].into_iter().flatten().map(String::as_str).collect();
+        match parts.as_slice() {
+            [one] => one.to_string(),
+            many => format!("COALESCE({})", many.join(", ")),
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use clap::ValueEnum;
 use serde::Serialize;
 
 use super::KeyTable;
-use super::stuck::StuckKey;
+use super::stuck::{State, StuckKey};
 use crate::cli::OnError;
 use crate::db::user_sql::VerifySql;
 use crate::db::{Bind, Db, Dialect, Placeholders, errors};
@@ -35,6 +35,8 @@ pub enum Action {
     Release,
     /// Set the permanent-failure status with a stored error response: replays get the error
     Fail,
+    /// Delete the key row: the next request with the key starts afresh
+    Delete,
 }
 
 /// What happened to one key.
@@ -52,8 +54,13 @@ pub enum Resolution {
     /// Its change or its `--verify-sql` failed on this key (the error says
     /// why): left as it was, the other keys resolved.
     Error,
+    Deleted,
+    /// Nothing to write: an abandoned key of a design without a status waits
+    /// for the design's own retry.
+    Unchanged,
     WouldRelease,
     WouldFail,
+    WouldDelete,
 }
 
 impl Resolution {
@@ -67,6 +74,9 @@ impl Resolution {
             Resolution::Error => "error",
             Resolution::WouldRelease => "would-release",
             Resolution::WouldFail => "would-fail",
+            Resolution::Deleted => "deleted",
+            Resolution::Unchanged => "unchanged",
+            Resolution::WouldDelete => "would-delete",
         }
     }
 }
@@ -74,98 +84,97 @@ impl Resolution {
 /// The statement a batch of keys is changed by, for the dry run: the first key's.
 pub fn describe(keys: &KeyTable, args: &Reaping, first: &StuckKey, dialect: Dialect) -> Result<String> {
     let mut params = Placeholders::new(dialect);
-    let set = assignments(keys, args, &mut params)?;
-    let cond = any_key(keys, &[first], true, &mut params)?;
-    let sql = crate::db::fill(
-        include_str!("../../queries/reap_change.sql"),
-        &[("table", &keys.table.sql_name(&dialect)), ("set", &set), ("keys", &cond)],
-    );
+    let sql = change_statement(keys, args, &[first], &mut params)?.unwrap_or_else(|| "nothing".to_string());
     Ok(sql.lines().filter(|l| !l.trim_start().starts_with("--")).collect::<Vec<_>>().join(" "))
 }
 
-/// The condition true for exactly this key; with `as_read`, only while its
-/// lock time is the one that was read (compare-and-set).
-fn key_term(keys: &KeyTable, key: &StuckKey, as_read: bool, params: &mut Placeholders) -> Result<String> {
-    let dialect = params.dialect;
-    let mut conds = Vec::new();
-    let column_type = |name: &str| keys.table.column(name).map(|c| c.data_type.clone());
-    for (column, value) in keys.scope.iter().zip(&key.scope) {
-        match value {
-            Some(v) => conds.push(format!(
-                "{} = {}",
-                dialect.ident(column),
-                params.push(Bind::Text(v.clone()), &column_type(column)?)
-            )),
-            None => conds.push(format!("{} IS NULL", dialect.ident(column))),
+/// The statement that resolves these keys as they were read, or `None` when
+/// the action writes nothing on this design.
+fn change_statement(
+    keys: &KeyTable,
+    args: &Reaping,
+    which: &[&StuckKey],
+    params: &mut Placeholders,
+) -> Result<Option<String>> {
+    let table = keys.table.sql_name(&params.dialect);
+    if args.action == Action::Delete {
+        let cond = keys.any_key(which, true, params)?;
+        return Ok(Some(crate::db::fill(
+            include_str!("../../queries/reap_delete.sql"),
+            &[("table", &table), ("keys", &cond)],
+        )));
+    }
+    let Some(set) = assignments(keys, args, params)? else { return Ok(None) };
+    let cond = keys.any_key(which, true, params)?;
+    Ok(Some(crate::db::fill(
+        include_str!("../../queries/reap_change.sql"),
+        &[("table", &table), ("set", &set), ("keys", &cond)],
+    )))
+}
+
+/// Status values of the reference schema: a table that holds only these,
+/// mapped by default, follows it.
+const REFERENCE_STATUSES: [&str; 4] = ["in_progress", "succeeded", "failed_retryable", "failed_permanent"];
+
+/// Refuses to write a status value the table cannot hold or has never held:
+/// the value must be allowed by the column's enum type or CHECK constraint,
+/// be in use in the table, have been named by flag or config file, or the
+/// table follow the reference schema's statuses.
+pub async fn check_status_value(db: &mut Db, keys: &KeyTable, args: &Reaping) -> Result<()> {
+    let Some(s) = &keys.statuses else { return Ok(()) };
+    let (value, given, flag) = match args.action {
+        Action::Release => (&s.retryable, keys.values_given.retryable, "--retryable-value"),
+        Action::Fail => (&s.permanent, keys.values_given.permanent, "--permanent-value"),
+        Action::Delete => return Ok(()),
+    };
+    let allowed = crate::db::catalog::allowed_values(db, &keys.table, &s.column).await?;
+    if let Some(allowed) = &allowed {
+        if allowed.contains(value) {
+            return Ok(());
         }
+        bail!(
+            "{} cannot hold {value:?} (it allows {}): map the value this design uses with {flag}, or resolve the keys \
+             with --action delete",
+            s.column,
+            allowed.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ")
+        );
     }
-    if let (Some(column), Some(op)) = (&keys.operation, &key.operation) {
-        conds.push(format!(
-            "{} = {}",
-            dialect.ident(column),
-            params.push(Bind::Text(op.clone()), &column_type(column)?)
-        ));
+    if given {
+        return Ok(());
     }
-    let key_column = keys.key()?;
-    conds.push(format!(
-        "{} = {}",
-        dialect.ident(key_column),
-        params.push(Bind::Text(key.key.clone()), &column_type(key_column)?)
-    ));
-    if as_read {
-        // Bound, not written in: every batch's statement is then the same
-        // text, prepared once (a new statement per batch costs MySQL 40 ms).
-        conds.push(format!("{} = {}", keys.lock_micros_sql(&dialect)?, params.push(Bind::Int(key.lock_us), "int8")));
+    let in_use = crate::db::catalog::values_in_use(db, &keys.table, &s.column, 100_000).await?;
+    let reference = !keys.values_given.any && in_use.iter().all(|v| REFERENCE_STATUSES.contains(&v.as_str()));
+    if reference || in_use.contains(value) {
+        return Ok(());
     }
-    Ok(format!("({})", conds.join(" AND ")))
-}
-
-/// The condition true for exactly these keys while still in progress (and,
-/// `as_read`, with the lock times that were read): one statement a batch.
-pub fn any_key(keys: &KeyTable, batch: &[&StuckKey], as_read: bool, params: &mut Placeholders) -> Result<String> {
-    let terms = batch.iter().map(|key| key_term(keys, key, as_read, params)).collect::<Result<Vec<_>>>()?;
-    let (in_progress, binds) = keys.in_progress_sql(&params.dialect, params.binds.len() + 1)?;
-    params.binds.extend(binds);
-    Ok(format!("({}) AND {in_progress}", terms.join(" OR ")))
-}
-
-/// A key as the database names it: scope, operation and key, as text.
-type Identity = Vec<Option<String>>;
-
-fn identity(key: &StuckKey) -> Identity {
-    key.scope.iter().cloned().chain([key.operation.clone(), Some(key.key.clone())]).collect()
-}
-
-/// The select list that reads keys' identities back, in `identity` order.
-fn identity_select(keys: &KeyTable, dialect: Dialect) -> Result<String> {
-    let text = |c: &str| dialect.text(&dialect.ident(c));
-    Ok(keys
-        .scope
-        .iter()
-        .map(|c| text(c))
-        .chain([keys.operation.as_deref().map_or("NULL".to_string(), text), text(keys.key()?)])
-        .collect::<Vec<_>>()
-        .join(", "))
+    bail!(
+        "{} has never held {value:?} (its values: {}): map the value this design uses with {flag}, or resolve the keys \
+         with --action delete",
+        s.column,
+        in_use.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ")
+    )
 }
 
 /// The `SET` list of the action.
-pub fn assignments(keys: &KeyTable, args: &Reaping, params: &mut Placeholders) -> Result<String> {
+pub fn assignments(keys: &KeyTable, args: &Reaping, params: &mut Placeholders) -> Result<Option<String>> {
     let dialect = params.dialect;
     let typed = |name: &str| keys.table.column(name).map(|c| c.data_type.clone()).unwrap_or_default();
     let has = |name: &str| keys.table.columns.iter().any(|c| c.name == name);
     match (args.action, &keys.statuses) {
-        (Action::Release, Some(s)) => Ok(format!(
+        (Action::Release, Some(s)) => Ok(Some(format!(
             "{} = {}",
             dialect.ident(&s.column),
             params.push(Bind::Text(s.retryable.clone()), &typed(&s.column))
-        )),
-        (Action::Release, None) => match &keys.locked_at {
-            // Without a status column, releasing is unlocking.
-            Some(locked_at) => Ok(format!("{} = NULL", dialect.ident(locked_at))),
-            None => bail!(
-                "--action release on a table without a status column needs a lock-time column: map it with --locked-at-column"
-            ),
-        },
+        ))),
+        // Without a status column, releasing is unlocking: the lease is
+        // cleared, and the key is nobody's. A design with no lock to clear
+        // leaves its abandoned keys to its own retry.
+        (Action::Release, None) => Ok(keys
+            .locked_at
+            .iter()
+            .chain(&keys.lease_until)
+            .map(|c| format!("{} = NULL", dialect.ident(c)))
+            .reduce(|a, b| format!("{a}, {b}"))),
         (Action::Fail, Some(s)) => {
             let mut set = vec![format!(
                 "{} = {}",
@@ -184,11 +193,12 @@ pub fn assignments(keys: &KeyTable, args: &Reaping, params: &mut Placeholders) -
                     params.push(Bind::Text(args.fail_body.clone()), &typed("response_body"))
                 ));
             }
-            Ok(set.join(", "))
+            Ok(Some(set.join(", ")))
         }
         (Action::Fail, None) => {
             bail!("--action fail needs a status column to store the failure: map it with --status-column")
         }
+        (Action::Delete, _) => Ok(None),
     }
 }
 
@@ -231,11 +241,11 @@ async fn resolve_locked(
     let skip_locked = if writing { dialect.skip_locked() } else { None };
     // The keys still in progress with the lock time read, locked for this transaction.
     let read_back = |lock: Option<&str>, params: &mut Placeholders, which: &[&StuckKey]| -> Result<String> {
-        let cond = any_key(keys, which, true, params)?;
+        let cond = keys.any_key(which, true, params)?;
         Ok(crate::db::fill(
             include_str!("../../queries/reap_read_back.sql"),
             &[
-                ("select", &identity_select(keys, dialect)?),
+                ("select", &keys.identity_select(dialect)?),
                 ("table", &table),
                 ("keys", &cond),
                 ("lock", lock.unwrap_or("")),
@@ -244,12 +254,12 @@ async fn resolve_locked(
     };
     let mut params = Placeholders::new(dialect);
     let sql = read_back(skip_locked, &mut params, &all)?;
-    let held: std::collections::HashSet<Identity> = db.query_text(&sql, &params.binds).await?.into_iter().collect();
+    let held: std::collections::HashSet<super::Identity> = db.query_text(&sql, &params.binds).await?.into_iter().collect();
     let mut outcomes: Vec<Option<(Resolution, Option<String>)>> = vec![None; batch.len()];
-    let missing: Vec<&StuckKey> = all.iter().copied().filter(|k| !held.contains(&identity(k))).collect();
+    let missing: Vec<&StuckKey> = all.iter().copied().filter(|k| !held.contains(&KeyTable::identity(k))).collect();
     if !missing.is_empty() {
         // Not locked: finished or locked anew since read, or held by a live transaction.
-        let present: std::collections::HashSet<Identity> = if skip_locked.is_some() {
+        let present: std::collections::HashSet<super::Identity> = if skip_locked.is_some() {
             let mut params = Placeholders::new(dialect);
             let sql = read_back(None, &mut params, &missing)?;
             db.query_text(&sql, &params.binds).await?.into_iter().collect()
@@ -257,8 +267,8 @@ async fn resolve_locked(
             Default::default()
         };
         for (i, key) in batch.iter().enumerate() {
-            if !held.contains(&identity(key)) {
-                let outcome = if present.contains(&identity(key)) {
+            if !held.contains(&KeyTable::identity(key)) {
+                let outcome = if present.contains(&KeyTable::identity(key)) {
                     Resolution::SkippedLocked
                 } else {
                     Resolution::SkippedChanged
@@ -296,12 +306,20 @@ async fn resolve_locked(
                 Err(e) => return Err(e.context(format!("running --verify-sql for key {}", key.key))),
             }
         }
-        if writing {
+        // Without a status column, an abandoned key holds no lock to clear:
+        // it waits for the design's own retry.
+        let nothing = args.action == Action::Release
+            && keys.statuses.is_none()
+            && (key.state == State::Abandoned || assignments(keys, args, &mut Placeholders::new(dialect))?.is_none());
+        if nothing {
+            outcomes[i] = Some((Resolution::Unchanged, None));
+        } else if writing {
             to_change.push(i);
         } else {
             let would = match args.action {
                 Action::Release => Resolution::WouldRelease,
                 Action::Fail => Resolution::WouldFail,
+                Action::Delete => Resolution::WouldDelete,
             };
             outcomes[i] = Some((would, None));
         }
@@ -309,6 +327,7 @@ async fn resolve_locked(
     let done = match args.action {
         Action::Release => Resolution::Released,
         Action::Fail => Resolution::Failed,
+        Action::Delete => Resolution::Deleted,
     };
     // Changed by halves around a key that fails, one statement each.
     let mut pending = vec![to_change];
@@ -318,12 +337,7 @@ async fn resolve_locked(
         }
         let which: Vec<&StuckKey> = part.iter().map(|&i| &batch[i]).collect();
         let mut params = Placeholders::new(dialect);
-        let set = assignments(keys, args, &mut params)?;
-        let cond = any_key(keys, &which, true, &mut params)?;
-        let sql = crate::db::fill(
-            include_str!("../../queries/reap_change.sql"),
-            &[("table", &table), ("set", &set), ("keys", &cond)],
-        );
+        let Some(sql) = change_statement(keys, args, &which, &mut params)? else { continue };
         db.savepoint().await?;
         let changed = db.execute(&sql, &params.binds).await;
         db.end_savepoint(changed.is_ok()).await?;

@@ -1,51 +1,62 @@
-//! Keys left in progress past their operation's maximum duration, after a
-//! crash or a lost worker.
+//! Keys left in progress past their limit, after a crash or a lost worker,
+//! in one of two states: `lease-expired` (a lock time plus the operation's
+//! maximum duration, or a lease deadline, has passed) or `abandoned` (nobody
+//! holds the key, and its last attempt or creation is that old). A key a
+//! live transaction holds is never stuck: it is counted as held.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use chrono::Utc;
 use serde::Serialize;
 
 use super::KeyTable;
 use crate::cli::Limits;
 use crate::config::Config;
-use crate::db::{self, Bind};
+use crate::db::{self, Db, Placeholders, catalog};
 use crate::timeparse;
 
 /// Shorter maximum durations are refused without `--allow-short-duration`.
 const SHORTEST_DURATION: Duration = Duration::from_secs(30);
 
-/// Maximum durations by operation, flags over the config file.
+/// Maximum durations by operation (a name, or a glob such as
+/// `POST /carts/*/complete`), flags over the config file.
 #[derive(Debug, Clone)]
 pub struct Durations {
-    by_operation: BTreeMap<String, Duration>,
+    /// In order of precedence: flags first, then the config file.
+    named: Vec<(String, glob::Pattern, Duration)>,
     default: Duration,
 }
 
 impl Durations {
     pub fn new(limits: &Limits, config: &Config) -> Result<Durations> {
-        let mut by_operation = BTreeMap::new();
-        for (op, text) in &config.max_durations {
-            let d = timeparse::duration(text).map_err(|e| anyhow::anyhow!("config max_durations {op:?}: {e}"))?;
-            by_operation.insert(op.clone(), d);
-        }
+        let mut named: Vec<(String, Duration)> = Vec::new();
         let mut bare = None;
         for (op, d) in &limits.max_durations {
             match op {
-                Some(op) => {
-                    by_operation.insert(op.clone(), *d);
-                }
+                Some(op) => named.push((op.clone(), *d)),
                 None => bare = Some(*d),
             }
         }
-        let default = match (bare.or(limits.older_than), &config.older_than) {
+        for (op, text) in &config.max_durations {
+            let d = timeparse::duration(text).map_err(|e| anyhow::anyhow!("config max_durations {op:?}: {e}"))?;
+            if !named.iter().any(|(n, _)| n == op) {
+                named.push((op.clone(), d));
+            }
+        }
+        let default = match (bare, &config.max_duration) {
             (Some(d), _) => d,
-            (None, Some(text)) => timeparse::duration(text).map_err(|e| anyhow::anyhow!("config older_than: {e}"))?,
+            (None, Some(text)) => timeparse::duration(text).map_err(|e| anyhow::anyhow!("config max_duration: {e}"))?,
             (None, None) => Duration::from_secs(300),
         };
-        Ok(Durations { by_operation, default })
+        let named = named
+            .into_iter()
+            .map(|(op, d)| {
+                let pattern = glob::Pattern::new(&op).map_err(|e| anyhow::anyhow!("bad operation pattern {op:?}: {e}"))?;
+                Ok((op, pattern, d))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Durations { named, default })
     }
 
     /// Refuses a maximum duration under 30 s unless it is allowed: a key that
@@ -62,74 +73,235 @@ impl Durations {
         Ok(())
     }
 
+    /// The operation's maximum duration: its name's, else the first glob's that matches, else the default.
     pub fn of(&self, operation: Option<&str>) -> Duration {
-        operation.and_then(|op| self.by_operation.get(op)).copied().unwrap_or(self.default)
+        let Some(op) = operation else { return self.default };
+        self.named
+            .iter()
+            .find(|(name, _, _)| name == op)
+            .or_else(|| self.named.iter().find(|(_, pattern, _)| pattern.matches(op)))
+            .map_or(self.default, |(_, _, d)| *d)
     }
 
     pub fn shortest(&self) -> Duration {
-        self.by_operation.values().copied().chain([self.default]).min().unwrap_or(self.default)
+        self.named.iter().map(|(_, _, d)| *d).chain([self.default]).min().unwrap_or(self.default)
+    }
+
+    pub fn longest(&self) -> Duration {
+        self.named.iter().map(|(_, _, d)| *d).chain([self.default]).max().unwrap_or(self.default)
+    }
+
+    /// The operations named (flags and config file), as given.
+    pub fn named(&self) -> impl Iterator<Item = &str> {
+        self.named.iter().map(|(name, _, _)| name.as_str())
+    }
+
+    /// Whether an operation name (or glob) covers `op`.
+    fn covers(name_and_pattern: &(String, glob::Pattern, Duration), op: &str) -> bool {
+        name_and_pattern.0 == op || name_and_pattern.1.matches(op)
     }
 }
 
-/// A key in progress past its operation's maximum duration.
+/// How a stuck key came to be stuck.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum State {
+    /// A lock time plus the maximum duration, or a lease deadline, has passed.
+    LeaseExpired,
+    /// Nobody holds the key, and its last attempt (or creation) is that old.
+    Abandoned,
+}
+
+impl State {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::LeaseExpired => "lease-expired",
+            State::Abandoned => "abandoned",
+        }
+    }
+}
+
+/// A key in progress past its limit.
 #[derive(Debug, Clone, Serialize)]
 pub struct StuckKey {
     pub scope: Vec<Option<String>>,
+    /// The operation: its columns' values joined by a space.
     pub operation: Option<String>,
     pub key: String,
-    pub locked_at: String,
+    pub state: State,
+    /// When a request took the key, where the table says.
+    pub locked_at: Option<String>,
+    /// The time its age counts from: the lease deadline, the lock time, or
+    /// the last attempt (else creation) of an abandoned key.
+    pub since: String,
     pub age_seconds: i64,
+    /// The limit it passed: the operation's maximum duration, or the lease grace.
     pub max_duration_seconds: u64,
-    /// The lock time as read (microseconds), for compare-and-set.
+    /// Each operation column's value.
     #[serde(skip)]
-    pub lock_us: i64,
+    pub operation_parts: Vec<Option<String>>,
+    /// The key's state time as read (microseconds), for compare-and-set.
+    #[serde(skip)]
+    pub seen_us: i64,
+}
+
+/// The stuck keys, oldest first, and the keys that would be stuck but that a
+/// live transaction holds.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub keys: Vec<StuckKey>,
+    pub held: u64,
+}
+
+/// How held keys are told apart: by the rows' own markers (PostgreSQL),
+/// through a locking read on a session that may take locks (MySQL), or not
+/// at all (a writing run locks the keys itself and reports them skipped).
+pub enum Held<'a> {
+    Detect(Option<&'a mut Db>),
+    Ignore,
 }
 
 /// Reads the stuck keys, oldest first.
-pub async fn find(db: &mut db::Db, keys: &KeyTable, durations: &Durations) -> Result<Vec<StuckKey>> {
+pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Held<'_>) -> Result<Found> {
     let dialect = db.dialect();
-    let lock = keys.lock_micros_sql(&dialect)?;
-    let now = Utc::now().timestamp_micros();
-    let shortest = i64::try_from(durations.shortest().as_micros()).unwrap_or(i64::MAX);
-    let (in_progress, mut binds) = keys.in_progress_sql(&dialect, 1)?;
-    binds.push(Bind::Int(now.saturating_sub(shortest)));
-    let lock_before = format!("{lock} < {}", dialect.placeholder(binds.len()));
-    let text = |c: &Option<String>| c.as_deref().map_or("NULL".to_string(), |c| dialect.text(&dialect.ident(c)));
-    let mut select = vec![dialect.text(&dialect.ident(keys.key()?)), text(&keys.operation), lock.clone()];
-    select.extend(keys.scope.iter().map(|c| dialect.text(&dialect.ident(c))));
+    let times = keys.state_times(&dialect)?;
+    let now = timeparse::now().timestamp_micros();
+    let micros = |d: Duration| i64::try_from(d.as_micros()).unwrap_or(i64::MAX);
+    let (in_progress, binds) = keys.in_progress_sql(&dialect, 1)?;
+    let mut params = Placeholders::after(dialect, binds);
+    let due = keys.past_limit_sql(&dialect, durations.shortest(), now, &mut params)?;
+    let detect = matches!(held, Held::Detect(_));
+    let held_sql = match (detect, dialect.held_condition()) {
+        (true, Some(condition)) => format!("CASE WHEN {condition} THEN 1 ELSE 0 END"),
+        _ => "0".to_string(),
+    };
+    let text = |c: &str| dialect.text(&dialect.ident(c));
+    let null = || "NULL".to_string();
+    let mut select = vec![
+        text(keys.key()?),
+        times.deadline.clone().unwrap_or_else(null),
+        times.lock.clone().unwrap_or_else(null),
+        times.base.clone().unwrap_or_else(null),
+        held_sql,
+    ];
+    select.extend(keys.operation.iter().map(|c| text(c)));
+    select.extend(keys.scope.iter().map(|c| text(c)));
     let sql = db::fill(
         include_str!("../../queries/stuck.sql"),
         &[
             ("select", &select.join(", ")),
             ("table", &keys.table.sql_name(&dialect)),
             ("in_progress", &in_progress),
-            ("lock_before", &lock_before),
-            ("lock", &lock),
+            ("due", &due),
+            ("order", &times.seen()),
         ],
     );
-    let mut stuck = Vec::new();
-    for row in db.query_text(&sql, &binds).await.context("reading keys in progress")? {
+    let mut found = Found::default();
+    for row in db.query_text(&sql, &params.binds).await.context("reading keys in progress")? {
         let mut cells = row.into_iter();
         let key = cells.next().flatten().unwrap_or_default();
-        let operation = cells.next().flatten();
-        let Some(lock_us) = cells.next().flatten().and_then(|t| t.parse::<f64>().ok()) else { continue };
-        let lock_us = lock_us as i64;
+        let number = |v: Option<Option<String>>| v.flatten().and_then(|t| t.parse::<f64>().ok()).map(|v| v as i64);
+        let (deadline, lock, base) = (number(cells.next()), number(cells.next()), number(cells.next()));
+        let is_held = cells.next().flatten().as_deref() == Some("1");
+        let operation_parts: Vec<Option<String>> = cells.by_ref().take(keys.operation.len()).collect();
+        let operation = (!keys.operation.is_empty()).then(|| {
+            operation_parts.iter().map(|p| p.as_deref().unwrap_or("")).collect::<Vec<_>>().join(" ")
+        });
         let max = durations.of(operation.as_deref());
-        let age_us = now - lock_us;
-        if age_us <= i64::try_from(max.as_micros()).unwrap_or(i64::MAX) {
+        let (state, since, limit) = match (deadline, lock, base) {
+            (Some(d), _, _) => (State::LeaseExpired, d, keys.lease_grace),
+            (None, Some(l), _) => (State::LeaseExpired, l, max),
+            (None, None, Some(b)) => (State::Abandoned, b, max),
+            (None, None, None) => continue,
+        };
+        let age_us = now - since;
+        if age_us <= micros(limit) {
             continue;
         }
-        stuck.push(StuckKey {
+        if is_held {
+            found.held += 1;
+            continue;
+        }
+        let show = |us: i64| timeparse::rfc3339(timeparse::from_micros(us));
+        found.keys.push(StuckKey {
             scope: cells.collect(),
             operation,
             key,
-            locked_at: timeparse::rfc3339(timeparse::from_micros(lock_us)),
+            state,
+            locked_at: lock.map(show),
+            since: show(since),
             age_seconds: age_us / 1_000_000,
-            max_duration_seconds: max.as_secs(),
-            lock_us,
+            max_duration_seconds: limit.as_secs(),
+            operation_parts,
+            seen_us: deadline.or(lock).or(base).unwrap_or(since),
         });
     }
-    Ok(stuck)
+    if let Held::Detect(Some(probe)) = held
+        && let Some(lock) = dialect.held_probe()
+    {
+        found = probe_held(probe, keys, found, lock).await?;
+    }
+    Ok(found)
+}
+
+/// Keys a live transaction holds, told by a locking read that passes over
+/// them (and holds nothing after the statement: autocommit).
+async fn probe_held(probe: &mut Db, keys: &KeyTable, found: Found, lock: &str) -> Result<Found> {
+    let dialect = probe.dialect();
+    let mut free = std::collections::HashSet::new();
+    for chunk in found.keys.chunks(100) {
+        let which: Vec<&StuckKey> = chunk.iter().collect();
+        let mut params = Placeholders::new(dialect);
+        let cond = keys.any_key(&which, true, &mut params)?;
+        let sql = db::fill(
+            include_str!("../../queries/reap_read_back.sql"),
+            &[("select", &keys.identity_select(dialect)?), ("table", &keys.table.sql_name(&dialect)), ("keys", &cond), ("lock", lock)],
+        );
+        free.extend(probe.query_text(&sql, &params.binds).await.context("telling held keys apart")?);
+    }
+    let (keys_free, held): (Vec<StuckKey>, Vec<StuckKey>) =
+        found.keys.into_iter().partition(|k| free.contains(&KeyTable::identity(k)));
+    Ok(Found { keys: keys_free, held: found.held + held.len() as u64 })
+}
+
+/// A note when `--max-duration` or the config file names operations that no
+/// key has: the names that match nothing, and the operations in use.
+pub async fn unmatched_operations(db: &mut Db, keys: &KeyTable, durations: &Durations) -> Result<Option<String>> {
+    if durations.named.is_empty() || keys.operation.is_empty() {
+        return Ok(None);
+    }
+    let in_use: Vec<String> = catalog::combinations_in_use(db, &keys.table, &keys.operation, 100_000)
+        .await?
+        .into_iter()
+        .map(|parts| parts.iter().map(|p| p.as_deref().unwrap_or("")).collect::<Vec<_>>().join(" "))
+        .collect();
+    let unmatched: Vec<String> = durations
+        .named
+        .iter()
+        .filter(|named| !in_use.iter().any(|op| Durations::covers(named, op)))
+        .map(|(name, _, _)| format!("{name:?}"))
+        .collect();
+    if unmatched.is_empty() {
+        return Ok(None);
+    }
+    let mut ops = in_use;
+    ops.sort();
+    let shown: Vec<String> = ops.iter().take(10).map(|o| format!("{o:?}")).collect();
+    let more = if ops.len() > 10 { format!(" and {} more", ops.len() - 10) } else { String::new() };
+    Ok(Some(format!(
+        "--max-duration names operations no key has: {} (the key table's operations: {}{more})",
+        unmatched.join(", "),
+        if shown.is_empty() { "none".to_string() } else { shown.join(", ") }
+    )))
+}
+
+/// Stuck keys counted by state.
+pub fn by_state(keys: &[StuckKey]) -> BTreeMap<&'static str, u64> {
+    let mut counts = BTreeMap::new();
+    for key in keys {
+        *counts.entry(key.state.as_str()).or_default() += 1;
+    }
+    counts
 }
 
 #[cfg(test)]
@@ -139,19 +311,19 @@ mod tests {
 
     #[test]
     fn durations_by_operation() {
-        let limits = Limits {
-            max_durations: vec![(Some("POST /v1/payments".into()), Duration::from_secs(30))],
-            older_than: None,
-        };
+        let limits = Limits { max_durations: vec![(Some("POST /v1/payments".into()), Duration::from_secs(30))] };
         let mut config = Config::default();
         config.max_durations.insert("POST /v1/payments".into(), "1h".into());
         config.max_durations.insert("POST /v1/refunds".into(), "2m".into());
+        config.max_durations.insert("POST /carts/*/complete".into(), "45s".into());
         let d = Durations::new(&limits, &config).unwrap();
         assert_eq!(d.of(Some("POST /v1/payments")), Duration::from_secs(30), "the flag wins");
         assert_eq!(d.of(Some("POST /v1/refunds")), Duration::from_secs(120));
+        assert_eq!(d.of(Some("POST /carts/cart_01H/complete")), Duration::from_secs(45), "a glob");
         assert_eq!(d.of(Some("GET /x")), Duration::from_secs(300));
         assert_eq!(d.of(None), Duration::from_secs(300));
         assert_eq!(d.shortest(), Duration::from_secs(30));
+        assert_eq!(d.longest(), Duration::from_secs(300));
         use crate::cli::max_duration;
         assert_eq!(max_duration("POST /a=b=10s").unwrap(), (Some("POST /a=b".to_string()), Duration::from_secs(10)));
         assert_eq!(max_duration("90s").unwrap(), (None, Duration::from_secs(90)));

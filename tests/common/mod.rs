@@ -340,17 +340,19 @@ pub fn key_table(db: &TestDb) {
 }
 
 /// A key table without a status column, keyed by (user_id, idempotency_key),
-/// times in epoch seconds: `a` started and locked 10 min ago (stuck), `b`
-/// finished, `c` locked 10 s ago, `d` started but holds no lock. Returns now.
+/// times in epoch seconds: `a` started and locked 10 min ago (its lease
+/// expired), `b` finished, `c` locked 10 s ago, `d` started 11 min ago but
+/// holds no lock (abandoned). Returns now.
 pub fn api_keys(db: &TestDb) -> i64 {
     let now = chrono::Utc::now().timestamp();
     db.exec(&format!(
         "CREATE TABLE api_keys (user_id INTEGER NOT NULL, idempotency_key {text} NOT NULL, recovery_point {text} NOT NULL,
             locked_at BIGINT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (user_id, idempotency_key));
          INSERT INTO api_keys VALUES (1, 'a', 'started', {old}, {old}), (1, 'b', 'finished', {old}, {old}),
-                                     (2, 'c', 'started', {new}, {new}), (3, 'd', 'started', NULL, {old})",
+                                     (2, 'c', 'started', {new}, {new}), (3, 'd', 'started', NULL, {older})",
         text = db.ty("text"),
         old = now - 600,
+        older = now - 660,
         new = now - 10,
     ));
     now
