@@ -173,7 +173,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
         design,
     )?);
     checks.push(statuses(&mut db, &keys, mapped).await?);
-    checks.push(lock_time(&keys));
+    checks.push(lock_time(&mut db, &keys).await?);
     checks.push(expiry_index(&db, &keys, &indexes));
     let horizon = expiry::horizon(args.older_than, &config)?;
     checks.push(backlog(&mut db, &mut keys, horizon, args.backlog_grace).await?);
@@ -304,6 +304,16 @@ fn uniqueness(keys: &KeyTable, indexes: &[Index], design: Design, digest_like: b
             ),
             fix_all,
         ),
+        Some(cols) if keys.scope.is_empty() => Check::new(
+            name,
+            Verdict::Fail,
+            format!(
+                "unique {} has no scope: every caller shares one key space, so one caller's key can replay or \
+                 collide with another's{digest_note}",
+                list(cols)
+            ),
+            fix_all,
+        ),
         Some(cols) => Check::new(
             name,
             Verdict::Fail,
@@ -337,6 +347,12 @@ fn uniqueness(keys: &KeyTable, indexes: &[Index], design: Design, digest_like: b
 fn fingerprint(table: &Table, given: Option<String>, design: Design) -> Result<Check> {
     let name = "fingerprint";
     Ok(match column(table, given, FINGERPRINT_NAMES, "--fingerprint-column")? {
+        None if design.responses_upstream => Check::new(
+            name,
+            Verdict::Pass,
+            "requests are checked against their key by the upstream service (as --responses-upstream declares)",
+            "",
+        ),
         None if design.scope_in_key => Check::new(
             name,
             Verdict::Pass,
@@ -456,6 +472,19 @@ async fn statuses(db: &mut Db, keys: &KeyTable, mapped: bool) -> Result<Check> {
         .collect();
     unknown.sort();
     let values = format!("{}, {}, {} and {}", s.in_progress, s.succeeded, s.retryable, s.permanent);
+    let in_use = catalog::values_in_use(db, &keys.table, &s.column, STATUS_SAMPLE).await?;
+    let failures_seen = in_use.iter().any(|v| v == &s.retryable || v == &s.permanent);
+    if unknown.is_empty() && !failures_seen && !keys.values_given.retryable && !keys.values_given.permanent {
+        return Ok(Check::new(
+            name,
+            Verdict::Pass,
+            format!(
+                "{} holds only {} and {}: a failed request leaves no status behind, so its retry runs again",
+                s.column, s.in_progress, s.succeeded
+            ),
+            "",
+        ));
+    }
     Ok(if unknown.is_empty() {
         Check::new(name, Verdict::Pass, format!("{} tells {values} apart", s.column), "")
     } else {
@@ -474,7 +503,28 @@ async fn statuses(db: &mut Db, keys: &KeyTable, mapped: bool) -> Result<Check> {
     })
 }
 
-fn lock_time(keys: &KeyTable) -> Check {
+async fn lock_time(db: &mut Db, keys: &KeyTable) -> Result<Check> {
+    let name = "lock_time";
+    // A lock column nothing ever sets (Medusa v1's) records nothing.
+    if keys.lease_until.is_none()
+        && let (Some(l), false) = (&keys.locked_at, keys.no_in_progress)
+        && catalog::values_in_use(db, &keys.table, l, STATUS_SAMPLE).await?.is_empty()
+    {
+        let from = keys.last_run.as_ref().or(keys.created_at.as_ref()).map_or("nothing", |c| c.as_str());
+        return Ok(Check::new(
+            name,
+            Verdict::Warn,
+            format!(
+                "{l} is empty on every key sampled: nothing records when a request took a key, so a second \
+                 request with it is not held off, and stuck keys are timed from {from}"
+            ),
+            format!("set {l} when a request takes the key, and refuse a retry while it is recent"),
+        ));
+    }
+    Ok(lock_time_by_columns(keys))
+}
+
+fn lock_time_by_columns(keys: &KeyTable) -> Check {
     let name = "lock_time";
     let fix = "add locked_at, set each time a request takes the key; map an existing column with --locked-at-column";
     if keys.no_in_progress {
@@ -489,7 +539,9 @@ fn lock_time(keys: &KeyTable) -> Check {
         (Some(d), _, _, _) => {
             Check::new(name, Verdict::Pass, format!("{d} holds each lease's deadline: a stuck key is found by it"), "")
         }
-        (None, Some(l), _, _) => Check::new(name, Verdict::Pass, format!("{l} records when a request took the key"), ""),
+        (None, Some(l), _, _) => {
+            Check::new(name, Verdict::Pass, format!("{l} records when a request took the key"), "")
+        }
         (None, None, Some(r), _) => Check::new(
             name,
             Verdict::Pass,
@@ -610,7 +662,7 @@ async fn lifetime(db: &mut Db, keys: &mut KeyTable, horizon: Option<Duration>) -
         _ => None,
     };
     let Some((lifetime, by)) = shortest else { return Ok(None) };
-    let shown = humantime::format_duration(Duration::from_secs(lifetime.as_secs())).to_string();
+    let shown = humantime::format_duration(Duration::from_secs((lifetime.as_millis() as u64 + 500) / 1000)).to_string();
     Ok(Some(if lifetime < SHORTEST_LIFETIME {
         Check::new(
             name,

@@ -193,7 +193,10 @@ pub async fn allowed_values(db: &mut Db, table: &Table, column: &str) -> Result<
                 for clause in check_clauses(&text) {
                     let lower = clause.to_lowercase();
                     let mentions = lower.contains(&column.to_lowercase());
-                    let a_list = lower.contains(" in ") || lower.contains(" in(") || lower.contains("any") || lower.contains(" or ");
+                    let a_list = lower.contains(" in ")
+                        || lower.contains(" in(")
+                        || lower.contains("any")
+                        || lower.contains(" or ");
                     let negated = lower.contains("<>") || lower.contains("!=") || lower.contains("not ");
                     if mentions && a_list && !negated {
                         limited = true;

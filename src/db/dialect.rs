@@ -179,12 +179,16 @@ impl Dialect {
 
     /// A condition true for rows a live transaction holds (locked, or changed
     /// and not committed), readable in a read-only session: the row's xmax is
-    /// a transaction still in progress. `None` where only a locking read can tell.
+    /// a transaction the current snapshot does not see as over. `None` where
+    /// only a locking read can tell.
     pub fn held_condition(&self) -> Option<&'static str> {
         match self.engine {
+            // The row's 32-bit xmax widened to a full transaction id next to
+            // the snapshot's (a signed distance, so that it wraps right).
             Engine::Postgres => Some(
-                "(xmax <> '0' AND xmax::text::int8 IN \
-                 (SELECT x % 4294967296 FROM txid_snapshot_xip(txid_current_snapshot()) x))",
+                "(xmax <> '0' AND NOT txid_visible_in_snapshot(txid_snapshot_xmax(txid_current_snapshot()) \
+                 + ((xmax::text::int8 - txid_snapshot_xmax(txid_current_snapshot()) % 4294967296 + 6442450944) \
+                 % 4294967296 - 2147483648), txid_current_snapshot()))",
             ),
             Engine::MySql | Engine::Sqlite => None,
         }

@@ -126,7 +126,8 @@ impl Expiry {
                 None => sql.push_str(&format!(" AND NOT ({cond})")),
                 Some(limit) => {
                     let mut params = Placeholders::after(*dialect, binds);
-                    let past = target.past_limit_sql(dialect, limit, timeparse::now().timestamp_micros(), &mut params)?;
+                    let past =
+                        target.past_limit_sql(dialect, limit, timeparse::now().timestamp_micros(), &mut params)?;
                     binds = params.binds;
                     let free = dialect.held_condition().map(|held| format!(" AND NOT {held}")).unwrap_or_default();
                     sql.push_str(&format!(" AND (NOT ({cond}) OR ({past}{free}))"));

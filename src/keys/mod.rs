@@ -20,8 +20,8 @@ use crate::db::catalog::{self, Table};
 use crate::db::times::{self, TimeColumn};
 use crate::db::user_sql;
 use crate::db::{Bind, Db, Dialect, Placeholders};
-use stuck::StuckKey;
 use crate::timeparse::{self, TimeUnitArg, TimeUnits};
+use stuck::StuckKey;
 
 /// The mapping flags, flattened into every command that reads the key table.
 #[derive(Debug, Clone, Default, Args)]
@@ -438,9 +438,10 @@ impl KeyTable {
     pub fn state_times(&self, dialect: &Dialect) -> Result<StateTimes> {
         let deadline = self.micros(dialect, &self.lease_until)?;
         let lock = self.micros(dialect, &self.locked_at)?;
-        let base = match self.micros(dialect, &self.last_run)? {
-            Some(last_run) => Some(last_run),
-            None => self.micros(dialect, &self.created_at)?,
+        // The last attempt, else (never run, or no such column) the creation.
+        let base = match (self.micros(dialect, &self.last_run)?, self.micros(dialect, &self.created_at)?) {
+            (Some(last_run), Some(created)) => Some(format!("COALESCE({last_run}, {created})")),
+            (last_run, created) => last_run.or(created),
         };
         if deadline.is_none() && lock.is_none() && base.is_none() {
             bail!(
@@ -531,7 +532,13 @@ pub struct StateTimes {
 impl KeyTable {
     /// A condition true for keys whose limit has passed: a deadline plus the
     /// lease grace, or a lock (else base) time plus `limit`, before `now_us`.
-    pub fn past_limit_sql(&self, dialect: &Dialect, limit: Duration, now_us: i64, params: &mut Placeholders) -> Result<String> {
+    pub fn past_limit_sql(
+        &self,
+        dialect: &Dialect,
+        limit: Duration,
+        now_us: i64,
+        params: &mut Placeholders,
+    ) -> Result<String> {
         let times = self.state_times(dialect)?;
         let micros = |d: Duration| i64::try_from(d.as_micros()).unwrap_or(i64::MAX);
         let none = |e: &Option<String>| e.as_ref().map(|e| format!("{e} IS NULL AND ")).unwrap_or_default();
@@ -557,7 +564,8 @@ impl StateTimes {
     /// One value that changes whenever a request takes the key, for
     /// compare-and-set: the deadline, else the lock, else the base time.
     pub fn seen(&self) -> String {
-        let parts: Vec<&str> = [&self.deadline, &self.lock, &self.base].into_iter().flatten().map(String::as_str).collect();
+        let parts: Vec<&str> =
+            [&self.deadline, &self.lock, &self.base].into_iter().flatten().map(String::as_str).collect();
         match parts.as_slice() {
             [one] => one.to_string(),
             many => format!("COALESCE({})", many.join(", ")),

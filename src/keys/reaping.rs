@@ -254,7 +254,8 @@ async fn resolve_locked(
     };
     let mut params = Placeholders::new(dialect);
     let sql = read_back(skip_locked, &mut params, &all)?;
-    let held: std::collections::HashSet<super::Identity> = db.query_text(&sql, &params.binds).await?.into_iter().collect();
+    let held: std::collections::HashSet<super::Identity> =
+        db.query_text(&sql, &params.binds).await?.into_iter().collect();
     let mut outcomes: Vec<Option<(Resolution, Option<String>)>> = vec![None; batch.len()];
     let missing: Vec<&StuckKey> = all.iter().copied().filter(|k| !held.contains(&KeyTable::identity(k))).collect();
     if !missing.is_empty() {

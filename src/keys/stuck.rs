@@ -52,7 +52,8 @@ impl Durations {
         let named = named
             .into_iter()
             .map(|(op, d)| {
-                let pattern = glob::Pattern::new(&op).map_err(|e| anyhow::anyhow!("bad operation pattern {op:?}: {e}"))?;
+                let pattern =
+                    glob::Pattern::new(&op).map_err(|e| anyhow::anyhow!("bad operation pattern {op:?}: {e}"))?;
                 Ok((op, pattern, d))
             })
             .collect::<Result<_>>()?;
@@ -204,9 +205,8 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
         let (deadline, lock, base) = (number(cells.next()), number(cells.next()), number(cells.next()));
         let is_held = cells.next().flatten().as_deref() == Some("1");
         let operation_parts: Vec<Option<String>> = cells.by_ref().take(keys.operation.len()).collect();
-        let operation = (!keys.operation.is_empty()).then(|| {
-            operation_parts.iter().map(|p| p.as_deref().unwrap_or("")).collect::<Vec<_>>().join(" ")
-        });
+        let operation = (!keys.operation.is_empty())
+            .then(|| operation_parts.iter().map(|p| p.as_deref().unwrap_or("")).collect::<Vec<_>>().join(" "));
         let max = durations.of(operation.as_deref());
         let (state, since, limit) = match (deadline, lock, base) {
             (Some(d), _, _) => (State::LeaseExpired, d, keys.lease_grace),
@@ -255,7 +255,12 @@ async fn probe_held(probe: &mut Db, keys: &KeyTable, found: Found, lock: &str) -
         let cond = keys.any_key(&which, true, &mut params)?;
         let sql = db::fill(
             include_str!("../../queries/reap_read_back.sql"),
-            &[("select", &keys.identity_select(dialect)?), ("table", &keys.table.sql_name(&dialect)), ("keys", &cond), ("lock", lock)],
+            &[
+                ("select", &keys.identity_select(dialect)?),
+                ("table", &keys.table.sql_name(&dialect)),
+                ("keys", &cond),
+                ("lock", lock),
+            ],
         );
         free.extend(probe.query_text(&sql, &params.binds).await.context("telling held keys apart")?);
     }

@@ -227,6 +227,32 @@ impl TestDb {
         self.column(sql).into_iter().flatten().map(|v| v.parse().unwrap()).collect()
     }
 
+    /// Runs `f` while a live transaction holds the rows `lock` (a SELECT ...
+    /// FOR UPDATE) locks; SQLite has no row locks, and runs `f` as it is.
+    pub fn while_holding<T>(&self, lock: &str, f: impl FnOnce() -> T) -> T {
+        use sqlx::Connection;
+        let lock = AssertSqlSafe(lock.to_string());
+        match self.engine {
+            Engine::Postgres => self.rt.block_on(async {
+                let mut c = sqlx::PgConnection::connect(&self.url).await.unwrap();
+                let mut tx = c.begin().await.unwrap();
+                sqlx::query(lock).execute(&mut *tx).await.unwrap();
+                let out = f();
+                tx.rollback().await.unwrap();
+                out
+            }),
+            Engine::MySql => self.rt.block_on(async {
+                let mut c = sqlx::MySqlConnection::connect(&self.url).await.unwrap();
+                let mut tx = c.begin().await.unwrap();
+                sqlx::query(lock).execute(&mut *tx).await.unwrap();
+                let out = f();
+                tx.rollback().await.unwrap();
+                out
+            }),
+            Engine::Sqlite => f(),
+        }
+    }
+
     /// `idemctl` with this database's URL.
     pub fn idemctl(&self, args: &[&str]) -> Command {
         let mut cmd = Command::cargo_bin("idemctl").unwrap();
