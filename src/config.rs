@@ -122,7 +122,8 @@ mod tests {
         assert_eq!(config.max_durations.get("POST /v1/payments").map(String::as_str), Some("30s"));
         assert_eq!(config.key_table.time_unit, None);
         assert_eq!(config.max_duration.as_deref(), Some("5m"));
-        assert_eq!(config.max_durations.len(), 2);
+        assert_eq!(config.max_durations.len(), 3);
+        assert_eq!(config.key_table.on_expired_lease, Some(OnExpiredLease::Conflict));
         assert_eq!(config.retention.horizon.as_deref(), Some("72h"));
         let orders = &config.scan["orders"];
         assert_eq!(orders.window.as_deref(), Some("10s"));
