@@ -661,6 +661,37 @@ in_progress_expiration = "ms"
     let (checks, out) = doctor(db, &["--config", config]);
     assert_eq!(failed(&checks), Vec::<&str>::new(), "{}", out.stdout);
     assert!(checks["stuck"].1.contains("takes it over"), "{:?}", checks["stuck"]);
+    // Operations over two columns, a last-run column, a condition; a design
+    // without an in-progress state; upstream responses.
+    rocket_rides(db);
+    std::fs::write(
+        &path,
+        r#"
+max_duration = "90s"
+[key_table]
+scope_columns = ["user_id"]
+key_column = "idempotency_key"
+operation_columns = ["request_method", "request_path"]
+in_progress_when = "recovery_point <> 'finished'"
+last_run_column = "last_run_at"
+on_expired_lease = "takeover"
+"#,
+    )
+    .unwrap();
+    let (keys, _, out) = stuck(db, &["--config", config]);
+    assert_eq!(keys.len(), 4, "{keys:?} {}", out.stderr);
+    assert_eq!(json(&out)["keys"][0]["operation"], "POST /rides");
+    dj_stripe(db);
+    std::fs::write(
+        &path,
+        "[key_table]\ntable = \"djstripe_idempotencykey\"\nkey_column = \"action\"\nscope_columns = [\"livemode\"]\n\
+         created_at_column = \"created\"\nin_progress = false\nresponses_upstream = true\n",
+    )
+    .unwrap();
+    let (checks, out) = doctor(db, &["--config", config]);
+    assert_eq!(failed(&checks), Vec::<&str>::new(), "{}", out.stdout);
+    assert!(checks["response"].1.contains("upstream"), "{:?}", checks["response"]);
+    assert_eq!(checks["statuses"].0, "pass");
 }
 
 on_every_engine!(
