@@ -1,10 +1,14 @@
 //! The guard of a writing run's batch loop: Ctrl-C or SIGTERM, the run-time
-//! limit, and the tests' pause between batches, checked in one place before
-//! each batch, so that a run always stops between batches, never inside one.
+//! limit, the retries of a batch that failed on a transient fault, and the
+//! tests' pause between batches, decided in one place.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use crate::db::catalog::Table;
+use crate::db::lock::{self, TableLock};
+use crate::db::{self, Access, Db, Writer};
 
 /// Why a batch loop stopped before its work was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,23 +28,58 @@ impl Stopped {
     }
 }
 
-/// A writing run's loop: counts its batches and says when to stop.
+/// A writing run's loop: counts its batches, says when to stop, and what
+/// to do when a batch fails.
 pub struct BatchRun {
     started: Instant,
     max_runtime: Option<Duration>,
-    stop: StopFlag,
     batches: u64,
+    /// Attempts a batch may make again after a transient fault.
+    retries: u32,
+    /// Failed attempts of the batch under way.
+    attempts: u32,
+    /// When the batch under way first failed; it is being tried again.
+    failing_since: Option<Instant>,
+    /// How long a batch may spend waiting on locks, its retries included.
+    lock_budget: Duration,
+    reconnected: bool,
+}
+
+/// What a writing run does after a batch failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterFailure {
+    /// A lock wait, deadlock or serialization failure: the batch again,
+    /// after `pause` (the pause was interrupted when it returns false).
+    Retry,
+    /// The connection was lost for the first time: connect again and go on.
+    Reconnect,
+    /// Ctrl-C or SIGTERM: the summary, then exit 130.
+    Interrupted,
+    /// Anything else, or the budget spent: the summary, then exit 2.
+    Stop,
 }
 
 impl BatchRun {
-    /// Starts the clock and watches for Ctrl-C and SIGTERM.
-    pub fn start(started: Instant, max_runtime: Option<Duration>) -> BatchRun {
-        BatchRun { started, max_runtime, stop: StopFlag::watch(), batches: 0 }
+    /// Starts the clock.
+    /// Starts the clock. A batch that fails on a transient fault is tried
+    /// again up to `retries` times; lock waits end sooner, once the batch has
+    /// spent `lock_budget` (`--lock-timeout`) on them and their pauses.
+    pub fn start(started: Instant, max_runtime: Option<Duration>, retries: u32, lock_budget: Duration) -> BatchRun {
+        BatchRun {
+            started,
+            max_runtime,
+            batches: 0,
+            retries,
+            attempts: 0,
+            failing_since: None,
+            lock_budget,
+            reconnected: false,
+        }
     }
 
     /// Before a batch: why the run must stop here, if it must.
     pub fn should_stop(&self) -> Option<Stopped> {
-        if self.stop.is_set() {
+        if crate::interrupt::is_set() {
             return Some(Stopped::Interrupted);
         }
         if self.max_runtime.is_some_and(|max| self.started.elapsed() >= max) {
@@ -50,11 +89,53 @@ impl BatchRun {
     }
 
     /// A batch is about to change rows: it is counted (and, under test, may
-    /// pause here). Its number.
+    /// pause here). Its number. A batch tried again keeps its number.
     pub async fn begin_batch(&mut self) -> u64 {
-        self.batches += 1;
-        pause_for_tests(self.batches).await;
+        if self.failing_since.is_none() {
+            self.batches += 1;
+            pause_for_tests(self.batches).await;
+        }
         self.batches
+    }
+
+    /// The batch under way is done.
+    pub fn batch_done(&mut self) {
+        self.attempts = 0;
+        self.failing_since = None;
+    }
+
+    /// After a batch failed: what to do next. A transient fault is retried
+    /// after a pause that doubles (0.5 s, 1 s, 2 s, ...), up to `--retries`
+    /// times; a lost connection is reconnected once per run.
+    pub async fn after_failure(&mut self, err: &anyhow::Error) -> AfterFailure {
+        use crate::db::errors::{Fault, fault};
+        if crate::interrupt::is_set() || err.downcast_ref::<crate::exit::Interrupted>().is_some() {
+            return AfterFailure::Interrupted;
+        }
+        let failing_for = self.failing_since.get_or_insert_with(Instant::now).elapsed();
+        let pause = Duration::from_millis(500) * 2u32.pow(self.attempts.min(10));
+        match fault(err) {
+            // A wait as long as the whole budget (a table lock) is not waited again.
+            Some(Fault::LockWait { waited, .. })
+                if self.attempts >= self.retries || failing_for + *waited + pause > self.lock_budget =>
+            {
+                AfterFailure::Stop
+            }
+            Some(f) if f.is_transient() && self.attempts < self.retries => {
+                self.attempts += 1;
+                if crate::interrupt::sleep(pause).await { AfterFailure::Retry } else { AfterFailure::Interrupted }
+            }
+            Some(Fault::ConnectionLost { .. }) if !self.reconnected => {
+                self.reconnected = true;
+                AfterFailure::Reconnect
+            }
+            _ => AfterFailure::Stop,
+        }
+    }
+
+    /// The retries the batch that failed last had made.
+    pub fn attempts(&self) -> u32 {
+        self.attempts
     }
 
     pub fn batches(&self) -> u64 {
@@ -66,52 +147,17 @@ impl BatchRun {
     }
 }
 
-/// Set by Ctrl-C or SIGTERM, for runs that end after the batch under way.
-struct StopFlag {
-    flag: Arc<AtomicBool>,
-    watcher: tokio::task::JoinHandle<()>,
-}
-
-impl StopFlag {
-    fn watch() -> StopFlag {
-        let flag = Arc::new(AtomicBool::new(false));
-        let set = flag.clone();
-        let watcher = tokio::spawn(async move {
-            interrupted().await;
-            set.store(true, Ordering::SeqCst);
-        });
-        StopFlag { flag, watcher }
-    }
-
-    fn is_set(&self) -> bool {
-        self.flag.load(Ordering::SeqCst)
-    }
-}
-
-impl Drop for StopFlag {
-    fn drop(&mut self) {
-        self.watcher.abort();
-    }
-}
-
-/// Resolves on Ctrl-C or SIGTERM.
-pub async fn interrupted() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let Ok(mut term) = signal(SignalKind::terminate()) else {
-            let _ = tokio::signal::ctrl_c().await;
-            return;
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
+/// After a lost connection: a new session, the table's lock taken again
+/// (exit 3 if another run took it meanwhile), the writer's settings. The
+/// batches are idempotent, so the run goes on from the table as it is.
+pub async fn reconnect(db: &mut Db, table: &Table, writer: Writer) -> Result<TableLock> {
+    let target = db.target().clone();
+    let mut fresh = db::connect(&target, Access::ReadWrite).await?;
+    fresh.set_subject(&table.schema, &table.name);
+    let lock = lock::lock_table(&mut fresh, table).await?;
+    fresh.prepare_writer(writer).await?;
+    *db = fresh;
+    Ok(lock)
 }
 
 /// Lets the tests stop a run between reading the keys and changing batch

@@ -1,19 +1,54 @@
 //! The argument groups every subcommand shares: how to reach the database,
 //! where the report goes, and what a writing run does with a row that
-//! refuses. Imports nothing of the crate but the report's formats.
+//! refuses. Imports nothing of the crate but the report's formats and the
+//! database target they fill in.
 
 use std::time::Duration;
 
 use clap::Args;
 
+use crate::db::Target;
 use crate::report::Format;
 
 /// How to reach the database; flattened into every subcommand that needs one.
 #[derive(Debug, Clone, Args)]
 pub struct Connect {
-    /// Database URL: postgres://, postgresql://, mysql://, mariadb:// or sqlite:PATH
+    /// Database URL: postgres://, postgresql://, mysql://, mariadb:// or sqlite:PATH; TLS from the URL (sslmode, sslrootcert; ssl-mode, ssl-ca)
     #[arg(long, env = "DATABASE_URL", value_name = "URL", hide_env_values = true)]
     pub database_url: String,
+    #[command(flatten)]
+    pub waits: Waits,
+}
+
+impl Connect {
+    pub fn target(&self) -> Target {
+        self.waits.target(&self.database_url)
+    }
+}
+
+/// How long each wait on the database may last.
+#[derive(Debug, Clone, Args)]
+pub struct Waits {
+    /// Give up connecting after this long: name resolution, TCP, TLS and authentication together
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = crate::timeparse::duration)]
+    pub connect_timeout: Duration,
+    /// Give up waiting for a lock another session holds after this long, reads included
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = crate::timeparse::duration)]
+    pub lock_timeout: Duration,
+    /// Cancel any statement that runs longer [default: 60s for catalog reads, counts and batches; none for a scan's read of the table]
+    #[arg(long, value_name = "DURATION", value_parser = crate::timeparse::duration)]
+    pub statement_timeout: Option<Duration>,
+}
+
+impl Waits {
+    pub fn target(&self, url: &str) -> Target {
+        Target {
+            url: url.to_string(),
+            connect_timeout: self.connect_timeout,
+            lock_timeout: self.lock_timeout,
+            statement_timeout: self.statement_timeout,
+        }
+    }
 }
 
 /// Where and how report rows are written.

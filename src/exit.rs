@@ -77,8 +77,22 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 /// An error and its causes on one line, so cron mail and log lines stay readable.
+/// A cause that repeats what the line already says (drivers often put their
+/// source's text in their own) is left out.
 pub fn one_line(err: &anyhow::Error) -> String {
-    shorten(&format!("{err:#}"))
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        let text = text.trim();
+        if text.is_empty() || line.contains(text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(text);
+    }
+    shorten(&line)
 }
 
 /// Text on one line, each word cut to 200 characters: a 100,000-character
@@ -92,4 +106,22 @@ pub fn shorten(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_says_each_cause_once() {
+        let io = io::Error::new(io::ErrorKind::UnexpectedEof, "expected to read 5 bytes, got 0 bytes at EOF");
+        #[derive(Debug, thiserror::Error)]
+        #[error("error communicating with database: {0}")]
+        struct Driver(#[source] io::Error);
+        let err = anyhow::Error::new(Driver(io)).context("scanning orders");
+        assert_eq!(
+            one_line(&err),
+            "scanning orders: error communicating with database: expected to read 5 bytes, got 0 bytes at EOF"
+        );
+    }
 }

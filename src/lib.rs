@@ -7,6 +7,7 @@ pub mod commands;
 pub mod config;
 pub mod db;
 pub mod exit;
+pub mod interrupt;
 pub mod keys;
 pub mod report;
 pub mod timeparse;
@@ -23,5 +24,20 @@ pub use exit::Outcome;
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     // Two workers: a scan reads the database on one while it clusters on the other.
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    runtime.block_on(commands::run(cli.command))
+    runtime.block_on(async {
+        // Signals first: from here on, Ctrl-C and SIGTERM cancel what runs on the server.
+        interrupt::install();
+        let cancelling = tokio::spawn(async {
+            interrupt::wait().await;
+            db::session::cancel_running().await;
+        });
+        let result = commands::run(cli.command).await;
+        if interrupt::is_set() {
+            let _ = tokio::time::timeout(std::time::Duration::from_millis(1500), cancelling).await;
+            if result.as_ref().is_err_and(|e| e.downcast_ref::<exit::LockHeld>().is_none()) {
+                return Err(exit::Interrupted.into());
+            }
+        }
+        result
+    })
 }

@@ -109,8 +109,6 @@ pub fn before(now: DateTime<Utc>, ago: Duration, what: &str) -> anyhow::Result<D
         .ok_or_else(|| anyhow::anyhow!("{what} of {} reaches back before 1970: nothing can be that old", short(ago)))
 }
 
-/// The current time; the tests may fix it with `IDEMCTL_TEST_NOW` (RFC 3339)
-/// to put a row exactly at a horizon.
 /// A duration as people write a retention: `90s`, `15m`, `24h`, `72h`, `7d`, `30d`.
 pub fn short(d: Duration) -> String {
     let s = d.as_secs();
@@ -123,6 +121,8 @@ pub fn short(d: Duration) -> String {
     }
 }
 
+/// The current time; the tests may fix it with `IDEMCTL_TEST_NOW` (RFC 3339)
+/// to put a row exactly at a horizon.
 pub fn now() -> DateTime<Utc> {
     // Databases keep microseconds: a cutoff finer than that is only noise in reports.
     let now = || Utc::now().trunc_subsecs(6);

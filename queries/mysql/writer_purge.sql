@@ -1,5 +1,4 @@
--- expire's session: a batch waits at most a second for a row a live writer
--- holds; read committed, so that InnoDB locks only the rows a batch deletes,
--- not the gaps it scans, which live inserts would wait on.
-SET SESSION innodb_lock_wait_timeout = 1;
+-- expire's session: read committed, so that InnoDB locks only the rows a
+-- batch deletes, not the gaps it scans, which live inserts would wait on.
+-- (How long a batch waits on a row is set apart: Writer::row_wait.)
 SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED

@@ -1,3 +1,2 @@
--- reap's session: live writers hold a key at most one short transaction;
--- never wait long on one.
-SET lock_timeout = '2s'
+-- reap's session: nothing to set. Live writers hold a key at most one short
+-- transaction; a batch never waits long on one (Writer::row_wait).

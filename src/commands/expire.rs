@@ -9,8 +9,9 @@ use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
-use crate::batch_run::{BatchRun, Stopped};
+use crate::batch_run::{self, AfterFailure, BatchRun, Stopped};
 use crate::cli::{Connect, Limits, OnError, Output};
+use crate::db::catalog::Table;
 use crate::db::purge::{self, Deleted, Walk};
 use crate::db::{self, Access, Bind, Db, Writer, errors, lock, user_sql};
 use crate::exit::{Interrupted, Outcome};
@@ -55,6 +56,9 @@ pub struct ExpireArgs {
     /// When a row refuses to go (a trigger, a constraint): skip it and go on, or stop the run
     #[arg(long, value_enum, default_value_t = OnError::Skip)]
     pub on_error: OnError,
+    /// Times a batch is tried again after a lock wait, deadlock or serialization failure, with a doubling pause
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub retries: u32,
     #[command(flatten)]
     pub report: Output,
 }
@@ -81,6 +85,15 @@ struct Summary {
     /// What became of rows in progress: kept, or deleted once their lease had expired too.
     in_progress: &'static str,
     stopped: Option<&'static str>,
+}
+
+impl Summary {
+    fn finish(&mut self, batches: &BatchRun, started: Instant) {
+        self.batches = batches.batches();
+        self.elapsed_seconds = started.elapsed().as_secs_f64();
+        self.rows_per_second =
+            if self.elapsed_seconds > 0.0 { self.rows_deleted as f64 / self.elapsed_seconds } else { 0.0 };
+    }
 }
 
 /// The flags and the config file, folded once.
@@ -112,8 +125,11 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let started = Instant::now();
     let settings = Settings::new(&args)?;
     let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
-    let mut db = db::connect(&args.connect.database_url, access).await?;
+    let mut db = db::connect(&args.connect.target(), access).await?;
     let mut target = KeyTable::resolve(&settings.mapping, &mut db).await?;
+    if !args.dry_run {
+        lock::check_writable(&mut db, &target.table, "expire", &["SELECT", "DELETE"]).await?;
+    }
     let expiry = Expiry::resolve(&mut db, &mut target, settings.horizon, timeparse::now()).await?;
     expiry.time.check_for_writing()?;
     if settings.leases_over.is_some() && target.tells_in_progress().is_some() {
@@ -130,7 +146,7 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     if !args.dry_run {
         db.prepare_writer(Writer::Purge).await?;
     }
-    let mut batches = BatchRun::start(started, args.max_runtime);
+    let mut batches = BatchRun::start(started, args.max_runtime, args.retries, args.connect.waits.lock_timeout);
 
     let table = target.table.sql_name(&dialect);
     let matching = if args.dry_run || report::wants_progress(args.report.quiet) {
@@ -172,16 +188,29 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
         }
     } else {
         let bar = report::progress(args.report.quiet, matching, "deleting");
-        let purge = Purge { args: &args, table: &table, expired: &expired, binds: &binds };
+        let purge = Purge { args: &args, table: &table, expired: &expired, binds: &binds, keys: &target.table };
         let result = purge.run(&mut db, &mut walk, &mut batches, &mut summary, &bar).await;
         bar.finish_and_clear();
-        result?;
+        if let Err(err) = result {
+            summary.stopped = Some("error");
+            summary.finish(&batches, started);
+            let mut out =
+                Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "runs");
+            out.row(&summary)?;
+            out.finish()?;
+            let retried = match batches.attempts() {
+                0 => String::new(),
+                n => format!(" after {n} retries"),
+            };
+            let done = match summary.rows_deleted {
+                0 => "nothing was deleted".to_string(),
+                rows => format!("the {rows} rows deleted before it stay deleted, and a rerun goes on from there"),
+            };
+            return Err(err.context(format!("expire stopped{retried}: {done}")));
+        }
     }
     db.close().await?;
-    summary.batches = batches.batches();
-    summary.elapsed_seconds = started.elapsed().as_secs_f64();
-    summary.rows_per_second =
-        if summary.elapsed_seconds > 0.0 { summary.rows_deleted as f64 / summary.elapsed_seconds } else { 0.0 };
+    summary.finish(&batches, started);
     let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "runs");
     out.row(&summary)?;
     out.finish()?;
@@ -197,6 +226,7 @@ struct Purge<'a> {
     table: &'a str,
     expired: &'a str,
     binds: &'a [Bind],
+    keys: &'a Table,
 }
 
 impl Purge<'_> {
@@ -209,37 +239,68 @@ impl Purge<'_> {
         bar: &indicatif::ProgressBar,
     ) -> Result<()> {
         let args = self.args;
+        // The table's lock again, after a reconnect.
+        let mut _relocked = None;
         loop {
             if let Some(stopped) = batches.should_stop() {
                 summary.stopped = Some(stopped.as_str());
                 return Ok(());
             }
             let batch_started = Instant::now();
-            let Some(batch) = walk.next_batch(db, self.table, self.expired, self.binds, args.batch_size).await? else {
-                return Ok(());
+            let deleted = match self.batch(db, walk, batches).await {
+                Ok(Some(deleted)) => deleted,
+                Ok(None) => return Ok(()),
+                Err(err) => match batches.after_failure(&err).await {
+                    AfterFailure::Retry => continue,
+                    AfterFailure::Reconnect => {
+                        if !args.report.quiet {
+                            eprintln!("note: {}; connecting again", crate::exit::one_line(&err));
+                        }
+                        _relocked = Some(batch_run::reconnect(db, self.keys, Writer::Purge).await?);
+                        continue;
+                    }
+                    AfterFailure::Interrupted => {
+                        summary.stopped = Some(Stopped::Interrupted.as_str());
+                        return Ok(());
+                    }
+                    AfterFailure::Stop => return Err(err),
+                },
             };
-            let n = batches.begin_batch().await;
-            let deleted = self.delete(db, walk, &batch, n, summary.rows_deleted).await?;
+            batches.batch_done();
             for refused in &deleted.refused {
                 if !args.report.quiet {
                     eprintln!("row ({}) was not deleted: {}", refused.shown, refused.error);
                 }
                 summary.refused_keys.push(refused.shown.clone());
             }
-            walk.advance(&batch, &deleted, args.batch_size);
             summary.rows_deleted += deleted.rows;
             summary.largest_batch_rows = summary.largest_batch_rows.max(deleted.rows);
             summary.slowest_batch_ms = summary.slowest_batch_ms.max(batch_started.elapsed().as_secs_f64() * 1000.0);
             bar.set_position(summary.rows_deleted);
-            if let Some(pause) = args.sleep {
-                tokio::time::sleep(pause).await;
+            if let Some(pause) = args.sleep
+                && !crate::interrupt::sleep(pause).await
+            {
+                summary.stopped = Some(Stopped::Interrupted.as_str());
+                return Ok(());
             }
         }
     }
 
+    /// The next batch, found and deleted; `None` when no expired row is left.
+    async fn batch(&self, db: &mut Db, walk: &mut Walk, batches: &mut BatchRun) -> Result<Option<Deleted>> {
+        let args = self.args;
+        let Some(batch) = walk.next_batch(db, self.table, self.expired, self.binds, args.batch_size).await? else {
+            return Ok(None);
+        };
+        batches.begin_batch().await;
+        let deleted = self.delete(db, walk, &batch).await?;
+        walk.advance(&batch, &deleted, args.batch_size);
+        Ok(Some(deleted))
+    }
+
     /// One batch. A row that refuses to go (a trigger, a constraint) fails its
     /// whole batch: the batch is then deleted by halves around it.
-    async fn delete(&self, db: &mut Db, walk: &Walk, batch: &purge::Batch, n: u64, done: u64) -> Result<Deleted> {
+    async fn delete(&self, db: &mut Db, walk: &Walk, batch: &purge::Batch) -> Result<Deleted> {
         let limit = self.args.batch_size;
         match walk.delete(db, self.table, self.expired, batch, limit).await {
             Ok(deleted) => Ok(deleted),
@@ -249,7 +310,7 @@ impl Purge<'_> {
                 purge::bisect(walk, db, self.table, self.expired, self.binds, keys, &mut deleted).await?;
                 Ok(deleted)
             }
-            Err(e) => Err(e.context(format!("deleting batch {n} ({done} rows deleted before it)"))),
+            Err(e) => Err(e),
         }
     }
 }

@@ -25,7 +25,7 @@ use stuck::StuckArgs;
 #[derive(Debug, Parser)]
 #[command(
     name = "idemctl",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (TLS built in: rustls)"),
     about = "Find the damage retried requests did to a database, and keep an idempotency-key table healthy",
     long_about = "Find the damage retried requests did to a database, and keep an idempotency-key table healthy.\n\n\
         Engines: PostgreSQL (postgres://, postgresql://), MySQL and MariaDB (mysql://, mariadb://) \
@@ -107,9 +107,19 @@ async fn demo_then_scan(args: DemoArgs) -> Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
+/// A read ends at Ctrl-C or SIGTERM: its statements are canceled on the
+/// server and end with `Interrupted` on their own; whatever is still busy a
+/// moment later is dropped.
 async fn abortable(work: impl Future<Output = Result<Outcome>>) -> Result<Outcome> {
-    tokio::select! {
-        result = work => result,
-        () = crate::batch_run::interrupted() => Err(Interrupted.into()),
+    use futures_util::future::{Either, select};
+    let interrupted = crate::interrupt::wait();
+    tokio::pin!(work, interrupted);
+    let work = match select(work, interrupted).await {
+        Either::Left((done, _)) => return done,
+        Either::Right(((), work)) => work,
+    };
+    match tokio::time::timeout(std::time::Duration::from_millis(1600), work).await {
+        Ok(Err(err)) => Err(err),
+        _ => Err(Interrupted.into()),
     }
 }

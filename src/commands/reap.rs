@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use std::io::BufWriter;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
-use crate::batch_run::{BatchRun, Stopped};
+use crate::batch_run::{self, AfterFailure, BatchRun, Stopped};
 use crate::cli::{Connect, Limits, OnError, Output};
 use crate::db::user_sql::VerifySql;
 use crate::db::{self, Access, Placeholders, Writer, lock};
@@ -60,6 +60,9 @@ pub struct ReapArgs {
     /// When a key's change or --verify-sql fails on the key itself: report it and go on, or stop the run
     #[arg(long, value_enum, default_value_t = OnError::Skip)]
     pub on_error: OnError,
+    /// Times a batch is tried again after a lock wait, deadlock or serialization failure, with a doubling pause
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub retries: u32,
     #[command(flatten)]
     pub report: Output,
 }
@@ -109,8 +112,12 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
     let started = Instant::now();
     let settings = Settings::new(&args)?;
     let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
-    let mut db = db::connect(&args.connect.database_url, access).await?;
+    let mut db = db::connect(&args.connect.target(), access).await?;
     let mut keys = KeyTable::resolve(&settings.mapping, &mut db).await?;
+    if !args.dry_run {
+        let change = if args.action == Action::Delete { "DELETE" } else { "UPDATE" };
+        lock::check_writable(&mut db, &keys.table, "reap", &["SELECT", change]).await?;
+    }
     keys.key()?;
     keys.in_progress()?;
     keys.read_state_times(&mut db).await?;
@@ -129,7 +136,7 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
     }
 
     let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &keys.table).await?) };
-    let mut batches = BatchRun::start(started, args.max_runtime);
+    let mut batches = BatchRun::start(started, args.max_runtime, args.retries, args.connect.waits.lock_timeout);
     if !args.dry_run {
         db.prepare_writer(Writer::Reap).await?;
     }
@@ -152,18 +159,34 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
         );
     }
     let run = resolve_all(&mut db, &keys, &settings.reaping, &args, &candidates, &mut batches, &mut out).await?;
-    let (counts, slowest_batch_ms, stopped) = (run.counts, run.slowest_batch_ms, run.stopped);
+    let (counts, slowest_batch_ms, stopped, failed) = (run.counts, run.slowest_batch_ms, run.stopped, run.failed);
     let batches_run = batches.batches();
-    drop(batches);
+    let batches_retries = batches.attempts();
     let text: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
     out.meta("outcomes", &counts, if text.is_empty() { "no stuck keys".to_string() } else { text.join(", ") })?;
     out.meta("batches", batches_run, batches_run.to_string())?;
     out.meta("slowest_batch_ms", slowest_batch_ms, format!("{slowest_batch_ms:.1}"))?;
-    if stopped == Some(Stopped::MaxRuntime) {
-        out.meta("stopped", "max-runtime", "--max-runtime reached; the rest waits for the next run")?;
+    match (stopped, &failed) {
+        (Some(Stopped::MaxRuntime), _) => {
+            out.meta("stopped", "max-runtime", "--max-runtime reached; the rest waits for the next run")?
+        }
+        (Some(Stopped::Interrupted), _) => out.meta("stopped", "interrupted", "interrupted")?,
+        (None, Some(_)) => out.meta("stopped", "error", "by the error below")?,
+        (None, None) => {}
     }
     out.meta("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
     out.finish()?;
+    if let Some(err) = failed {
+        let retried = match batches_retries {
+            0 => String::new(),
+            n => format!(" after {n} retries"),
+        };
+        let done = match counts.values().sum::<u64>() {
+            0 => "no key was changed".to_string(),
+            keys => format!("the {keys} keys before it are done, and a rerun goes on from there"),
+        };
+        return Err(err.context(format!("reap stopped{retried}: {done}")));
+    }
     db.close().await?;
     if stopped == Some(Stopped::Interrupted) {
         return Err(Interrupted.into());
@@ -178,6 +201,8 @@ struct Resolved {
     counts: BTreeMap<&'static str, u64>,
     slowest_batch_ms: f64,
     stopped: Option<Stopped>,
+    /// The error a batch stopped the run with.
+    failed: Option<anyhow::Error>,
 }
 
 /// Resolves the stuck keys batch by batch, one line per key; each batch's
@@ -194,16 +219,41 @@ async fn resolve_all(
     let mut counts = BTreeMap::<&'static str, u64>::new();
     let mut slowest_batch_ms: f64 = 0.0;
     let batch_size = usize::try_from(args.batch_size).unwrap_or(usize::MAX);
-    for batch in candidates.chunks(batch_size) {
+    let mut chunks = candidates.chunks(batch_size).peekable();
+    // The table's lock again, after a reconnect.
+    let mut _relocked = None;
+    while let Some(&batch) = chunks.peek() {
         if let Some(why) = batches.should_stop() {
-            return Ok(Resolved { counts, slowest_batch_ms, stopped: Some(why) });
+            return Ok(Resolved { counts, slowest_batch_ms, stopped: Some(why), failed: None });
         }
-        let n = batches.begin_batch().await;
+        batches.begin_batch().await;
         let batch_started = Instant::now();
-        let outcomes = reaping::resolve_batch(db, keys, reaping, batch).await.with_context(|| {
-            let done: u64 = counts.values().sum();
-            format!("resolving batch {n} ({done} keys resolved or skipped before it)")
-        })?;
+        let outcomes = match reaping::resolve_batch(db, keys, reaping, batch).await {
+            Ok(outcomes) => outcomes,
+            Err(err) => match batches.after_failure(&err).await {
+                AfterFailure::Retry => continue,
+                AfterFailure::Reconnect => {
+                    if !args.report.quiet {
+                        eprintln!("note: {}; connecting again", crate::exit::one_line(&err));
+                    }
+                    _relocked = Some(batch_run::reconnect(db, &keys.table, Writer::Reap).await?);
+                    continue;
+                }
+                AfterFailure::Interrupted => {
+                    return Ok(Resolved {
+                        counts,
+                        slowest_batch_ms,
+                        stopped: Some(Stopped::Interrupted),
+                        failed: None,
+                    });
+                }
+                AfterFailure::Stop => {
+                    return Ok(Resolved { counts, slowest_batch_ms, stopped: None, failed: Some(err) });
+                }
+            },
+        };
+        chunks.next();
+        batches.batch_done();
         slowest_batch_ms = slowest_batch_ms.max(batch_started.elapsed().as_secs_f64() * 1000.0);
         for (key, (outcome, error)) in batch.iter().zip(outcomes) {
             *counts.entry(outcome.as_str()).or_default() += 1;
@@ -225,5 +275,5 @@ async fn resolve_all(
         }
         out.flush()?;
     }
-    Ok(Resolved { counts, slowest_batch_ms, stopped: None })
+    Ok(Resolved { counts, slowest_batch_ms, stopped: None, failed: None })
 }

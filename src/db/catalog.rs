@@ -70,6 +70,9 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
     if !tables.contains(&table_name) {
         bail!("no table {name:?} in {}{}", dialect.schema_word(&schema), suggest(&table_name, &tables));
     }
+    // From here on, a lock wait names this table (reading a column's default
+    // waits on a lock of the table on PostgreSQL).
+    db.set_subject(&schema, &table_name);
     let binds = [Bind::Text(schema.clone()), Bind::Text(table_name.clone())];
     let mut columns = Vec::new();
     // Where the catalog places columns in the primary key (SQLite's pragma),

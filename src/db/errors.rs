@@ -64,3 +64,99 @@ pub fn is_fault_of_session_or_sql(err: &anyhow::Error) -> bool {
     matches!(&code[..code.len().min(2)], "08" | "40" | "53" | "57" | "42")
         || matches!(code.as_ref(), "55P03" | "25006" | "HY000" | "")
 }
+
+/// A failure of the session rather than of a row or of the SQL, said the
+/// way an on-call engineer needs it: what happened, where, and what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum Fault {
+    /// A lock wait passed `--lock-timeout` (or a batch's shorter row wait).
+    #[error("another session holds a lock on {on} (waited {}, --lock-timeout){blocker}", crate::timeparse::short(*waited))]
+    LockWait { on: String, waited: std::time::Duration, blocker: String },
+    /// A statement passed `--statement-timeout` (or the catalog default).
+    #[error("a statement ran past the statement timeout of {limit} (--statement-timeout)")]
+    StatementTimeout { limit: String },
+    /// The server ended the session, or the network did.
+    #[error("lost the connection to {host}{reason}")]
+    ConnectionLost { host: String, reason: String },
+    /// A deadlock or a serialization failure: the same batch may succeed again.
+    #[error("{message}")]
+    Conflict { message: String },
+    /// A hot standby canceled a read that conflicted with replay.
+    #[error(
+        "the standby canceled the read to replay changes from the primary ({message}): set hot_standby_feedback = on \
+         or raise max_standby_streaming_delay on the standby, or read from the primary"
+    )]
+    RecoveryConflict { message: String },
+}
+
+impl Fault {
+    /// Whether running the same batch again may succeed.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, Fault::LockWait { .. } | Fault::Conflict { .. })
+    }
+}
+
+/// The session fault an error is, if it is one.
+pub fn fault(err: &anyhow::Error) -> Option<&Fault> {
+    err.chain().find_map(|cause| cause.downcast_ref::<Fault>())
+}
+
+/// What kind of session fault a driver error is, before the details are
+/// filled in (the table, the waits, the blocker).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    LockWait,
+    StatementTimeout,
+    /// Canceled by this process (a signal): the run is interrupted.
+    Canceled,
+    /// The connection is gone; the server's reason when it gave one.
+    ConnectionLost(Option<String>),
+    Conflict,
+    RecoveryConflict,
+}
+
+/// Reads a driver error as a session fault, where it is one.
+pub fn kind(err: &sqlx::Error) -> Option<Kind> {
+    let db = match err {
+        sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::WorkerCrashed => {
+            return Some(Kind::ConnectionLost(None));
+        }
+        sqlx::Error::Protocol(text) if text.contains("EOF") || text.contains("closed") => {
+            return Some(Kind::ConnectionLost(None));
+        }
+        sqlx::Error::Database(db) => db,
+        _ => return None,
+    };
+    let message = db.message().to_string();
+    if let Some(lite) = db.try_downcast_ref::<sqlx::sqlite::SqliteError>() {
+        let code = sqlx::error::DatabaseError::code(lite).and_then(|c| c.parse::<i64>().ok()).unwrap_or(0) & 0xff;
+        return match code {
+            5 | 6 => Some(Kind::LockWait),
+            9 => Some(Kind::Canceled),
+            _ => None,
+        };
+    }
+    if let Some(mysql) = db.try_downcast_ref::<sqlx::mysql::MySqlDatabaseError>() {
+        return match mysql.number() {
+            1205 => Some(Kind::LockWait),
+            1969 | 3024 => Some(Kind::StatementTimeout),
+            1317 => Some(Kind::Canceled),
+            1213 => Some(Kind::Conflict),
+            // Connection killed, server shutdown.
+            1927 | 1053 | 2006 | 2013 => Some(Kind::ConnectionLost(Some(message))),
+            _ => None,
+        };
+    }
+    match db.code().as_deref().unwrap_or_default() {
+        "55P03" => Some(Kind::LockWait),
+        "57014" if message.contains("statement timeout") => Some(Kind::StatementTimeout),
+        "57014" if message.contains("lock timeout") => Some(Kind::LockWait),
+        "57014" => Some(Kind::Canceled),
+        "40001" if message.contains("conflict with recovery") => Some(Kind::RecoveryConflict),
+        "40001" | "40P01" => Some(Kind::Conflict),
+        "57P01" | "57P02" | "57P03" | "57P04" | "08006" | "08003" | "08000" => {
+            Some(Kind::ConnectionLost(Some(message)))
+        }
+        _ => None,
+    }
+}

@@ -6,11 +6,13 @@
 use std::ffi::{CStr, CString, c_int};
 use std::path::Path;
 use std::ptr;
+use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use libsqlite3_sys as ffi;
 
 use super::Bind;
+use super::session::LiteWatch;
 
 /// A read-only connection and one prepared statement, stepped row by row.
 pub struct Scan {
@@ -33,7 +35,10 @@ pub enum Class {
 }
 
 impl Scan {
-    pub fn open(path: &Path, sql: &str, binds: &[Bind]) -> Result<Scan> {
+    /// Opens the file read-only and prepares `sql`; `watch` bounds its
+    /// waits on other connections' locks and its run time, and stops it on
+    /// Ctrl-C.
+    pub(super) fn open(path: &Path, sql: &str, binds: &[Bind], watch: &Arc<LiteWatch>) -> Result<Scan> {
         let cpath = CString::new(path.to_string_lossy().as_bytes())?;
         let mut db = ptr::null_mut();
         // SAFETY: valid NUL-terminated path and out-pointer; the handle is closed in Drop.
@@ -51,7 +56,10 @@ impl Scan {
             bail!("cannot open {}: {}", path.display(), scan.error());
         }
         // SAFETY: the handle was just opened and is used by this thread alone.
-        unsafe { super::times::register_sqlite_functions(db)? };
+        unsafe {
+            super::times::register_sqlite_functions(db)?;
+            watch.install(db);
+        }
         let csql = CString::new(sql)?;
         // SAFETY: open handle, NUL-terminated SQL, out-pointer for the statement.
         let rc = unsafe { ffi::sqlite3_prepare_v2(db, csql.as_ptr(), -1, &mut scan.stmt, ptr::null_mut()) };

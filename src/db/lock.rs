@@ -63,3 +63,32 @@ fn lock_file(path: &std::path::Path, name: &str) -> Result<Option<TableLock>> {
 fn acquired(rows: &[Vec<Option<String>>]) -> bool {
     matches!(rows.first().and_then(|r| r.first()).and_then(|v| v.as_deref()), Some("1" | "true"))
 }
+
+/// Before a writing run changes anything: refuses a read-only replica (a
+/// PostgreSQL standby in recovery, a MySQL/MariaDB server with read_only)
+/// and, on PostgreSQL, names each privilege on the table the run lacks.
+pub async fn check_writable(db: &mut Db, table: &Table, command: &str, privileges: &[&str]) -> Result<()> {
+    let sql = query_file!(db.engine(), "can_write.sql");
+    let as_sql = table.sql_name(&db.dialect());
+    let binds: Vec<Bind> = match db.engine() {
+        crate::db::Engine::Postgres => vec![Bind::Text(as_sql), Bind::Text(privileges.join(","))],
+        _ => Vec::new(),
+    };
+    let row = db.query_text(sql, &binds).await?.into_iter().next().unwrap_or_default();
+    let cell = |i: usize| row.get(i).cloned().flatten().unwrap_or_default();
+    let host = db.target().host();
+    if cell(0) == "true" {
+        anyhow::bail!(
+            "{host} is a read-only replica: {command} changes rows, so point it at the primary \
+             (scan, stuck, size and doctor run on a replica)"
+        );
+    }
+    if cell(1) == "on" {
+        anyhow::bail!("the session on {host} is read-only (default_transaction_read_only): {command} changes rows");
+    }
+    let missing = cell(2);
+    if !missing.is_empty() {
+        anyhow::bail!("{command} needs {missing} on {}.{}", table.schema, table.name);
+    }
+    Ok(())
+}

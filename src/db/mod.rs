@@ -8,22 +8,28 @@ pub mod errors;
 pub mod lock;
 pub mod purge;
 pub mod scan;
+pub mod session;
 pub mod storage;
 pub mod times;
 pub mod user_sql;
 
 use std::borrow::Cow;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use futures_util::TryStreamExt;
 use futures_util::stream::BoxStream;
-use sqlx::mysql::{MySqlConnectOptions, MySqlConnection, MySqlRow};
-use sqlx::postgres::{PgConnectOptions, PgConnection, PgRow};
+use sqlx::mysql::{MySqlConnection, MySqlRow};
+use sqlx::postgres::{PgConnection, PgRow};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteRow};
 use sqlx::{AssertSqlSafe, ConnectOptions, Connection, Row};
 
+use crate::timeparse;
 pub use dialect::{Dialect, TimeRepr};
+pub use session::Target;
+use session::{LiteWatch, ServerId};
 
 mod lite;
 mod pg;
@@ -117,12 +123,56 @@ pub enum Writer {
     Reap,
 }
 
-/// One database session.
-pub enum Db {
+impl Writer {
+    /// How long a batch waits on a row a live transaction holds, at most
+    /// (`--lock-timeout` when shorter): a batch that waits holds the rows it
+    /// has already changed, and live writers would queue behind it.
+    pub fn row_wait(self) -> Duration {
+        match self {
+            Writer::Purge => Duration::from_secs(1),
+            Writer::Reap => Duration::from_secs(2),
+        }
+    }
+}
+
+/// One database session, with what its faults are explained by.
+pub struct Db {
+    // Dropped first: the canceller forgets the session before it closes.
+    registration: session::Registration,
+    conn: Conn,
+    ctx: Ctx,
+}
+
+enum Conn {
     Postgres(PgConnection),
     MySql(MySqlConnection),
     /// The connection, and the database file for bulk reads (`lite`).
     Sqlite(SqliteConnection, std::path::PathBuf),
+}
+
+/// A table named in messages, and found in the lock lists.
+#[derive(Debug, Clone)]
+struct Subject {
+    shown: String,
+    as_sql: String,
+    schema: String,
+    name: String,
+}
+
+/// What a session's errors are explained with.
+#[derive(Debug, Clone)]
+struct Ctx {
+    engine: Engine,
+    target: Arc<Target>,
+    /// The table the command works on, once resolved.
+    subject: Option<Subject>,
+    /// The session's id on the server.
+    server: Option<ServerId>,
+    /// Each statement's limit, or none.
+    statement_limit: Option<Duration>,
+    /// MariaDB rather than MySQL (their statement timeouts differ).
+    mariadb: bool,
+    lite: Option<Arc<LiteWatch>>,
 }
 
 impl std::fmt::Debug for Db {
@@ -131,57 +181,90 @@ impl std::fmt::Debug for Db {
     }
 }
 
-/// Connects to the database a URL names.
-pub async fn connect(url: &str, access: Access) -> Result<Db> {
-    let engine = Engine::of_url(url)?;
-    let shown = redact(url);
-    let connect_err = || format!("cannot connect to {shown}");
+/// Connects to the database a target names, within its connect timeout,
+/// with its lock and statement timeouts set for the session.
+pub async fn connect(target: &Target, access: Access) -> Result<Db> {
+    let engine = target.engine()?;
+    let target = Arc::new(target.clone());
+    let lock_ms = target.lock_timeout.as_millis().max(1);
+    let statement_limit = Some(target.statement_limit());
+    let mut ctx = Ctx {
+        engine,
+        target: target.clone(),
+        subject: None,
+        server: None,
+        statement_limit,
+        mariadb: false,
+        lite: None,
+    };
     match engine {
         Engine::Postgres => {
-            let mut opts = PgConnectOptions::from_str(url)
-                .with_context(|| format!("bad database URL {shown}"))?
-                .application_name("idemctl")
-                .options([("timezone", "UTC")]);
+            let statement_ms = target.statement_limit().as_millis();
+            let mut opts = target.pg_options()?.options([
+                ("timezone", "UTC".to_string()),
+                ("lock_timeout", format!("{lock_ms}ms")),
+                ("statement_timeout", format!("{statement_ms}ms")),
+            ]);
             if access == Access::ReadOnly {
                 opts = opts.options([("default_transaction_read_only", "on")]);
             }
-            let conn = opts.connect().await.with_context(connect_err)?;
-            Ok(Db::Postgres(conn))
+            let (conn, pid) = target
+                .within_connect_timeout(async {
+                    let mut conn = opts.connect().await?;
+                    let pid: i32 = sqlx::query_scalar("SELECT pg_backend_pid()").fetch_one(&mut conn).await?;
+                    Ok((conn, pid))
+                })
+                .await?;
+            ctx.server = Some(ServerId::Postgres(pid));
+            let registration = session::Registration::server(ServerId::Postgres(pid), target);
+            Ok(Db { registration, conn: Conn::Postgres(conn), ctx })
         }
         Engine::MySql => {
-            let url = match url.strip_prefix("mariadb:") {
-                Some(rest) => Cow::Owned(format!("mysql:{rest}")),
-                None => Cow::Borrowed(url),
-            };
-            let opts = MySqlConnectOptions::from_str(&url)
-                .with_context(|| format!("bad database URL {shown}"))?
-                .timezone(Some(String::from("+00:00")));
-            let mut conn = opts.connect().await.with_context(connect_err)?;
+            let opts = target.mysql_options()?;
+            let (conn, id, version) = target
+                .within_connect_timeout(async {
+                    let mut conn = opts.connect().await?;
+                    let (id, version): (u64, String) =
+                        sqlx::query_as("SELECT CONNECTION_ID(), VERSION()").fetch_one(&mut conn).await?;
+                    Ok((conn, id, version))
+                })
+                .await?;
+            ctx.mariadb = version.contains("MariaDB");
+            ctx.server = Some(ServerId::MySql(id));
+            let registration = session::Registration::server(ServerId::MySql(id), target.clone());
+            let mut db = Db { registration, conn: Conn::MySql(conn), ctx };
+            let wait = session::whole_seconds(target.lock_timeout);
+            db.run_owned(format!("SET SESSION lock_wait_timeout = {wait}, innodb_lock_wait_timeout = {wait}")).await?;
+            db.set_statement_limit(statement_limit).await?;
             if access == Access::ReadOnly {
-                sqlx::raw_sql("SET SESSION TRANSACTION READ ONLY").execute(&mut conn).await?;
+                db.raw("SET SESSION TRANSACTION READ ONLY").await?;
                 // Scans sort on the server; the 2 MB default sorts in many passes on disk.
-                sqlx::raw_sql("SET SESSION sort_buffer_size = GREATEST(@@session.sort_buffer_size, 33554432)")
-                    .execute(&mut conn)
-                    .await?;
+                db.raw("SET SESSION sort_buffer_size = GREATEST(@@session.sort_buffer_size, 33554432)").await?;
             }
-            Ok(Db::MySql(conn))
+            Ok(db)
         }
         Engine::Sqlite => {
-            let opts = SqliteConnectOptions::from_str(url)
-                .with_context(|| format!("bad database URL {shown}"))?
+            let opts = SqliteConnectOptions::from_str(&target.url)
+                .with_context(|| format!("bad database URL {}", target.shown()))?
                 .create_if_missing(false)
                 .read_only(access == Access::ReadOnly);
             let path = opts.get_filename().to_path_buf();
             if !path.as_os_str().is_empty() && path.as_os_str() != ":memory:" && !path.exists() {
                 bail!("no SQLite database at {}", path.display());
             }
-            let mut conn = opts.connect().await.with_context(connect_err)?;
+            let mut conn = target.within_connect_timeout(opts.connect()).await?;
+            let watch = LiteWatch::new(target.lock_timeout);
             {
                 let mut handle = conn.lock_handle().await?;
+                let raw = handle.as_raw_handle().as_ptr();
                 // SAFETY: the locked handle keeps sqlx's worker off the connection meanwhile.
-                unsafe { times::register_sqlite_functions(handle.as_raw_handle().as_ptr())? };
+                unsafe {
+                    times::register_sqlite_functions(raw)?;
+                    watch.install(raw);
+                }
             }
-            Ok(Db::Sqlite(conn, path))
+            ctx.lite = Some(watch);
+            Ok(Db { registration: session::Registration::embedded(), conn: Conn::Sqlite(conn, path), ctx })
         }
     }
 }
@@ -198,7 +281,13 @@ pub fn redact(url: &str) -> String {
 }
 
 /// A large result, read a row at a time.
-pub enum RowStream<'c> {
+pub struct RowStream<'c> {
+    rows: Rows<'c>,
+    ctx: Ctx,
+    _busy: session::Busy<'c>,
+}
+
+enum Rows<'c> {
     Postgres(pg::CopyReader<'c>),
     /// The rows, the current row, and its columns' kinds (read off the first row).
     MySql(BoxStream<'c, sqlx::Result<MySqlRow>>, Option<MySqlRow>, Vec<MyKind>),
@@ -208,26 +297,43 @@ pub enum RowStream<'c> {
 impl RowStream<'_> {
     /// The next row, or `None` at the end.
     pub async fn next(&mut self) -> Result<Option<RowView<'_>>> {
-        Ok(match self {
-            RowStream::Postgres(reader) => reader.next().await?,
-            RowStream::MySql(rows, current, kinds) => {
-                *current = rows.try_next().await?;
-                if let Some(row) = current
-                    && kinds.is_empty()
-                {
-                    *kinds = (0..row.len()).map(|i| MyKind::of(row, i)).collect();
-                }
-                current.as_ref().map(|row| RowView::MySql(row, kinds))
+        let started = Instant::now();
+        if let Rows::Sqlite(..) = self.rows {
+            let Rows::Sqlite(scan, rows, _) = &mut self.rows else { unreachable!() };
+            // The C API never awaits: give Ctrl-C a look now and then (its
+            // progress handler stops a long step on its own).
+            *rows += 1;
+            if rows.is_multiple_of(4096) {
+                tokio::task::yield_now().await;
             }
-            RowStream::Sqlite(scan, rows, _) => {
-                // The C API never awaits: give Ctrl-C a look now and then.
-                *rows += 1;
-                if rows.is_multiple_of(4096) {
-                    tokio::task::yield_now().await;
+            return match scan.step() {
+                Ok(true) => Ok(Some(RowView::Lite(scan))),
+                Ok(false) => Ok(None),
+                Err(err) => Err(self.ctx.explain(err, started).await),
+            };
+        }
+        let (rows, ctx) = (&mut self.rows, &self.ctx);
+        let read = async {
+            Ok(match rows {
+                Rows::Postgres(reader) => reader.next().await?,
+                Rows::MySql(rows, current, kinds) => {
+                    *current = rows.try_next().await?;
+                    if let Some(row) = current
+                        && kinds.is_empty()
+                    {
+                        *kinds = (0..row.len()).map(|i| MyKind::of(row, i)).collect();
+                    }
+                    current.as_ref().map(|row| RowView::MySql(row, kinds))
                 }
-                if scan.step()? { Some(RowView::Lite(scan)) } else { None }
-            }
-        })
+                Rows::Sqlite(..) => None,
+            })
+        };
+        let err = match watched(read).await {
+            Some(Ok(row)) => return Ok(row),
+            Some(Err(err)) => err,
+            None => return Err(crate::exit::Interrupted.into()),
+        };
+        Err(ctx.explain(err, started).await)
     }
 }
 
@@ -477,6 +583,95 @@ impl<'r> RowView<'r> {
     }
 }
 
+/// Awaits a statement, unless Ctrl-C or SIGTERM comes first: then the
+/// statement has a moment to end (the canceller stops it on the server, and
+/// its error says so), and is abandoned past it. `None` when abandoned.
+async fn watched<T>(statement: impl Future<Output = T>) -> Option<T> {
+    use futures_util::future::{Either, select};
+    let interrupted = crate::interrupt::wait();
+    tokio::pin!(statement, interrupted);
+    // (No `select!`: its output would hold a `T` across the wait below.)
+    let statement = match select(statement, interrupted).await {
+        Either::Left((done, _)) => return Some(done),
+        Either::Right(((), statement)) => statement,
+    };
+    tokio::time::timeout(Duration::from_millis(1500), statement).await.ok()
+}
+
+impl Ctx {
+    /// A driver error as the fault it is, with the table, the wait (since
+    /// `started`) and the blocking session filled in; other errors as they are.
+    async fn explain(&self, err: anyhow::Error, started: Instant) -> anyhow::Error {
+        use errors::{Fault, Kind};
+        if crate::interrupt::is_set() {
+            return crate::exit::Interrupted.into();
+        }
+        let Some(kind) = err.chain().find_map(|c| c.downcast_ref::<sqlx::Error>()).and_then(errors::kind) else {
+            return err;
+        };
+        let fault = match kind {
+            Kind::Canceled if self.lite.as_ref().is_some_and(|w| w.timed_out()) => {
+                Fault::StatementTimeout { limit: self.statement_limit.map(timeparse::short).unwrap_or_default() }
+            }
+            Kind::Canceled => return err.context("canceled by another session"),
+            Kind::LockWait => Fault::LockWait {
+                on: match (&self.lite, &self.subject) {
+                    (Some(_), _) => format!("the database file {}", self.target.host()),
+                    (None, Some(subject)) => subject.shown.clone(),
+                    (None, None) => "a table this command reads".to_string(),
+                },
+                waited: Duration::from_millis(started.elapsed().as_millis().div_ceil(100) as u64 * 100),
+                blocker: self.blocker().await.map(|b| format!("; held by {b}")).unwrap_or_default(),
+            },
+            Kind::StatementTimeout => {
+                Fault::StatementTimeout { limit: self.statement_limit.map(timeparse::short).unwrap_or_default() }
+            }
+            Kind::ConnectionLost(reason) => Fault::ConnectionLost {
+                host: self.target.host(),
+                reason: reason
+                    .map(|r| format!(" (the server said: {})", r.split_whitespace().collect::<Vec<_>>().join(" ")))
+                    .unwrap_or_default(),
+            },
+            Kind::Conflict => Fault::Conflict { message: errors::message(&err) },
+            Kind::RecoveryConflict => Fault::RecoveryConflict { message: errors::message(&err) },
+        };
+        fault.into()
+    }
+
+    /// Who holds the lock on the subject, where the role may see it: a
+    /// short session of its own, bounded to a second and a half.
+    async fn blocker(&self) -> Option<String> {
+        let subject = self.subject.as_ref()?;
+        let look = async {
+            match self.server? {
+                ServerId::Postgres(pid) => {
+                    let mut side = self.target.pg_options().ok()?.connect().await.ok()?;
+                    let sql = catalog::query_file!(Engine::Postgres, "lock_holder.sql");
+                    sqlx::query_scalar(sql).bind(&subject.as_sql).bind(pid).fetch_optional(&mut side).await.ok()?
+                }
+                ServerId::MySql(id) => {
+                    let mut side = self.target.mysql_options().ok()?.connect().await.ok()?;
+                    for sql in catalog::query_file!(Engine::MySql, "lock_holder.sql").split(";\n") {
+                        let found: Option<String> = sqlx::query_scalar(AssertSqlSafe(sql.to_string()))
+                            .bind(&subject.schema)
+                            .bind(&subject.name)
+                            .bind(id)
+                            .fetch_optional(&mut side)
+                            .await
+                            .ok()
+                            .flatten();
+                        if found.is_some() {
+                            return found;
+                        }
+                    }
+                    None
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_millis(1500), look).await.ok().flatten()
+    }
+}
+
 macro_rules! bind_all {
     ($query:expr, $binds:expr) => {{
         let mut q = $query;
@@ -493,23 +688,59 @@ macro_rules! bind_all {
 
 impl Db {
     pub fn engine(&self) -> Engine {
-        match self {
-            Db::Postgres(_) => Engine::Postgres,
-            Db::MySql(_) => Engine::MySql,
-            Db::Sqlite(..) => Engine::Sqlite,
-        }
+        self.ctx.engine
     }
 
     /// An embedded database's file (SQLite), where there is one.
     pub fn file(&self) -> Option<&std::path::Path> {
-        match self {
-            Db::Sqlite(_, path) => Some(path),
-            Db::Postgres(_) | Db::MySql(_) => None,
+        match &self.conn {
+            Conn::Sqlite(_, path) => Some(path),
+            Conn::Postgres(_) | Conn::MySql(_) => None,
         }
     }
 
     pub fn dialect(&self) -> Dialect {
         Dialect::new(self.engine())
+    }
+
+    /// What the session reached, its waits included.
+    pub fn target(&self) -> &Target {
+        &self.ctx.target
+    }
+
+    /// Names the table the command works on, for the messages of lock waits
+    /// (and, on PostgreSQL, for finding who holds the lock).
+    pub fn set_subject(&mut self, schema: &str, name: &str) {
+        let dialect = self.dialect();
+        let shown = if dialect.has_schemas() || self.engine() == Engine::MySql {
+            format!("{schema}.{name}")
+        } else {
+            name.to_string()
+        };
+        let as_sql = dialect.table(Some(schema), name);
+        self.ctx.subject = Some(Subject { shown, as_sql, schema: schema.to_string(), name: name.to_string() });
+    }
+
+    /// Runs one statement's future under the session's watch: marked busy
+    /// for the canceller, bounded by Ctrl-C, its error explained.
+    /// Once interrupted, no statement starts (but `rollback`).
+    async fn guarded<T>(&mut self, statement: impl AsyncFnOnce(&mut Conn) -> Result<T>) -> Result<T> {
+        if crate::interrupt::is_set() {
+            return Err(crate::exit::Interrupted.into());
+        }
+        let started = Instant::now();
+        let outcome = {
+            let _busy = self.registration.busy();
+            if let Some(watch) = &self.ctx.lite {
+                watch.start(self.ctx.statement_limit);
+            }
+            watched(statement(&mut self.conn)).await
+        };
+        match outcome {
+            Some(Ok(value)) => Ok(value),
+            Some(Err(err)) => Err(self.ctx.explain(err, started).await),
+            None => Err(crate::exit::Interrupted.into()),
+        }
     }
 
     /// Runs a query and hands each row to `f` as it arrives: rows are streamed,
@@ -521,27 +752,30 @@ impl Db {
         mut f: impl FnMut(RowView<'_>) -> Result<()>,
     ) -> Result<()> {
         let sql = AssertSqlSafe(sql.to_string());
-        match self {
-            Db::Postgres(conn) => {
-                let mut rows = bind_all!(sqlx::query(sql), binds).fetch(conn);
-                while let Some(row) = rows.try_next().await? {
-                    f(RowView::Postgres(&row))?;
+        self.guarded(async move |conn| {
+            match conn {
+                Conn::Postgres(conn) => {
+                    let mut rows = bind_all!(sqlx::query(sql), binds).fetch(conn);
+                    while let Some(row) = rows.try_next().await? {
+                        f(RowView::Postgres(&row))?;
+                    }
+                }
+                Conn::MySql(conn) => {
+                    let mut rows = bind_all!(sqlx::query(sql), binds).fetch(conn);
+                    while let Some(row) = rows.try_next().await? {
+                        f(RowView::MySql(&row, &[]))?;
+                    }
+                }
+                Conn::Sqlite(conn, _) => {
+                    let mut rows = bind_all!(sqlx::query(sql), binds).fetch(conn);
+                    while let Some(row) = rows.try_next().await? {
+                        f(RowView::Sqlite(&row))?;
+                    }
                 }
             }
-            Db::MySql(conn) => {
-                let mut rows = bind_all!(sqlx::query(sql), binds).fetch(conn);
-                while let Some(row) = rows.try_next().await? {
-                    f(RowView::MySql(&row, &[]))?;
-                }
-            }
-            Db::Sqlite(conn, _) => {
-                let mut rows = bind_all!(sqlx::query(sql), binds).fetch(conn);
-                while let Some(row) = rows.try_next().await? {
-                    f(RowView::Sqlite(&row))?;
-                }
-            }
-        }
-        Ok(())
+            Ok(())
+        })
+        .await
     }
 
     /// Streams a large result, the fastest way the engine allows: binary COPY
@@ -550,14 +784,31 @@ impl Db {
     /// a time with `RowStream::next`, never collected.
     pub async fn stream_rows(&mut self, sql: &str, binds: &[Bind]) -> Result<RowStream<'_>> {
         let owned = AssertSqlSafe(sql.to_string());
-        Ok(match self {
-            Db::Postgres(conn) => {
+        let started = Instant::now();
+        let Db { registration, conn, ctx } = self;
+        let busy = registration.busy();
+        if let Some(watch) = &ctx.lite {
+            watch.start(ctx.statement_limit);
+        }
+        let rows = match conn {
+            Conn::Postgres(conn) => {
                 anyhow::ensure!(binds.is_empty(), "binary COPY takes no bound values");
-                RowStream::Postgres(pg::CopyReader::open(conn, sql).await?)
+                match watched(pg::CopyReader::open(conn, sql)).await {
+                    Some(Ok(reader)) => Rows::Postgres(reader),
+                    Some(Err(err)) => return Err(ctx.explain(err, started).await),
+                    None => return Err(crate::exit::Interrupted.into()),
+                }
             }
-            Db::MySql(conn) => RowStream::MySql(bind_all!(sqlx::query(owned), binds).fetch(conn), None, Vec::new()),
-            Db::Sqlite(_, path) => RowStream::Sqlite(lite::Scan::open(path, sql, binds)?, 0, std::marker::PhantomData),
-        })
+            Conn::MySql(conn) => Rows::MySql(bind_all!(sqlx::query(owned), binds).fetch(conn), None, Vec::new()),
+            Conn::Sqlite(_, path) => {
+                let watch = ctx.lite.clone().expect("an SQLite session has its watch");
+                match lite::Scan::open(path, sql, binds, &watch) {
+                    Ok(scan) => Rows::Sqlite(scan, 0, std::marker::PhantomData),
+                    Err(err) => return Err(ctx.explain(err, started).await),
+                }
+            }
+        };
+        Ok(RowStream { rows, ctx: ctx.clone(), _busy: busy })
     }
 
     /// Runs a query and returns every row as text; for small catalog queries.
@@ -580,11 +831,14 @@ impl Db {
     /// Runs statements that return no rows.
     pub async fn execute(&mut self, sql: &str, binds: &[Bind]) -> Result<u64> {
         let sql = AssertSqlSafe(sql.to_string());
-        Ok(match self {
-            Db::Postgres(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
-            Db::MySql(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
-            Db::Sqlite(conn, _) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
+        self.guarded(async move |conn| {
+            Ok(match conn {
+                Conn::Postgres(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
+                Conn::MySql(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
+                Conn::Sqlite(conn, _) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
+            })
         })
+        .await
     }
 
     /// Sets up a writing session: how long a batch waits on rows a live writer
@@ -598,6 +852,34 @@ impl Db {
         if !statements.trim().is_empty() {
             self.raw(sql).await?;
         }
+        self.set_row_wait(self.ctx.target.lock_timeout.min(writer.row_wait())).await
+    }
+
+    /// How long a statement waits on rows another session holds.
+    async fn set_row_wait(&mut self, wait: Duration) -> Result<()> {
+        let sql = match self.engine() {
+            Engine::Postgres => format!("SET lock_timeout = '{}ms'", wait.as_millis().max(1)),
+            Engine::MySql => format!("SET SESSION innodb_lock_wait_timeout = {}", session::whole_seconds(wait)),
+            Engine::Sqlite => return Ok(()),
+        };
+        self.run_owned(sql).await?;
+        Ok(())
+    }
+
+    /// Sets how long each statement may run from here on; `None`: no limit
+    /// (a scan's read of the whole table, unless `--statement-timeout` says).
+    pub async fn set_statement_limit(&mut self, limit: Option<Duration>) -> Result<()> {
+        let ms = limit.map_or(0, |l| l.as_millis().max(1));
+        let sql = match self.engine() {
+            Engine::Postgres => format!("SET statement_timeout = '{ms}ms'"),
+            Engine::MySql if self.ctx.mariadb => format!("SET SESSION max_statement_time = {}", ms as f64 / 1000.0),
+            Engine::MySql => format!("SET SESSION max_execution_time = {ms}"),
+            Engine::Sqlite => String::new(),
+        };
+        if !sql.is_empty() {
+            self.run_owned(sql).await?;
+        }
+        self.ctx.statement_limit = limit;
         Ok(())
     }
 
@@ -611,9 +893,17 @@ impl Db {
         self.raw("COMMIT").await
     }
 
-    /// Rolls back; a failure to (the connection gone) is the error that caused it.
+    /// Rolls back; a failure to (the connection gone) is the error that
+    /// caused it. Bounded, since it may follow a statement left mid-way.
     pub async fn rollback(&mut self) {
-        let _ = self.raw("ROLLBACK").await;
+        let rollback = async {
+            match &mut self.conn {
+                Conn::Postgres(c) => sqlx::raw_sql("ROLLBACK").execute(c).await.map(drop),
+                Conn::MySql(c) => sqlx::raw_sql("ROLLBACK").execute(c).await.map(drop),
+                Conn::Sqlite(c, _) => sqlx::raw_sql("ROLLBACK").execute(c).await.map(drop),
+            }
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(1), rollback).await;
     }
 
     /// Marks a point in the transaction that one statement's failure can be
@@ -632,19 +922,29 @@ impl Db {
 
     /// Runs SQL through the simple protocol (transaction control, settings).
     pub async fn raw(&mut self, sql: &'static str) -> Result<()> {
-        match self {
-            Db::Postgres(c) => sqlx::raw_sql(sql).execute(c).await.map(drop)?,
-            Db::MySql(c) => sqlx::raw_sql(sql).execute(c).await.map(drop)?,
-            Db::Sqlite(c, _) => sqlx::raw_sql(sql).execute(c).await.map(drop)?,
-        }
-        Ok(())
+        self.run_owned(sql.to_string()).await
+    }
+
+    async fn run_owned(&mut self, sql: String) -> Result<()> {
+        self.guarded(async move |conn| {
+            let sql = AssertSqlSafe(sql);
+            match conn {
+                Conn::Postgres(c) => sqlx::raw_sql(sql).execute(c).await.map(drop)?,
+                Conn::MySql(c) => sqlx::raw_sql(sql).execute(c).await.map(drop)?,
+                Conn::Sqlite(c, _) => sqlx::raw_sql(sql).execute(c).await.map(drop)?,
+            }
+            Ok(())
+        })
+        .await
     }
 
     pub async fn close(self) -> Result<()> {
-        match self {
-            Db::Postgres(c) => c.close().await?,
-            Db::MySql(c) => c.close().await?,
-            Db::Sqlite(c, _) => c.close().await?,
+        let Db { registration, conn, .. } = self;
+        drop(registration);
+        match conn {
+            Conn::Postgres(c) => c.close().await?,
+            Conn::MySql(c) => c.close().await?,
+            Conn::Sqlite(c, _) => c.close().await?,
         }
         Ok(())
     }

@@ -220,7 +220,12 @@ pub async fn resolve_batch(
     let result = resolve_locked(db, keys, args, batch).await;
     if writing {
         match &result {
-            Ok(_) => db.commit().await?,
+            Ok(_) => {
+                if let Err(err) = db.commit().await {
+                    db.rollback().await;
+                    return Err(err);
+                }
+            }
             Err(_) => db.rollback().await,
         }
     }

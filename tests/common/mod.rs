@@ -114,6 +114,18 @@ impl TestDb {
         }
     }
 
+    /// The server's base database (`test`), left in place when the test
+    /// ends: for looking at every session (pg_stat_activity, the processlist).
+    pub fn admin(engine: Engine) -> TestDb {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let url = match engine {
+            Engine::Postgres => pg_base(),
+            Engine::MySql => mysql_base(),
+            Engine::Sqlite => panic!("SQLite has no server"),
+        };
+        TestDb { engine, url, name: String::new(), rt, _dir: None }
+    }
+
     /// An existing SQLite file, left in place when the test ends.
     pub fn open_sqlite(path: &std::path::Path) -> TestDb {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -187,6 +199,9 @@ impl TestDb {
             (Postgres, "money") => "numeric(10,2)",
             (MySql, "money") => "DECIMAL(10,2)",
             (Sqlite, "money") => "NUMERIC",
+            (Postgres, "text_cast") => "text",
+            (MySql, "text_cast") => "CHAR",
+            (Sqlite, "text_cast") => "TEXT",
             (_, "int") => "INTEGER",
             (_, "bigint") => "BIGINT",
             (e, r) => panic!("no type for role {r} on {e:?}"),
@@ -250,6 +265,34 @@ impl TestDb {
                 out
             }),
             Engine::Sqlite => f(),
+        }
+    }
+
+    /// Runs `f` while another session, opened with `setup` (SQL, several
+    /// statements allowed), holds what it took; `teardown` then lets go.
+    pub fn while_session<T>(&self, setup: &str, teardown: &str, f: impl FnOnce() -> T) -> T {
+        use sqlx::Connection;
+        let (setup, teardown) = (AssertSqlSafe(setup.to_string()), AssertSqlSafe(teardown.to_string()));
+        // The session is idle while `f` runs (outside the runtime, which `f` may use itself).
+        macro_rules! hold {
+            ($conn:ty) => {{
+                let mut c = self.rt.block_on(async {
+                    let mut c = <$conn>::connect(&self.url).await.unwrap();
+                    sqlx::raw_sql(setup).execute(&mut c).await.unwrap();
+                    c
+                });
+                let out = f();
+                self.rt.block_on(async {
+                    sqlx::raw_sql(teardown).execute(&mut c).await.unwrap();
+                    c.close().await.unwrap();
+                });
+                out
+            }};
+        }
+        match self.engine {
+            Engine::Postgres => hold!(sqlx::PgConnection),
+            Engine::MySql => hold!(sqlx::MySqlConnection),
+            Engine::Sqlite => hold!(sqlx::SqliteConnection),
         }
     }
 

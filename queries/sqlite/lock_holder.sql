@@ -1,0 +1,2 @@
+-- SQLite: the lock is on the database file, and no connection can tell
+-- which process holds it.

@@ -1,0 +1,83 @@
+//! Ctrl-C and SIGTERM, for the whole process: a flag set by the first signal,
+//! which every wait checks (statements, busy waits, pauses), and an immediate
+//! exit on the second. Installed before the first connection.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use tokio::sync::Notify;
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+fn notify() -> &'static Notify {
+    static NOTIFY: OnceLock<Notify> = OnceLock::new();
+    NOTIFY.get_or_init(Notify::new)
+}
+
+/// Installs the handlers; called inside the runtime before anything else.
+/// The first signal sets the flag and wakes every waiter; the second ends
+/// the process at once (exit 130), whatever it was doing.
+pub fn install() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (Ok(mut int), Ok(mut term)) = (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) else {
+            return;
+        };
+        tokio::spawn(async move {
+            let mut seen = 0;
+            loop {
+                tokio::select! {
+                    _ = int.recv() => {}
+                    _ = term.recv() => {}
+                }
+                seen += 1;
+                if seen > 1 {
+                    eprintln!("idemctl: interrupted again: stopped at once");
+                    std::process::exit(crate::exit::INTERRUPTED.into());
+                }
+                raise();
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    tokio::spawn(async {
+        let _ = tokio::signal::ctrl_c().await;
+        raise();
+        let _ = tokio::signal::ctrl_c().await;
+        std::process::exit(crate::exit::INTERRUPTED.into());
+    });
+}
+
+/// Sets the flag as a signal would.
+pub fn raise() {
+    STOP.store(true, Ordering::SeqCst);
+    notify().notify_waiters();
+}
+
+/// Whether Ctrl-C or SIGTERM has arrived.
+pub fn is_set() -> bool {
+    STOP.load(Ordering::SeqCst)
+}
+
+/// Resolves once Ctrl-C or SIGTERM has arrived (at once if it has).
+pub async fn wait() {
+    loop {
+        let notified = notify().notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
+        if is_set() {
+            return;
+        }
+        notified.await;
+    }
+}
+
+/// Sleeps, unless interrupted first; true when the whole pause passed.
+pub async fn sleep(pause: Duration) -> bool {
+    tokio::select! {
+        () = tokio::time::sleep(pause) => true,
+        () = wait() => false,
+    }
+}
