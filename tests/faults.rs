@@ -66,6 +66,13 @@ fn finish_within(child: Child, since: Instant, limit: Duration, what: &str) -> (
     (run, took)
 }
 
+/// `idemctl ARGS --database-url URL`, run to its end.
+fn run_at(url: &str, args: &[&str]) -> Run {
+    let mut cmd = Command::new(idemctl_bin());
+    cmd.env_remove("DATABASE_URL").args(args).args(["--database-url", url]);
+    common::run(cmd.into())
+}
+
 fn signal(child: &Child, sig: &str) {
     assert!(Command::new("kill").args([sig, &child.id().to_string()]).status().unwrap().success());
 }
@@ -352,4 +359,357 @@ fn a_host_that_never_answers() {
         );
         assert!(took >= Duration::from_millis(900), "{what}: gave up after {took:?}");
     }
+}
+
+/// Ends every idemctl session on the test database, as an administrator
+/// would; with `waiting`, only those waiting on a lock.
+fn kill_sessions(db: &TestDb, waiting: bool) -> usize {
+    let admin = TestDb::admin(db.engine);
+    match db.engine {
+        Engine::Postgres => admin
+            .column(&format!(
+                "SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity
+                 WHERE application_name = 'idemctl' AND datname = '{}' AND ({} OR wait_event_type = 'Lock')",
+                db.name, !waiting
+            ))
+            .len(),
+        Engine::MySql => {
+            let ids = admin.column(&format!(
+                "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = '{}' AND ID <> CONNECTION_ID()
+                 AND ({} OR STATE LIKE '%metadata lock%')",
+                db.name,
+                if waiting { "FALSE" } else { "TRUE" }
+            ));
+            for id in ids.iter().flatten() {
+                admin.exec(&format!("KILL {id}"));
+            }
+            ids.len()
+        }
+        Engine::Sqlite => unreachable!("SQLite has no sessions to kill"),
+    }
+}
+
+macro_rules! on_servers {
+    ($($name:ident),* $(,)?) => {
+        mod postgres_server {
+            $( #[test] fn $name() { if let Some(db) = $crate::common::TestDb::new($crate::common::Engine::Postgres) { super::$name(&db) } } )*
+        }
+        mod mysql_server {
+            $( #[test] fn $name() { if let Some(db) = $crate::common::TestDb::new($crate::common::Engine::MySql) { super::$name(&db) } } )*
+        }
+    };
+}
+
+on_servers!(
+    a_killed_session_ends_a_read_in_one_line,
+    a_killed_writer_reconnects_once_and_finishes,
+    a_second_loss_stops_the_writer_and_a_rerun_finishes,
+    a_killed_reaper_reconnects_and_finishes,
+);
+
+/// The session killed while a read waits: exit 2, one line saying the
+/// connection was lost (and, on PostgreSQL, the server's reason).
+fn a_killed_session_ends_a_read_in_one_line(db: &TestDb) {
+    tables(db);
+    let (take, release) = exclusive_lock(db);
+    db.while_session(take, release, || {
+        let children: Vec<(String, Child)> = [vec!["scan", "--table", "orders"], vec!["stuck"], vec!["size"]]
+            .iter()
+            .map(|args| (args.join(" "), spawn(&db.url, &[&args[..], &["--lock-timeout", "60s"]].concat(), &[])))
+            .collect();
+        wait_for_waiters(db, children.len());
+        let since = Instant::now();
+        assert!(kill_sessions(db, true) >= children.len());
+        for (what, child) in children {
+            let (run, _) = finish_within(child, since, Duration::from_secs(2), &what);
+            assert_eq!(run.code, 2, "{what}: {}", run.stderr);
+            let line = one_line(&run);
+            let host = if db.engine == Engine::Postgres { "127.0.0.1:5432" } else { "127.0.0.1:3306" };
+            assert!(line.contains(&format!("lost the connection to {host}")), "{what}: {line}");
+            if db.engine == Engine::Postgres {
+                assert!(line.contains("terminating connection due to administrator command"), "{what}: {line}");
+            }
+            assert!(!line.contains("expected to read"), "{what}: {line}");
+        }
+    });
+}
+
+/// Starts `expire --batch-size 2` on 8 events, paused before each batch.
+fn paused_expire(db: &TestDb, pause: &std::path::Path) -> Child {
+    spawn(
+        &db.url,
+        &[&EXPIRE_EVENTS[..], &["--batch-size", "2", "--format", "json"]].concat(),
+        &[("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", pause.to_str().unwrap())],
+    )
+}
+
+fn release(pause: &std::path::Path, n: u64) {
+    std::fs::write(format!("{}.{n}", pause.display()), b"").unwrap();
+}
+
+fn wait_before(pause: &std::path::Path, n: u64) {
+    common::wait_for(&format!("{}.waiting.{n}", pause.display()));
+}
+
+/// Waits until `child` pauses before batch `n`; fails with its output if it ends first.
+fn paused_before(child: &mut Child, pause: &std::path::Path, n: u64) {
+    let flag = format!("{}.waiting.{n}", pause.display());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !std::path::Path::new(&flag).exists() {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+            panic!("ended ({status}) before batch {n}: {err}");
+        }
+        assert!(Instant::now() < deadline, "never paused before batch {n}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The session killed between two batches: the run connects again, takes
+/// its lock again, and deletes every expired row; exit 0.
+fn a_killed_writer_reconnects_once_and_finishes(db: &TestDb) {
+    events(db, 8);
+    let dir = tempfile::tempdir().unwrap();
+    let pause = dir.path().join("pause");
+    release(&pause, 1);
+    let child = paused_expire(db, &pause);
+    wait_before(&pause, 2);
+    assert!(kill_sessions(db, false) >= 1);
+    for n in 2..=10 {
+        release(&pause, n);
+    }
+    let (run, _) = finish_within(child, Instant::now(), Duration::from_secs(15), "expire");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("lost the connection") && run.stderr.contains("connecting again"), "{}", run.stderr);
+    assert_eq!(json(&run)["runs"][0]["rows_deleted"], 8, "{}", run.stdout);
+    assert_eq!(event_ids(db), Vec::<i64>::new());
+}
+
+/// Killed twice: the run stops with the summary and one line saying what was
+/// done; a rerun deletes exactly the rest.
+fn a_second_loss_stops_the_writer_and_a_rerun_finishes(db: &TestDb) {
+    events(db, 8);
+    let dir = tempfile::tempdir().unwrap();
+    let pause = dir.path().join("pause");
+    release(&pause, 1);
+    let child = paused_expire(db, &pause);
+    wait_before(&pause, 2);
+    kill_sessions(db, false);
+    release(&pause, 2);
+    wait_before(&pause, 3);
+    kill_sessions(db, false);
+    release(&pause, 3);
+    let (run, _) = finish_within(child, Instant::now(), Duration::from_secs(15), "expire");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let last = run.stderr.lines().last().unwrap();
+    assert!(
+        last.starts_with("idemctl: expire stopped: the 4 rows deleted before it stay deleted, and a rerun goes on from there: lost the connection to"),
+        "{last}"
+    );
+    let summary = &json(&run)["runs"][0];
+    assert_eq!((summary["rows_deleted"].as_u64(), summary["stopped"].as_str()), (Some(4), Some("error")), "{summary}");
+    assert_eq!(event_ids(db), vec![5, 6, 7, 8]);
+    let rerun = common::run(db.idemctl(&[&EXPIRE_EVENTS[..], &["--format", "json"]].concat()));
+    assert_eq!(rerun.code, 0, "{}", rerun.stderr);
+    assert_eq!(json(&rerun)["runs"][0]["rows_deleted"], 4);
+    assert_eq!(event_ids(db), Vec::<i64>::new());
+}
+
+/// reap's session killed between batches: it connects again and resolves
+/// the rest, each key once.
+fn a_killed_reaper_reconnects_and_finishes(db: &TestDb) {
+    key_table(db);
+    let dir = tempfile::tempdir().unwrap();
+    let pause = dir.path().join("pause");
+    release(&pause, 1);
+    let child = spawn(
+        &db.url,
+        &["reap", "--batch-size", "1", "--max-duration", "30s", "--format", "csv"],
+        &[("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", pause.to_str().unwrap())],
+    );
+    wait_before(&pause, 2);
+    kill_sessions(db, false);
+    for n in 2..=10 {
+        release(&pause, n);
+    }
+    let (run, _) = finish_within(child, Instant::now(), Duration::from_secs(15), "reap");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("connecting again"), "{}", run.stderr);
+    let released: Vec<String> = common::csv_records(&run.stdout)
+        .into_iter()
+        .skip(1)
+        .filter(|r| r.iter().any(|c| c == "released"))
+        .map(|r| r[2].clone())
+        .collect();
+    assert_eq!(released, ["k-nolock", "k-ord-6m", "k-ord-4m", "k-pay-old"], "{}", run.stdout);
+    let key = db.ident("key");
+    assert_eq!(
+        db.column(&format!("SELECT {key} FROM idempotency_keys WHERE status = 'in_progress' ORDER BY {key}")),
+        vec![Some("k-pay-new".to_string())]
+    );
+}
+
+/// Runs a program, failing the test with its output when it fails.
+fn sh(program: &str, args: &[&str]) {
+    let out = Command::new(program).args(args).output().unwrap_or_else(|e| panic!("{program}: {e}"));
+    assert!(
+        out.status.success(),
+        "{program} {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A certificate authority of the test's own, and (with `server`) a server
+/// certificate it signed for 127.0.0.1: `ca.pem`, `server.pem`, `server-key.pem`.
+fn certificates(dir: &std::path::Path, server: bool) {
+    let p = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    sh(
+        "openssl",
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=idemctl test CA",
+            "-keyout",
+            &p("ca-key.pem"),
+            "-out",
+            &p("ca.pem"),
+        ],
+    );
+    if server {
+        std::fs::write(p("ext.cnf"), "subjectAltName = IP:127.0.0.1, DNS:localhost\n").unwrap();
+        sh(
+            "openssl",
+            &[
+                "req",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-subj",
+                "/CN=127.0.0.1",
+                "-keyout",
+                &p("server-key.pem"),
+                "-out",
+                &p("server.csr"),
+            ],
+        );
+        sh(
+            "openssl",
+            &[
+                "x509",
+                "-req",
+                "-in",
+                &p("server.csr"),
+                "-CA",
+                &p("ca.pem"),
+                "-CAkey",
+                &p("ca-key.pem"),
+                "-CAcreateserial",
+                "-days",
+                "2",
+                "-extfile",
+                &p("ext.cnf"),
+                "-out",
+                &p("server.pem"),
+            ],
+        );
+    }
+}
+
+fn with_param(url: &str, param: &str) -> String {
+    format!("{url}{}{param}", if url.contains('?') { '&' } else { '?' })
+}
+
+/// PostgreSQL over TLS (the shared cluster runs with ssl = on): sslmode=require
+/// encrypts the session, as pg_stat_ssl shows; disable does not; verify-full
+/// against a root that did not sign the server's certificate fails in one line.
+#[test]
+fn postgres_tls_from_the_url() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    let admin = TestDb::admin(Engine::Postgres);
+    for (mode, encrypted) in [("require", "true"), ("prefer", "true"), ("disable", "false")] {
+        db.exec("DROP TABLE IF EXISTS idempotency_keys");
+        key_table(&db);
+        let dir = tempfile::tempdir().unwrap();
+        let pause = dir.path().join("pause");
+        let url = with_param(&db.url, &format!("sslmode={mode}"));
+        let mut child = spawn(
+            &url,
+            &["reap", "--max-duration", "30s"],
+            &[("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", pause.to_str().unwrap())],
+        );
+        paused_before(&mut child, &pause, 1);
+        let ssl = admin.column(&format!(
+            "SELECT s.ssl::text FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid)
+             WHERE a.application_name = 'idemctl' AND a.datname = '{}'",
+            db.name
+        ));
+        release(&pause, 1);
+        for n in 2..=5 {
+            release(&pause, n);
+        }
+        let (run, _) = finish_within(child, Instant::now(), Duration::from_secs(10), mode);
+        assert_eq!(run.code, 0, "sslmode={mode}: {}", run.stderr);
+        assert!(!ssl.is_empty() && ssl.iter().all(|s| s.as_deref() == Some(encrypted)), "sslmode={mode}: {ssl:?}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    certificates(dir.path(), false);
+    let url = with_param(&db.url, &format!("sslmode=verify-full&sslrootcert={}", dir.path().join("ca.pem").display()));
+    let run = run_at(&url, &["stuck"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let line = one_line(&run);
+    assert!(line.starts_with("idemctl: cannot connect to postgres://root@127.0.0.1:5432/"), "{line}");
+    assert!(line.contains("certificate") || line.contains("UnknownIssuer"), "{line}");
+}
+
+/// A role that may only read: scan, stuck, size and doctor work; reap and
+/// expire name the privilege they lack, and change nothing.
+#[test]
+fn a_role_that_may_only_read() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    tables(&db);
+    events(&db, 4);
+    let role = format!("reader_{}", db.name);
+    common::pg_admin(&format!("CREATE ROLE {role} LOGIN"));
+    struct DropRole(String);
+    impl Drop for DropRole {
+        fn drop(&mut self) {
+            common::pg_admin(&format!("DROP OWNED BY {0}; DROP ROLE IF EXISTS {0}", self.0));
+        }
+    }
+    db.exec(&format!("GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"));
+    let before = contents(&db);
+    let url = db.url.replacen("root@", &format!("{role}@"), 1);
+    let reader = |args: &[&str]| run_at(&url, args);
+    for args in [
+        vec!["scan", "--table", "orders"],
+        vec!["stuck"],
+        vec!["size"],
+        vec!["doctor"],
+        vec!["reap", "--dry-run"],
+        vec!["expire", "--dry-run"],
+    ] {
+        let run = reader(&args);
+        assert!(run.code == 0 || run.code == 1, "{args:?}: {}", run.stderr);
+    }
+    let reap = reader(&["reap"]);
+    assert_eq!(reap.code, 2);
+    assert_eq!(one_line(&reap), "idemctl: reap needs UPDATE on public.idempotency_keys");
+    let delete = reader(&["reap", "--action", "delete"]);
+    assert_eq!(one_line(&delete), "idemctl: reap needs DELETE on public.idempotency_keys");
+    let expire = reader(&EXPIRE_EVENTS);
+    assert_eq!(expire.code, 2);
+    assert_eq!(one_line(&expire), "idemctl: expire needs DELETE on public.events");
+    assert_eq!(contents(&db), before);
+    assert_eq!(event_ids(&db), vec![1, 2, 3, 4]);
+    // The database goes before the role that holds grants in it.
+    drop(db);
+    drop(DropRole(role));
 }

@@ -50,6 +50,10 @@ pub struct Batch {
     params: Vec<Bind>,
     /// Pages walk: the pages covered.
     pages: Option<(i64, i64)>,
+    /// Keys walk: the last key the batch covers, `None` when it runs to the
+    /// end; the walk moves there only once the batch is done (`advance`), so
+    /// that a batch that failed is tried again whole.
+    upto: Option<Option<Vec<Option<String>>>>,
 }
 
 /// What a batch did.
@@ -125,7 +129,7 @@ impl Walk {
                     params.push(Bind::Text(tid_array(refused.iter())));
                     range.push_str(&format!(" AND ctid <> ALL(CAST({} AS tid[]))", dialect.placeholder(params.len())));
                 }
-                Ok(Some(Batch { range, params, pages: Some((*next, end)) }))
+                Ok(Some(Batch { range, params, pages: Some((*next, end)), upto: None }))
             }
             Walk::Keys { key, last, done } => {
                 if *done {
@@ -146,11 +150,7 @@ impl Walk {
                 );
                 let upto = db.query_text(&next_sql, &params).await?.into_iter().next();
                 let upto_sql = upto.as_ref().map(|u| key.upto(&dialect, u, &mut params)).unwrap_or_default();
-                match upto {
-                    Some(u) => *last = Some(u),
-                    None => *done = true,
-                }
-                Ok(Some(Batch { range: format!("{after}{upto_sql}"), params, pages: None }))
+                Ok(Some(Batch { range: format!("{after}{upto_sql}"), params, pages: None, upto: Some(upto) }))
             }
         }
     }
@@ -248,6 +248,13 @@ impl Walk {
 
     /// Moves past a batch, and fits the next span to the rows this one found.
     pub fn advance(&mut self, batch: &Batch, deleted: &Deleted, limit: u64) {
+        if let (Walk::Keys { last, done, .. }, Some(upto)) = (&mut *self, &batch.upto) {
+            match upto {
+                Some(u) => *last = Some(u.clone()),
+                None => *done = true,
+            }
+            return;
+        }
         let Walk::Pages { next, span, max_span, refused, .. } = self else { return };
         let Some((start, end)) = batch.pages else { return };
         refused.extend(deleted.refused.iter().filter_map(|r| r.walk_key.first().cloned().flatten()));
