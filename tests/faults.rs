@@ -16,6 +16,7 @@ on_every_engine!(
     a_signal_ends_every_lock_wait_and_cancels_it_on_the_server,
     a_signal_during_sleep_ends_the_run_at_once,
     a_signal_mid_batch_rolls_the_batch_back,
+    a_statement_timeout_bounds_a_read,
 );
 
 /// The commands an on-call engineer runs, with what each needs.
@@ -318,7 +319,12 @@ fn a_signal_mid_batch_rolls_the_batch_back(db: &TestDb) {
     if db.engine != Engine::Sqlite {
         std::thread::sleep(Duration::from_millis(300));
         let sleeping = match db.engine {
-            Engine::Postgres => "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'".to_string(),
+            Engine::Postgres => {
+                format!(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = '{}'",
+                    db.name
+                )
+            }
             _ => format!(
                 "SELECT count(*) FROM information_schema.PROCESSLIST WHERE DB = '{}' AND INFO LIKE 'DELETE%'",
                 db.name
@@ -712,4 +718,315 @@ fn a_role_that_may_only_read() {
     // The database goes before the role that holds grants in it.
     drop(db);
     drop(DropRole(role));
+}
+
+/// Servers of this test binary's own, started once and stopped (their data
+/// directories removed) when the binary ends: a PostgreSQL primary with a
+/// hot standby, and a MariaDB server with TLS.
+mod private {
+    use std::path::{Path, PathBuf};
+    use std::process::{Command, Stdio};
+    use std::sync::OnceLock;
+    use std::time::{Duration, Instant};
+
+    const PG_BIN: &str = "/usr/lib/postgresql/15/bin";
+
+    pub struct PgPair {
+        /// Base URLs (the `postgres` database) of the primary and the standby.
+        pub primary: String,
+        pub standby: String,
+    }
+
+    pub struct Maria {
+        /// Base URL for root, over the network.
+        pub root: String,
+        pub port: u16,
+        /// Where the certificates are: ca.pem signed the server's.
+        pub dir: PathBuf,
+    }
+
+    /// A server that cannot start fails the test under CI; elsewhere the test is skipped, loudly.
+    fn unavailable<T>(what: &str, err: String) -> Option<T> {
+        if std::env::var_os("CI").is_some() {
+            panic!("cannot start {what} and CI is set: {err}");
+        }
+        eprintln!("\n*** SKIPPED: cannot start {what} ({err}); set CI=1 to make this a failure ***\n");
+        None
+    }
+
+    fn spare_port() -> u16 {
+        std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    }
+
+    fn run(program: &str, args: &[&str]) -> Result<(), String> {
+        let out = Command::new(program).args(args).output().map_err(|e| format!("{program}: {e}"))?;
+        if out.status.success() {
+            return Ok(());
+        }
+        Err(format!(
+            "{program} {}: {}{}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+
+    fn as_postgres(program: &str, args: &[&str]) -> Result<(), String> {
+        let path = format!("{PG_BIN}/{program}");
+        run("runuser", &[&["-u", "postgres", "--", path.as_str()][..], args].concat())
+    }
+
+    /// Stops what `stop` says and removes `dir` once this process has ended.
+    fn clean_up_after_exit(dir: &Path, stop: &str) {
+        let script = format!(
+            "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; {stop}; rm -rf '{dir}'",
+            pid = std::process::id(),
+            dir = dir.display()
+        );
+        // In the background of a shell that ends at once (so nothing is left to wait for).
+        let status = Command::new("sh")
+            .args(["-c", &format!("({script}) </dev/null >/dev/null 2>&1 &")])
+            .status()
+            .expect("the clean-up watcher starts");
+        assert!(status.success());
+    }
+
+    pub fn pg_pair() -> Option<&'static PgPair> {
+        static PAIR: OnceLock<Result<PgPair, String>> = OnceLock::new();
+        match PAIR.get_or_init(start_pg_pair) {
+            Ok(pair) => Some(pair),
+            Err(e) => unavailable("a private PostgreSQL primary and standby", e.clone()),
+        }
+    }
+
+    fn start_pg_pair() -> Result<PgPair, String> {
+        let base = tempfile::Builder::new().prefix("idemctl-pg-").tempdir().map_err(|e| e.to_string())?.keep();
+        let at = |name: &str| base.join(name).display().to_string();
+        run("chown", &["postgres:postgres", &at("")])?;
+        let (p1, p2) = (spare_port(), spare_port());
+        let stop = format!(
+            "runuser -u postgres -- {PG_BIN}/pg_ctl -D '{}' stop -m immediate; \
+             runuser -u postgres -- {PG_BIN}/pg_ctl -D '{}' stop -m immediate",
+            at("standby"),
+            at("primary")
+        );
+        clean_up_after_exit(&base, &stop);
+        as_postgres("initdb", &["-D", &at("primary"), "--auth=trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])?;
+        let options = |port: u16| {
+            format!(
+                "-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={} -c fsync=off \
+                 -c wal_level=replica -c max_wal_senders=5 -c hot_standby=on -c ssl=off",
+                base.display()
+            )
+        };
+        as_postgres(
+            "pg_ctl",
+            &["-D", &at("primary"), "-l", &at("primary.log"), "-w", "-t", "60", "-o", &options(p1), "start"],
+        )?;
+        as_postgres(
+            "pg_basebackup",
+            &[
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &p1.to_string(),
+                "-U",
+                "postgres",
+                "-D",
+                &at("standby"),
+                "-R",
+                "-X",
+                "stream",
+                "-N",
+            ],
+        )?;
+        as_postgres(
+            "pg_ctl",
+            &["-D", &at("standby"), "-l", &at("standby.log"), "-w", "-t", "60", "-o", &options(p2), "start"],
+        )?;
+        Ok(PgPair {
+            primary: format!("postgres://postgres@127.0.0.1:{p1}/postgres"),
+            standby: format!("postgres://postgres@127.0.0.1:{p2}/postgres"),
+        })
+    }
+
+    pub fn mariadb_tls() -> Option<&'static Maria> {
+        static MARIA: OnceLock<Result<Maria, String>> = OnceLock::new();
+        match MARIA.get_or_init(start_mariadb_tls) {
+            Ok(maria) => Some(maria),
+            Err(e) => unavailable("a private MariaDB server with TLS", e.clone()),
+        }
+    }
+
+    fn start_mariadb_tls() -> Result<Maria, String> {
+        let base = tempfile::Builder::new().prefix("idemctl-maria-").tempdir().map_err(|e| e.to_string())?.keep();
+        let at = |name: &str| base.join(name).display().to_string();
+        super::certificates(&base, true);
+        run(
+            "mariadb-install-db",
+            &[
+                "--no-defaults",
+                &format!("--datadir={}", at("data")),
+                "--auth-root-authentication-method=normal",
+                "--skip-test-db",
+                "--user=root",
+            ],
+        )?;
+        let port = spare_port();
+        let server = Command::new("/usr/sbin/mariadbd")
+            .args([
+                "--no-defaults".to_string(),
+                format!("--datadir={}", at("data")),
+                format!("--port={port}"),
+                "--bind-address=127.0.0.1".to_string(),
+                format!("--socket={}", at("mysqld.sock")),
+                format!("--pid-file={}", at("mysqld.pid")),
+                format!("--log-error={}", at("error.log")),
+                "--user=root".to_string(),
+                "--skip-name-resolve".to_string(),
+                "--innodb-buffer-pool-size=32M".to_string(),
+                format!("--ssl-ca={}", at("ca.pem")),
+                format!("--ssl-cert={}", at("server.pem")),
+                format!("--ssl-key={}", at("server-key.pem")),
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| e.to_string())?;
+        clean_up_after_exit(&base, &format!("kill -9 {}", server.id()));
+        let root = format!("mysql://root@127.0.0.1:{port}/mysql");
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let setup = "CREATE USER 'tls'@'%' REQUIRE SSL; GRANT ALL ON *.* TO 'tls'@'%'";
+        loop {
+            let ready = rt.block_on(async {
+                use sqlx::Connection;
+                let mut c = sqlx::MySqlConnection::connect(&root).await?;
+                sqlx::raw_sql(setup).execute(&mut c).await?;
+                c.close().await
+            });
+            match ready {
+                Ok(()) => break,
+                Err(e) if Instant::now() > deadline => {
+                    let log = std::fs::read_to_string(at("error.log")).unwrap_or_default();
+                    return Err(format!("{e}: {log}"));
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(200)),
+            }
+        }
+        Ok(Maria { root, port, dir: base })
+    }
+}
+
+/// A hot standby: scan, stuck, size and doctor (and the dry runs) work on
+/// it; reap and expire refuse before doing anything.
+#[test]
+fn a_hot_standby_serves_reads_and_refuses_writes() {
+    let Some(pair) = private::pg_pair() else { return };
+    let Some(primary) = TestDb::on_server(Engine::Postgres, &pair.primary) else { return };
+    tables(&primary);
+    events(&primary, 4);
+    let before = contents(&primary);
+    let on_standby =
+        primary.url.replacen(pair.primary.trim_end_matches("/postgres"), pair.standby.trim_end_matches("/postgres"), 1);
+    // Replay reaches the standby.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while run_at(&on_standby, &["stuck"]).code == 2 {
+        assert!(Instant::now() < deadline, "the standby never had the tables");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    for args in [
+        vec!["scan", "--table", "orders"],
+        vec!["stuck"],
+        vec!["size"],
+        vec!["doctor"],
+        vec!["reap", "--dry-run"],
+        vec!["expire", "--dry-run"],
+    ] {
+        let run = run_at(&on_standby, &args);
+        assert!(run.code == 0 || run.code == 1, "{args:?} on the standby: {}", run.stderr);
+    }
+    for (args, command) in [(&["reap"][..], "reap"), (&EXPIRE_EVENTS[..], "expire")] {
+        let run = run_at(&on_standby, args);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        let port = pair.standby.trim_start_matches("postgres://postgres@127.0.0.1:").trim_end_matches("/postgres");
+        assert_eq!(
+            one_line(&run),
+            format!(
+                "idemctl: 127.0.0.1:{port} is a read-only replica: {command} changes rows, so point it at the primary \
+                 (scan, stuck, size and doctor run on a replica)"
+            )
+        );
+    }
+    assert_eq!(contents(&primary), before);
+    assert_eq!(event_ids(&primary), vec![1, 2, 3, 4]);
+}
+
+/// MariaDB over TLS (a server of the test's own with a certificate the test
+/// made): for a user the server lets in only over TLS, `ssl-mode=required`
+/// and `verify_identity` against the right CA connect, `disabled` does not;
+/// a server with read_only on is refused by the writing commands.
+#[test]
+fn mariadb_tls_from_the_url() {
+    let Some(maria) = private::mariadb_tls() else { return };
+    let Some(db) = TestDb::on_server(Engine::MySql, &maria.root) else { return };
+    key_table(&db);
+    events(&db, 4);
+    let tls_user = db.url.replacen("root@", "tls@", 1);
+    let ca = maria.dir.join("ca.pem");
+    for params in ["ssl-mode=required".to_string(), format!("ssl-mode=verify_identity&ssl-ca={}", ca.display())] {
+        let run = run_at(&with_param(&tls_user, &params), &["stuck"]);
+        assert_eq!(run.code, 1, "{params}: {}", run.stderr);
+    }
+    let plain = run_at(&with_param(&tls_user, "ssl-mode=disabled"), &["stuck"]);
+    assert_eq!(plain.code, 2, "{}", plain.stderr);
+    let line = one_line(&plain);
+    assert!(line.starts_with(&format!("idemctl: cannot connect to mysql://tls@127.0.0.1:{}/", maria.port)), "{line}");
+    assert!(line.contains("Access denied"), "{line}");
+    // A CA that did not sign the server's certificate.
+    let other = tempfile::tempdir().unwrap();
+    certificates(other.path(), false);
+    let wrong = run_at(
+        &with_param(&tls_user, &format!("ssl-mode=verify_ca&ssl-ca={}", other.path().join("ca.pem").display())),
+        &["stuck"],
+    );
+    assert_eq!(wrong.code, 2, "{}", wrong.stderr);
+    assert!(one_line(&wrong).contains("certificate") || wrong.stderr.contains("UnknownIssuer"), "{}", wrong.stderr);
+
+    // A replica: read_only on.
+    db.exec("SET GLOBAL read_only = 1");
+    let reap = run_at(&db.url, &["reap"]);
+    let expire = run_at(&db.url, &EXPIRE_EVENTS);
+    let stuck = run_at(&db.url, &["stuck"]);
+    db.exec("SET GLOBAL read_only = 0");
+    for (run, command) in [(reap, "reap"), (expire, "expire")] {
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(one_line(&run).contains(&format!("is a read-only replica: {command} changes rows")), "{}", run.stderr);
+    }
+    assert_eq!(stuck.code, 1, "{}", stuck.stderr);
+    assert_eq!(event_ids(&db), vec![1, 2, 3, 4]);
+}
+
+/// A read slower than --statement-timeout is canceled at the limit, in one line.
+fn a_statement_timeout_bounds_a_read(db: &TestDb) {
+    events(db, 4);
+    let slow = match db.engine {
+        Engine::Postgres => "pg_sleep(5) IS NOT NULL",
+        Engine::MySql => "SLEEP(5) = 0",
+        Engine::Sqlite => {
+            "(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) \
+             SELECT count(*) FROM c) > 0"
+        }
+    };
+    let since = Instant::now();
+    let child = spawn(
+        &db.url,
+        &[&EXPIRE_EVENTS[..], &["--dry-run", "--statement-timeout", "1s", "--where", slow]].concat(),
+        &[],
+    );
+    let (run, took) = finish_within(child, since, Duration::from_secs(3), "expire --dry-run");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(one_line(&run), "idemctl: a statement ran past the statement timeout of 1s (--statement-timeout)");
+    assert!(took >= Duration::from_millis(900), "{took:?}");
 }

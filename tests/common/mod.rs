@@ -58,6 +58,8 @@ pub struct TestDb {
     pub engine: Engine,
     pub url: String,
     pub name: String,
+    /// The server's base database, where this one is created and dropped.
+    base: String,
     rt: tokio::runtime::Runtime,
     _dir: Option<tempfile::TempDir>,
 }
@@ -85,19 +87,26 @@ fn with_database(base: &str, name: &str) -> String {
 impl TestDb {
     /// A fresh database, or `None` (outside CI) when the server is unreachable.
     pub fn new(engine: Engine) -> Option<TestDb> {
+        match engine {
+            Engine::Postgres => TestDb::on_server(engine, &pg_base()),
+            Engine::MySql => TestDb::on_server(engine, &mysql_base()),
+            Engine::Sqlite => TestDb::on_server(engine, ""),
+        }
+    }
+
+    /// A fresh database on the server `base` (a URL naming its base
+    /// database) names, or `None` (outside CI) when it is unreachable.
+    pub fn on_server(engine: Engine, base: &str) -> Option<TestDb> {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let name = unique_name();
         match engine {
             Engine::Postgres | Engine::MySql => {
-                let (base, what) = if engine == Engine::Postgres {
-                    (pg_base(), "PostgreSQL")
-                } else {
-                    (mysql_base(), "MariaDB/MySQL")
-                };
-                if let Err(e) = rt.block_on(run_sql(engine, &base, format!("CREATE DATABASE {name}"))) {
+                let what = if engine == Engine::Postgres { "PostgreSQL" } else { "MariaDB/MySQL" };
+                if let Err(e) = rt.block_on(run_sql(engine, base, format!("CREATE DATABASE {name}"))) {
                     return unreachable_server(what, e);
                 }
-                Some(TestDb { engine, url: with_database(&base, &name), name, rt, _dir: None })
+                let url = with_database(base, &name);
+                Some(TestDb { engine, url, name, base: base.to_string(), rt, _dir: None })
             }
             Engine::Sqlite => {
                 let dir = tempfile::tempdir().unwrap();
@@ -109,7 +118,7 @@ impl TestDb {
                     let c = sqlx::ConnectOptions::connect(&opts).await.unwrap();
                     c.close().await.unwrap();
                 });
-                Some(TestDb { engine, url, name, rt, _dir: Some(dir) })
+                Some(TestDb { engine, url, name, base: String::new(), rt, _dir: Some(dir) })
             }
         }
     }
@@ -123,7 +132,7 @@ impl TestDb {
             Engine::MySql => mysql_base(),
             Engine::Sqlite => panic!("SQLite has no server"),
         };
-        TestDb { engine, url, name: String::new(), rt, _dir: None }
+        TestDb { engine, base: url.clone(), url, name: String::new(), rt, _dir: None }
     }
 
     /// An existing SQLite file, left in place when the test ends.
@@ -133,6 +142,7 @@ impl TestDb {
             engine: Engine::Sqlite,
             url: format!("sqlite:{}", path.display()),
             name: String::new(),
+            base: String::new(),
             rt,
             _dir: None,
         }
@@ -307,12 +317,12 @@ impl TestDb {
 impl Drop for TestDb {
     fn drop(&mut self) {
         let drop = match self.engine {
-            Engine::Postgres => (pg_base(), format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)),
-            Engine::MySql => (mysql_base(), format!("DROP DATABASE IF EXISTS {}", self.name)),
+            Engine::Postgres => format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
+            Engine::MySql => format!("DROP DATABASE IF EXISTS {}", self.name),
             Engine::Sqlite => return,
         };
         if !self.name.is_empty() {
-            let _ = self.rt.block_on(run_sql(self.engine, &drop.0, drop.1));
+            let _ = self.rt.block_on(run_sql(self.engine, &self.base, drop));
         }
     }
 }
