@@ -17,6 +17,7 @@ on_every_engine!(
     a_signal_during_sleep_ends_the_run_at_once,
     a_signal_mid_batch_rolls_the_batch_back,
     a_statement_timeout_bounds_a_read,
+    a_signal_at_the_start_is_not_lost,
 );
 
 /// The commands an on-call engineer runs, with what each needs.
@@ -815,7 +816,8 @@ mod private {
         let options = |port: u16| {
             format!(
                 "-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={} -c fsync=off \
-                 -c wal_level=replica -c max_wal_senders=5 -c hot_standby=on -c ssl=off",
+                 -c wal_level=replica -c max_wal_senders=5 -c hot_standby=on -c ssl=off \
+                 -c max_standby_streaming_delay=200ms",
                 base.display()
             )
         };
@@ -1029,4 +1031,50 @@ fn a_statement_timeout_bounds_a_read(db: &TestDb) {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(one_line(&run), "idemctl: a statement ran past the statement timeout of 1s (--statement-timeout)");
     assert!(took >= Duration::from_millis(900), "{took:?}");
+}
+
+/// A signal moments after the start, during the first connection or query:
+/// exit 130 with its line (or the run's own end, had it finished), never a
+/// death by the signal.
+fn a_signal_at_the_start_is_not_lost(db: &TestDb) {
+    tables(db);
+    for delay in [10, 25, 50, 100] {
+        let child = spawn(&db.url, &["stuck"], &[]);
+        std::thread::sleep(Duration::from_millis(delay));
+        let since = Instant::now();
+        signal(&child, "-TERM");
+        let (run, _) = finish_within(child, since, Duration::from_secs(2), "stuck");
+        assert!(run.code == 130 || run.code == 1, "after {delay} ms: exit {}: {}", run.code, run.stderr);
+        if run.code == 130 {
+            assert_eq!(one_line(&run), "idemctl: interrupted", "after {delay} ms");
+        }
+    }
+}
+
+/// On a hot standby, a read that replay must cancel (the primary took an
+/// exclusive lock on the table it reads) says so and names the settings.
+#[test]
+fn a_standby_read_canceled_by_replay_says_why() {
+    let Some(pair) = private::pg_pair() else { return };
+    let Some(primary) = TestDb::on_server(Engine::Postgres, &pair.primary) else { return };
+    tables(&primary);
+    let on_standby = primary.url.replacen(
+        pair.primary.trim_end_matches("/postgres"),
+        pair.standby.trim_end_matches("/postgres"),
+        1,
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while run_at(&on_standby, &["stuck"]).code == 2 {
+        assert!(Instant::now() < deadline, "the standby never had the tables");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let since = Instant::now();
+    let scan = spawn(&on_standby, &["scan", "--table", "orders", "--where", "pg_sleep(2) IS NOT NULL"], &[]);
+    std::thread::sleep(Duration::from_millis(800));
+    primary.exec("BEGIN; LOCK TABLE orders IN ACCESS EXCLUSIVE MODE; COMMIT");
+    let (run, _) = finish_within(scan, since, Duration::from_secs(5), "scan on the standby");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let line = one_line(&run);
+    assert!(line.contains("the standby canceled the read to replay changes from the primary"), "{line}");
+    assert!(line.contains("hot_standby_feedback") && line.contains("max_standby_streaming_delay"), "{line}");
 }

@@ -297,6 +297,10 @@ fn a_refusing_row_does_not_stop_the_run(db: &TestDb) {
     let again = idemctl(db, &[&["expire", "--on-error", "stop"][..], &EVENTS].concat());
     assert_eq!(again.code, 2, "{}", again.stderr);
     assert!(again.stderr.contains("legal hold"), "{}", again.stderr);
+    // A permanent error is not retried: the run stops at once, with its summary.
+    let last = again.stderr.lines().last().unwrap();
+    assert!(last.starts_with("idemctl: expire stopped: ") && !last.contains("retries"), "{last}");
+    assert_eq!(json(&again)["runs"][0]["stopped"], "error");
     assert_eq!(event_ids(db).len(), 22_222);
 }
 

@@ -210,8 +210,7 @@ pub async fn connect(target: &Target, access: Access) -> Result<Db> {
             }
             let (conn, pid) = target
                 .within_connect_timeout(async {
-                    let mut conn = opts.connect().await?;
-                    session::no_delay();
+                    let mut conn = session::with_no_delay(opts.connect()).await?;
                     let pid: i32 = sqlx::query_scalar("SELECT pg_backend_pid()").fetch_one(&mut conn).await?;
                     Ok((conn, pid))
                 })
@@ -224,8 +223,7 @@ pub async fn connect(target: &Target, access: Access) -> Result<Db> {
             let opts = target.mysql_options()?;
             let (conn, id, version) = target
                 .within_connect_timeout(async {
-                    let mut conn = opts.connect().await?;
-                    session::no_delay();
+                    let mut conn = session::with_no_delay(opts.connect()).await?;
                     let (id, version): (u64, String) =
                         sqlx::query_as("SELECT CONNECTION_ID(), VERSION()").fetch_one(&mut conn).await?;
                     Ok((conn, id, version))
