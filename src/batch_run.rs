@@ -147,6 +147,30 @@ impl BatchRun {
     }
 }
 
+/// What a writing run had done when it stopped on an error, said before the
+/// error itself (`expire stopped: the 400 rows deleted before it stay
+/// deleted, ...`). A run that stops before its first batch says that
+/// nothing changed (`stopped_before_any_batch`).
+#[derive(Debug)]
+pub struct RunStopped(pub String);
+
+impl std::fmt::Display for RunStopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A session fault or a signal that stopped a writing run before its
+/// batches, said as such, unless the run already said what it had done.
+/// Bad input, refusals and another run's lock are said as they are.
+pub fn stopped_before_any_batch(err: anyhow::Error, what: &str) -> anyhow::Error {
+    let fault = crate::db::errors::fault(&err).is_some() || err.downcast_ref::<crate::exit::Interrupted>().is_some();
+    if !fault || err.downcast_ref::<RunStopped>().is_some() {
+        return err;
+    }
+    err.context(RunStopped(what.to_string()))
+}
+
 /// After a lost connection: a new session, the table's lock taken again
 /// (exit 3 if another run took it meanwhile), the writer's settings. The
 /// batches are idempotent, so the run goes on from the table as it is.

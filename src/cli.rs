@@ -21,8 +21,9 @@ pub struct Connect {
 }
 
 impl Connect {
-    pub fn target(&self) -> Target {
-        self.waits.target(&self.database_url)
+    /// The database to reach, its sessions named after the command (`idemctl scan`).
+    pub fn target(&self, command: &str) -> Target {
+        self.waits.target(&self.database_url, command)
     }
 }
 
@@ -30,23 +31,24 @@ impl Connect {
 #[derive(Debug, Clone, Args)]
 pub struct Waits {
     /// Give up connecting after this long: name resolution, TCP, TLS and authentication together
-    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = crate::timeparse::duration)]
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = wait)]
     pub connect_timeout: Duration,
     /// Give up waiting for a lock another session holds after this long, reads included
-    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = crate::timeparse::duration)]
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = wait)]
     pub lock_timeout: Duration,
     /// Cancel any statement that runs longer [default: 60s for catalog reads, counts and batches; none for a scan's read of the table]
-    #[arg(long, value_name = "DURATION", value_parser = crate::timeparse::duration)]
+    #[arg(long, value_name = "DURATION", value_parser = wait)]
     pub statement_timeout: Option<Duration>,
 }
 
 impl Waits {
-    pub fn target(&self, url: &str) -> Target {
+    pub fn target(&self, url: &str, command: &str) -> Target {
         Target {
             url: url.to_string(),
             connect_timeout: self.connect_timeout,
             lock_timeout: self.lock_timeout,
             statement_timeout: self.statement_timeout,
+            program: format!("idemctl {command}"),
         }
     }
 }
@@ -77,6 +79,19 @@ pub struct Limits {
     /// How long a request may hold a key before it counts as stuck: DURATION for every operation, OP=DURATION for one (a name or a glob: 'POST /carts/*/complete=30s'); repeatable [default: 5m]
     #[arg(long = "max-duration", value_name = "[OP=]DURATION", value_parser = max_duration)]
     pub max_durations: Vec<(Option<String>, Duration)>,
+}
+
+/// A wait: at least a millisecond, at most 24 days (the servers' limit,
+/// 2^31 milliseconds).
+fn wait(text: &str) -> Result<Duration, String> {
+    let d = crate::timeparse::duration(text)?;
+    if d < Duration::from_millis(1) {
+        return Err("must be at least 1ms".into());
+    }
+    if d > Duration::from_secs(24 * 86_400) {
+        return Err("must be at most 24d (the servers take waits up to 2^31 milliseconds)".into());
+    }
+    Ok(d)
 }
 
 pub(crate) fn max_duration(text: &str) -> Result<(Option<String>, Duration), String> {

@@ -80,19 +80,70 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// A cause that repeats what the line already says (drivers often put their
 /// source's text in their own) is left out.
 pub fn one_line(err: &anyhow::Error) -> String {
-    let mut line = String::new();
+    let mut parts: Vec<String> = Vec::new();
     for cause in err.chain() {
-        let text = cause.to_string();
+        let text = plain(cause);
         let text = text.trim();
-        if text.is_empty() || line.contains(text) {
+        if text.is_empty() || parts.iter().any(|p| p.contains(text)) {
             continue;
         }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(text);
+        // A driver's message that holds its source's text whole: keep the source's.
+        parts.retain(|p| !(text.contains(p.as_str()) && p.len() < text.len() && is_driver_wrapper(p)));
+        parts.push(text.to_string());
+    }
+    let mut line = parts.join(": ");
+    // "error with configuration: error with configuration: ..." and the like.
+    while let Some(at) = repeated_segment(&line) {
+        line.replace_range(at.0..at.1, "");
     }
     shorten(&line)
+}
+
+/// A cause as people need it: a database error's own message (without the
+/// driver's "error returned from database:" and the server's source line),
+/// a driver's location suffix cut.
+fn plain(cause: &(dyn std::error::Error + 'static)) -> String {
+    match cause.downcast_ref::<sqlx::Error>() {
+        Some(sqlx::Error::Database(db)) => db.message().to_string(),
+        Some(sqlx::Error::Protocol(text)) if text.contains("unexpected response from SSLRequest") => {
+            "the server did not answer as PostgreSQL does (is this another server's port?)".to_string()
+        }
+        Some(sqlx::Error::Configuration(inner)) => inner.to_string(),
+        _ => {
+            let text = cause.to_string();
+            let text = match text.find(" (sqlx_") {
+                Some(at) if text.ends_with(')') => text[..at].to_string(),
+                _ => text,
+            };
+            if text.contains("UnknownIssuer") {
+                return format!(
+                    "{text} (no root this build trusts signed the server's certificate: give its CA with \
+                     sslrootcert=PATH, or ssl-ca=PATH on MySQL)"
+                );
+            }
+            if text.contains("NotValidForName") || text.contains("certificate is only valid for") {
+                return format!("{text} (connect by a name the certificate holds, or verify the CA only: verify-ca)");
+            }
+            text
+        }
+    }
+}
+
+fn is_driver_wrapper(text: &str) -> bool {
+    text.starts_with("error communicating with database") || text.starts_with("error occurred while attempting")
+}
+
+/// Where `x: x: ` repeats a segment: the byte range of the repetition.
+fn repeated_segment(line: &str) -> Option<(usize, usize)> {
+    let mut start = 0;
+    for (i, _) in line.match_indices(": ") {
+        let segment = &line[start..i + 2];
+        if line[i + 2..].starts_with(segment) {
+            return Some((i + 2, i + 2 + segment.len()));
+        }
+        start = i + 2;
+    }
+    None
 }
 
 /// Text on one line, each word cut to 200 characters: a 100,000-character
@@ -123,5 +174,8 @@ mod tests {
             one_line(&err),
             "scanning orders: error communicating with database: expected to read 5 bytes, got 0 bytes at EOF"
         );
+        let doubled = anyhow::anyhow!("error with configuration: error with configuration: unknown value")
+            .context("bad database URL x");
+        assert_eq!(one_line(&doubled), "bad database URL x: error with configuration: unknown value");
     }
 }

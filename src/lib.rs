@@ -29,7 +29,9 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         interrupt::install();
         let cancelling = tokio::spawn(async {
             interrupt::wait().await;
-            db::session::cancel_running().await;
+            for line in db::session::cancel_running().await {
+                eprintln!("idemctl: {line}");
+            }
         });
         let result = commands::run(cli.command).await;
         if interrupt::is_set() {

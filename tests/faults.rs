@@ -170,7 +170,7 @@ fn a_lock_held_elsewhere_bounds_every_command(db: &TestDb) {
 fn waiting_on_lock(db: &TestDb) -> usize {
     let sql = match db.engine {
         Engine::Postgres => {
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'idemctl' AND wait_event_type = 'Lock'"
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'idemctl%' AND wait_event_type = 'Lock'"
                 .to_string()
         }
         Engine::MySql => format!(
@@ -376,7 +376,7 @@ fn kill_sessions(db: &TestDb, waiting: bool) -> usize {
         Engine::Postgres => admin
             .column(&format!(
                 "SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity
-                 WHERE application_name = 'idemctl' AND datname = '{}' AND ({} OR wait_event_type = 'Lock')",
+                 WHERE application_name LIKE 'idemctl%' AND datname = '{}' AND ({} OR wait_event_type = 'Lock')",
                 db.name, !waiting
             ))
             .len(),
@@ -412,6 +412,7 @@ on_servers!(
     a_killed_writer_reconnects_once_and_finishes,
     a_second_loss_stops_the_writer_and_a_rerun_finishes,
     a_killed_reaper_reconnects_and_finishes,
+    a_row_held_by_a_live_transaction_is_named_as_such,
 );
 
 /// The session killed while a read waits: exit 2, one line saying the
@@ -655,7 +656,7 @@ fn postgres_tls_from_the_url() {
         paused_before(&mut child, &pause, 1);
         let ssl = admin.column(&format!(
             "SELECT s.ssl::text FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid)
-             WHERE a.application_name = 'idemctl' AND a.datname = '{}'",
+             WHERE a.application_name LIKE 'idemctl%' AND a.datname = '{}'",
             db.name
         ));
         release(&pause, 1);
@@ -1058,11 +1059,8 @@ fn a_standby_read_canceled_by_replay_says_why() {
     let Some(pair) = private::pg_pair() else { return };
     let Some(primary) = TestDb::on_server(Engine::Postgres, &pair.primary) else { return };
     tables(&primary);
-    let on_standby = primary.url.replacen(
-        pair.primary.trim_end_matches("/postgres"),
-        pair.standby.trim_end_matches("/postgres"),
-        1,
-    );
+    let on_standby =
+        primary.url.replacen(pair.primary.trim_end_matches("/postgres"), pair.standby.trim_end_matches("/postgres"), 1);
     let deadline = Instant::now() + Duration::from_secs(30);
     while run_at(&on_standby, &["stuck"]).code == 2 {
         assert!(Instant::now() < deadline, "the standby never had the tables");
@@ -1077,4 +1075,124 @@ fn a_standby_read_canceled_by_replay_says_why() {
     let line = one_line(&run);
     assert!(line.contains("the standby canceled the read to replay changes from the primary"), "{line}");
     assert!(line.contains("hot_standby_feedback") && line.contains("max_standby_streaming_delay"), "{line}");
+}
+
+/// A live transaction holds one expired row: expire retries its batch, then
+/// stops naming rows of the table, the batch's own wait, and (PostgreSQL) the holder.
+fn a_row_held_by_a_live_transaction_is_named_as_such(db: &TestDb) {
+    events(db, 4);
+    let (take, release) = match db.engine {
+        Engine::Postgres => ("BEGIN; SELECT id FROM events WHERE id = 3 FOR UPDATE", "ROLLBACK"),
+        _ => ("BEGIN; SELECT id FROM events WHERE id = 3 FOR UPDATE", "ROLLBACK"),
+    };
+    let run = db.while_session(take, release, || {
+        run_at(&db.url, &[&EXPIRE_EVENTS[..], &["--batch-size", "10", "--format", "json"]].concat())
+    });
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let last = run.stderr.lines().last().unwrap();
+    assert!(last.starts_with("idemctl: expire stopped after "), "{last}");
+    assert!(last.contains("another session holds a lock on rows of "), "{last}");
+    assert!(last.contains("a batch waits at most 1s)"), "{last}");
+    if db.engine == Engine::Postgres {
+        assert!(
+            last.contains("held by pid ") && last.contains("idle in transaction: BEGIN; SELECT id FROM events"),
+            "{last}"
+        );
+    }
+    assert_eq!(json(&run)["runs"][0]["stopped"], "error");
+    assert_eq!(event_ids(db), vec![1, 2, 3, 4], "the batch rolled back");
+}
+
+/// An ALTER TABLE queued behind an idle transaction: a read that waits on
+/// it names both.
+#[test]
+fn a_queued_alter_and_the_transaction_it_waits_for_are_named() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    tables(&db);
+    let url = db.url.clone();
+    db.while_session("BEGIN; SELECT count(*) FROM idempotency_keys", "ROLLBACK", || {
+        let alter = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            rt.block_on(async {
+                use sqlx::Connection;
+                let mut c = sqlx::PgConnection::connect(&url).await.unwrap();
+                sqlx::raw_sql("ALTER TABLE idempotency_keys ADD COLUMN note text").execute(&mut c).await.unwrap();
+            });
+        });
+        let admin = TestDb::admin(Engine::Postgres);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while admin.column(&format!(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = '{}' AND query LIKE 'ALTER TABLE%' AND wait_event_type = 'Lock'",
+            db.name
+        ))[0]
+            .as_deref()
+            != Some("1")
+        {
+            assert!(Instant::now() < deadline, "the ALTER never queued");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let run = run_at(&db.url, &["stuck", "--lock-timeout", "1s"]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        let line = one_line(&run);
+        assert!(line.contains("active: ALTER TABLE idempotency_keys ADD COLUMN note text"), "{line}");
+        assert!(line.contains("itself waiting for pid ") && line.contains("idle in transaction: BEGIN; SELECT count(*)"), "{line}");
+        alter
+    })
+    .join()
+    .unwrap();
+}
+
+/// A proxy that forwards the first connection to `target` and swallows every
+/// later one: the network fails between idemctl and the server mid-run.
+fn half_open_proxy(target: &'static str) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut swallowed = Vec::new();
+        for (i, client) in listener.incoming().enumerate() {
+            let Ok(client) = client else { continue };
+            if i > 0 {
+                swallowed.push(client);
+                continue;
+            }
+            let server = std::net::TcpStream::connect(target).unwrap();
+            let (mut c2, mut s2) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            std::thread::spawn(move || std::io::copy(&mut c2, &mut s2));
+            let (mut c3, mut s3) = (client, server);
+            std::thread::spawn(move || std::io::copy(&mut s3, &mut c3));
+        }
+    });
+    port
+}
+
+/// When the cancel cannot reach the server, the run still ends in 2 s, and
+/// says the statement may still run there and how to end it.
+#[test]
+fn a_cancel_that_cannot_reach_the_server_is_said() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    events(&db, 2);
+    let port = half_open_proxy("127.0.0.1:5432");
+    let url = db.url.replacen("127.0.0.1:5432", &format!("127.0.0.1:{port}"), 1);
+    let url = with_param(&url, "sslmode=disable");
+    let child = spawn(&url, &[&EXPIRE_EVENTS[..], &["--dry-run", "--where", "pg_sleep(30) IS NOT NULL"]].concat(), &[]);
+    let admin = TestDb::admin(Engine::Postgres);
+    let sleeping =
+        format!("SELECT pid::text FROM pg_stat_activity WHERE datname = '{}' AND wait_event = 'PgSleep'", db.name);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while admin.column(&sleeping).is_empty() {
+        assert!(Instant::now() < deadline, "the count never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let since = Instant::now();
+    signal(&child, "-TERM");
+    let (run, _) = finish_within(child, since, Duration::from_secs(2), "expire --dry-run");
+    let pid = admin.column(&sleeping)[0].clone().unwrap();
+    admin.column(&format!("SELECT pg_cancel_backend({pid})::text"));
+    assert_eq!(run.code, 130, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("could not cancel the statement running on 127.0.0.1:{port}"))
+            && run.stderr.contains(&format!("end it with SELECT pg_cancel_backend({pid})")),
+        "{}",
+        run.stderr
+    );
 }

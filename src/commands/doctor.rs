@@ -142,7 +142,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
         scope_in_key: args.scope_in_key || mapping.scope_in_key,
         responses_upstream: args.responses_upstream || mapping.responses_upstream,
     };
-    let mut db = db::connect(&args.connect.target(), Access::ReadOnly).await?;
+    let mut db = db::connect(&args.connect.target("doctor"), Access::ReadOnly).await?;
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
     keys.key()?;
     // Without a status column or --in-progress-when the mapping cannot say
@@ -179,7 +179,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     checks.push(backlog(&mut db, &mut keys, horizon, args.backlog_grace).await?);
     checks.extend(lifetime(&mut db, &mut keys, horizon).await?);
     let mut probe = match (mapped, db.dialect().held_probe()) {
-        (true, Some(_)) => Some(db::connect(&args.connect.target(), Access::LockProbe).await?),
+        (true, Some(_)) => Some(db::connect(&args.connect.target("doctor"), Access::LockProbe).await?),
         _ => None,
     };
     checks.push(stuck_now(&mut db, &keys, mapped, &durations, probe.as_mut()).await?);

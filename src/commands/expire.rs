@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
-use crate::batch_run::{self, AfterFailure, BatchRun, Stopped};
+use crate::batch_run::{self, AfterFailure, BatchRun, RunStopped, Stopped};
 use crate::cli::{Connect, Limits, OnError, Output};
 use crate::db::catalog::Table;
 use crate::db::purge::{self, Deleted, Walk};
@@ -124,8 +124,17 @@ impl Settings {
 pub async fn run(args: ExpireArgs) -> Result<Outcome> {
     let started = Instant::now();
     let settings = Settings::new(&args)?;
+    if args.dry_run {
+        return purge(args, settings, started).await;
+    }
+    purge(args, settings, started)
+        .await
+        .map_err(|e| batch_run::stopped_before_any_batch(e, "expire stopped: nothing was deleted"))
+}
+
+async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result<Outcome> {
     let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
-    let mut db = db::connect(&args.connect.target(), access).await?;
+    let mut db = db::connect(&args.connect.target("expire"), access).await?;
     let mut target = KeyTable::resolve(&settings.mapping, &mut db).await?;
     if !args.dry_run {
         lock::check_writable(&mut db, &target.table, "expire", &["SELECT", "DELETE"]).await?;
@@ -206,7 +215,7 @@ pub async fn run(args: ExpireArgs) -> Result<Outcome> {
                 0 => "nothing was deleted".to_string(),
                 rows => format!("the {rows} rows deleted before it stay deleted, and a rerun goes on from there"),
             };
-            return Err(err.context(format!("expire stopped{retried}: {done}")));
+            return Err(err.context(RunStopped(format!("expire stopped{retried}: {done}"))));
         }
     }
     db.close().await?;

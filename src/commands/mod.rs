@@ -25,7 +25,10 @@ use stuck::StuckArgs;
 #[derive(Debug, Parser)]
 #[command(
     name = "idemctl",
-    version = concat!(env!("CARGO_PKG_VERSION"), " (TLS built in: rustls)"),
+    version = concat!(
+        env!("CARGO_PKG_VERSION"),
+        " (engines: PostgreSQL, MySQL/MariaDB, SQLite bundled; TLS built in: rustls with the Mozilla roots, no OpenSSL)"
+    ),
     about = "Find the damage retried requests did to a database, and keep an idempotency-key table healthy",
     long_about = "Find the damage retried requests did to a database, and keep an idempotency-key table healthy.\n\n\
         Engines: PostgreSQL (postgres://, postgresql://), MySQL and MariaDB (mysql://, mariadb://) \

@@ -11,7 +11,7 @@ use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
-use crate::batch_run::{self, AfterFailure, BatchRun, Stopped};
+use crate::batch_run::{self, AfterFailure, BatchRun, RunStopped, Stopped};
 use crate::cli::{Connect, Limits, OnError, Output};
 use crate::db::user_sql::VerifySql;
 use crate::db::{self, Access, Placeholders, Writer, lock};
@@ -111,8 +111,17 @@ impl Settings {
 pub async fn run(args: ReapArgs) -> Result<Outcome> {
     let started = Instant::now();
     let settings = Settings::new(&args)?;
+    if args.dry_run {
+        return reap(args, settings, started).await;
+    }
+    reap(args, settings, started)
+        .await
+        .map_err(|e| batch_run::stopped_before_any_batch(e, "reap stopped: no key was changed"))
+}
+
+async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Outcome> {
     let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
-    let mut db = db::connect(&args.connect.target(), access).await?;
+    let mut db = db::connect(&args.connect.target("reap"), access).await?;
     let mut keys = KeyTable::resolve(&settings.mapping, &mut db).await?;
     if !args.dry_run {
         let change = if args.action == Action::Delete { "DELETE" } else { "UPDATE" };
@@ -141,14 +150,33 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
         db.prepare_writer(Writer::Reap).await?;
     }
 
-    // Keys live transactions hold are locked by the batches themselves, and reported skipped-locked.
-    let mut candidates = stuck::find(&mut db, &keys, &settings.durations, Held::Ignore).await?.keys;
+    // Keys live transactions hold are locked by the batches themselves, and
+    // reported skipped-locked; a dry run, which locks nothing, tells them
+    // apart as `stuck` does (on MySQL by a locking read on a session of its own).
+    let found = if args.dry_run {
+        let mut probe = match dialect.held_probe() {
+            Some(_) => Some(db::connect(&args.connect.target("reap"), Access::LockProbe).await?),
+            None => None,
+        };
+        let found = stuck::find(&mut db, &keys, &settings.durations, Held::Detect(probe.as_mut())).await?;
+        if let Some(probe) = probe {
+            probe.close().await?;
+        }
+        found
+    } else {
+        stuck::find(&mut db, &keys, &settings.durations, Held::Ignore).await?
+    };
+    let held = found.held;
+    let mut candidates = found.keys;
     if let Some(limit) = args.limit {
         candidates.truncate(limit);
     }
     let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "keys");
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
     out.meta("action", format!("{:?}", args.action).to_lowercase(), format!("{:?}", args.action).to_lowercase())?;
+    if args.dry_run {
+        out.meta("held", held, format!("{held} (held by live transactions: a run skips them)"))?;
+    }
     if args.dry_run
         && !args.report.quiet
         && let Some(first) = candidates.first()
@@ -163,7 +191,12 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
     let batches_run = batches.batches();
     let batches_retries = batches.attempts();
     let text: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    out.meta("outcomes", &counts, if text.is_empty() { "no stuck keys".to_string() } else { text.join(", ") })?;
+    let said = match (text.is_empty(), candidates.len()) {
+        (false, _) => text.join(", "),
+        (true, 0) => "no stuck keys".to_string(),
+        (true, n) => format!("none yet of {n} stuck keys"),
+    };
+    out.meta("outcomes", &counts, said)?;
     out.meta("batches", batches_run, batches_run.to_string())?;
     out.meta("slowest_batch_ms", slowest_batch_ms, format!("{slowest_batch_ms:.1}"))?;
     match (stopped, &failed) {
@@ -185,7 +218,7 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
             0 => "no key was changed".to_string(),
             keys => format!("the {keys} keys before it are done, and a rerun goes on from there"),
         };
-        return Err(err.context(format!("reap stopped{retried}: {done}")));
+        return Err(err.context(RunStopped(format!("reap stopped{retried}: {done}"))));
     }
     db.close().await?;
     if stopped == Some(Stopped::Interrupted) {

@@ -179,11 +179,11 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
             timeparse::rfc3339(until)
         );
     }
-    let mut db = db::connect(&args.connect.target(), Access::ReadOnly).await?;
+    let mut db = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
     let table = catalog::table(&mut db, &args.table).await?;
     let plan = resolve(&args, table, &mut db).await?;
     let slices = db_scan::slices(&mut db, &plan.source()).await?;
-    let mut confirming = db::connect(&args.connect.target(), Access::ReadOnly).await?;
+    let mut confirming = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
     confirming.set_subject(&plan.table.schema, &plan.table.name);
     let confirm = Confirm::new(&args, &plan, confirming);
     let rows_key = match args.output {
@@ -219,7 +219,7 @@ async fn open_readers(args: &ScanArgs, plan: &Plan, dialect: &Dialect, slices: &
     for slice in slices {
         let bounds = Bounds { filter: args.filter.as_deref(), since: args.since, until: args.until };
         let (sql, binds) = db_scan::statement(&plan.source(), bounds, dialect, *slice);
-        let mut session = db::connect(&args.connect.target(), Access::ReadOnly).await?;
+        let mut session = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
         session.set_subject(&plan.table.schema, &plan.table.name);
         let (tx, rx) = tokio::sync::mpsc::channel(4);
         tokio::spawn(read_slice(session, sql, binds, plan.repr, tx));

@@ -159,7 +159,7 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
 
 /// Reads the table's storage, writes and backlog.
 async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, sizing: &mut Sizing) -> Result<()> {
-    let mut db = db::connect(&args.waits.target(url), Access::ReadOnly).await?;
+    let mut db = db::connect(&args.waits.target(url, "size"), Access::ReadOnly).await?;
     let mut target = KeyTable::resolve(&args.mapping.mapping(&config.key_table)?, &mut db).await?;
     sizing.table = Some(format!("{}.{}", target.table.schema, target.table.name));
     sizing.engine = Some(db.engine().name());

@@ -33,7 +33,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let config = args.mapping.config()?;
     let durations = Durations::new(&args.limits, &config)?;
     let mapping = args.mapping.mapping(&config.key_table)?;
-    let mut db = db::connect(&args.connect.target(), Access::ReadOnly).await?;
+    let mut db = db::connect(&args.connect.target("stuck"), Access::ReadOnly).await?;
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
     keys.key()?;
     let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "keys");
@@ -54,7 +54,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
         // MySQL tells held keys apart only by a locking read, which a
         // read-only session may not run: a session of its own, for that alone.
         let mut probe = match db.dialect().held_probe() {
-            Some(_) => Some(db::connect(&args.connect.target(), Access::LockProbe).await?),
+            Some(_) => Some(db::connect(&args.connect.target("stuck"), Access::LockProbe).await?),
             None => None,
         };
         let found = stuck::find(&mut db, &keys, &durations, Held::Detect(probe.as_mut())).await?;

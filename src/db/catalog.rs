@@ -68,7 +68,9 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
         tables = table_names(db, &schema).await?;
     }
     if !tables.contains(&table_name) {
-        bail!("no table {name:?} in {}{}", dialect.schema_word(&schema), suggest(&table_name, &tables));
+        // MySQL lists only the tables the user holds a privilege on.
+        let hidden = if engine == Engine::MySql { " (or this user holds no privilege on it)" } else { "" };
+        bail!("no table {name:?} in {}{hidden}{}", dialect.schema_word(&schema), suggest(&table_name, &tables));
     }
     // From here on, a lock wait names this table (reading a column's default
     // waits on a lock of the table on PostgreSQL).

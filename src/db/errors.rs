@@ -70,8 +70,8 @@ pub fn is_fault_of_session_or_sql(err: &anyhow::Error) -> bool {
 #[derive(Debug, thiserror::Error)]
 pub enum Fault {
     /// A lock wait passed `--lock-timeout` (or a batch's shorter row wait).
-    #[error("another session holds a lock on {on} (waited {}, --lock-timeout){blocker}", crate::timeparse::short(*waited))]
-    LockWait { on: String, waited: std::time::Duration, blocker: String },
+    #[error("another session holds a lock on {on} (waited {}, {limit}){blocker}", waited_text(*waited))]
+    LockWait { on: String, waited: std::time::Duration, limit: String, blocker: String },
     /// A statement passed `--statement-timeout` (or the catalog default).
     #[error("a statement ran past the statement timeout of {limit} (--statement-timeout)")]
     StatementTimeout { limit: String },
@@ -87,6 +87,15 @@ pub enum Fault {
          or raise max_standby_streaming_delay on the standby, or read from the primary"
     )]
     RecoveryConflict { message: String },
+}
+
+/// A wait as measured: `3ms`, `1s`, `1.3s`.
+fn waited_text(waited: std::time::Duration) -> String {
+    match waited.as_millis() {
+        ms @ 0..1000 => format!("{ms}ms"),
+        ms if ms % 1000 == 0 => format!("{}s", ms / 1000),
+        ms => format!("{:.1}s", ms as f64 / 1000.0),
+    }
 }
 
 impl Fault {

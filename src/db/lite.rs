@@ -24,6 +24,16 @@ pub struct Scan {
 // The handles are used from one task at a time, never shared.
 unsafe impl Send for Scan {}
 
+/// The progress handler stopped a step (Ctrl-C, or the statement timeout).
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted")]
+pub struct StepInterrupted;
+
+/// Another connection held the database's lock past the busy wait.
+#[derive(Debug, thiserror::Error)]
+#[error("database is locked")]
+pub struct StepBusy;
+
 /// A value's storage class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Class {
@@ -63,6 +73,9 @@ impl Scan {
         let csql = CString::new(sql)?;
         // SAFETY: open handle, NUL-terminated SQL, out-pointer for the statement.
         let rc = unsafe { ffi::sqlite3_prepare_v2(db, csql.as_ptr(), -1, &mut scan.stmt, ptr::null_mut()) };
+        if rc == ffi::SQLITE_BUSY || rc == ffi::SQLITE_LOCKED {
+            return Err(StepBusy.into());
+        }
         if rc != ffi::SQLITE_OK {
             bail!("{}", scan.error());
         }
@@ -105,6 +118,8 @@ impl Scan {
         match unsafe { ffi::sqlite3_step(self.stmt) } {
             ffi::SQLITE_ROW => Ok(true),
             ffi::SQLITE_DONE => Ok(false),
+            ffi::SQLITE_INTERRUPT => Err(StepInterrupted.into()),
+            ffi::SQLITE_BUSY | ffi::SQLITE_LOCKED => Err(StepBusy.into()),
             _ => bail!("{}", self.error()),
         }
     }

@@ -172,6 +172,11 @@ struct Ctx {
     statement_limit: Option<Duration>,
     /// MariaDB rather than MySQL (their statement timeouts differ).
     mariadb: bool,
+    /// A writer's wait on a row, when shorter than the lock timeout.
+    row_wait: Option<Duration>,
+    /// A comment each statement starts with, naming the program in the
+    /// MySQL processlist (sqlx sends no connection attributes); empty elsewhere.
+    tag: String,
     lite: Option<Arc<LiteWatch>>,
 }
 
@@ -195,6 +200,8 @@ pub async fn connect(target: &Target, access: Access) -> Result<Db> {
         server: None,
         statement_limit,
         mariadb: false,
+        tag: String::new(),
+        row_wait: None,
         lite: None,
     };
     match engine {
@@ -230,6 +237,7 @@ pub async fn connect(target: &Target, access: Access) -> Result<Db> {
                 })
                 .await?;
             ctx.mariadb = version.contains("MariaDB");
+            ctx.tag = format!("/* {} */ ", target.program.replace("*/", ""));
             ctx.server = Some(ServerId::MySql(id));
             let registration = session::Registration::server(ServerId::MySql(id), target.clone());
             let mut db = Db { registration, conn: Conn::MySql(conn), ctx };
@@ -269,15 +277,28 @@ pub async fn connect(target: &Target, access: Access) -> Result<Db> {
     }
 }
 
-/// A URL with its password replaced, fit for messages.
+/// A URL with its password replaced, fit for messages: the one after the
+/// user name (up to the last `@`, so that an unescaped `@` in it is hidden
+/// too) and a `password=` parameter.
 pub fn redact(url: &str) -> String {
+    let mut shown = url.to_string();
     if let Some((scheme, rest)) = url.split_once("://")
-        && let Some((userinfo, host)) = rest.split_once('@')
+        && let Some((userinfo, host)) = rest.rsplit_once('@')
         && let Some((user, _)) = userinfo.split_once(':')
     {
-        return format!("{scheme}://{user}:***@{host}");
+        shown = format!("{scheme}://{user}:***@{host}");
     }
-    url.to_string()
+    if let Some((head, query)) = shown.split_once('?') {
+        let params: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
+                _ => pair.to_string(),
+            })
+            .collect();
+        shown = format!("{head}?{}", params.join("&"));
+    }
+    shown
 }
 
 /// A large result, read a row at a time.
@@ -606,23 +627,47 @@ impl Ctx {
         if crate::interrupt::is_set() {
             return crate::exit::Interrupted.into();
         }
-        let Some(kind) = err.chain().find_map(|c| c.downcast_ref::<sqlx::Error>()).and_then(errors::kind) else {
-            return err;
+        let kind = if err.downcast_ref::<lite::StepInterrupted>().is_some() {
+            Some(Kind::Canceled)
+        } else if err.downcast_ref::<lite::StepBusy>().is_some() {
+            Some(Kind::LockWait)
+        } else {
+            err.chain().find_map(|c| c.downcast_ref::<sqlx::Error>()).and_then(errors::kind)
         };
+        let Some(kind) = kind else { return err };
         let fault = match kind {
             Kind::Canceled if self.lite.as_ref().is_some_and(|w| w.timed_out()) => {
                 Fault::StatementTimeout { limit: self.statement_limit.map(timeparse::short).unwrap_or_default() }
             }
             Kind::Canceled => return err.context("canceled by another session"),
-            Kind::LockWait => Fault::LockWait {
-                on: match (&self.lite, &self.subject) {
+            Kind::LockWait => {
+                let waited = started.elapsed();
+                let holder = self.blocker().await;
+                // A writer's batch gives up on a row sooner than --lock-timeout.
+                let row_wait =
+                    self.row_wait.filter(|rw| waited + Duration::from_millis(50) < self.target.lock_timeout.max(*rw));
+                let on_rows = match &holder {
+                    Some((_, kind)) => kind == "rows",
+                    None => row_wait.is_some(),
+                };
+                let table = match (&self.lite, &self.subject) {
                     (Some(_), _) => format!("the database file {}", self.target.host()),
                     (None, Some(subject)) => subject.shown.clone(),
                     (None, None) => "a table this command reads".to_string(),
-                },
-                waited: Duration::from_millis(started.elapsed().as_millis().div_ceil(100) as u64 * 100),
-                blocker: self.blocker().await.map(|b| format!("; held by {b}")).unwrap_or_default(),
-            },
+                };
+                Fault::LockWait {
+                    on: if on_rows && self.lite.is_none() { format!("rows of {table}") } else { table },
+                    waited: Duration::from_millis(match waited.as_millis() {
+                        ms @ 0..1000 => ms as u64,
+                        ms => (ms as u64 + 50) / 100 * 100,
+                    }),
+                    limit: match row_wait {
+                        Some(rw) => format!("a batch waits at most {}", timeparse::short(rw)),
+                        None => "--lock-timeout".to_string(),
+                    },
+                    blocker: holder.map(|(b, _)| format!("; held by {b}")).unwrap_or_default(),
+                }
+            }
             Kind::StatementTimeout => {
                 Fault::StatementTimeout { limit: self.statement_limit.map(timeparse::short).unwrap_or_default() }
             }
@@ -640,19 +685,21 @@ impl Ctx {
 
     /// Who holds the lock on the subject, where the role may see it: a
     /// short session of its own, bounded to a second and a half.
-    async fn blocker(&self) -> Option<String> {
+    /// And the kind of hold: `table`, `queued` (a table lock requested
+    /// ahead) or `rows`.
+    async fn blocker(&self) -> Option<(String, String)> {
         let subject = self.subject.as_ref()?;
         let look = async {
             match self.server? {
                 ServerId::Postgres(pid) => {
                     let mut side = self.target.pg_options().ok()?.connect().await.ok()?;
                     let sql = catalog::query_file!(Engine::Postgres, "lock_holder.sql");
-                    sqlx::query_scalar(sql).bind(&subject.as_sql).bind(pid).fetch_optional(&mut side).await.ok()?
+                    sqlx::query_as(sql).bind(&subject.as_sql).bind(pid).fetch_optional(&mut side).await.ok()?
                 }
                 ServerId::MySql(id) => {
                     let mut side = self.target.mysql_options().ok()?.connect().await.ok()?;
                     for sql in catalog::query_file!(Engine::MySql, "lock_holder.sql").split(";\n") {
-                        let found: Option<String> = sqlx::query_scalar(AssertSqlSafe(sql.to_string()))
+                        let found: Option<(String, String)> = sqlx::query_as(AssertSqlSafe(sql.to_string()))
                             .bind(&subject.schema)
                             .bind(&subject.name)
                             .bind(id)
@@ -751,7 +798,7 @@ impl Db {
         binds: &[Bind],
         mut f: impl FnMut(RowView<'_>) -> Result<()>,
     ) -> Result<()> {
-        let sql = AssertSqlSafe(sql.to_string());
+        let sql = AssertSqlSafe(format!("{}{sql}", self.ctx.tag));
         self.guarded(async move |conn| {
             match conn {
                 Conn::Postgres(conn) => {
@@ -783,7 +830,7 @@ impl Db {
     /// into the SQL there), the row protocol elsewhere. Rows are read one at
     /// a time with `RowStream::next`, never collected.
     pub async fn stream_rows(&mut self, sql: &str, binds: &[Bind]) -> Result<RowStream<'_>> {
-        let owned = AssertSqlSafe(sql.to_string());
+        let owned = AssertSqlSafe(format!("{}{sql}", self.ctx.tag));
         let started = Instant::now();
         let Db { registration, conn, ctx } = self;
         let busy = registration.busy();
@@ -830,7 +877,7 @@ impl Db {
 
     /// Runs statements that return no rows.
     pub async fn execute(&mut self, sql: &str, binds: &[Bind]) -> Result<u64> {
-        let sql = AssertSqlSafe(sql.to_string());
+        let sql = AssertSqlSafe(format!("{}{sql}", self.ctx.tag));
         self.guarded(async move |conn| {
             Ok(match conn {
                 Conn::Postgres(conn) => bind_all!(sqlx::query(sql), binds).execute(conn).await?.rows_affected(),
@@ -863,6 +910,7 @@ impl Db {
             Engine::Sqlite => return Ok(()),
         };
         self.run_owned(sql).await?;
+        self.ctx.row_wait = (wait < self.ctx.target.lock_timeout).then_some(wait);
         Ok(())
     }
 
@@ -926,6 +974,7 @@ impl Db {
     }
 
     async fn run_owned(&mut self, sql: String) -> Result<()> {
+        let sql = format!("{}{sql}", self.ctx.tag);
         self.guarded(async move |conn| {
             let sql = AssertSqlSafe(sql);
             match conn {
@@ -962,6 +1011,16 @@ mod tests {
         assert_eq!(Engine::of_url("sqlite:demo.db").unwrap(), Engine::Sqlite);
         let err = Engine::of_url("oracle://u:secret@h/db").unwrap_err().to_string();
         assert!(err.contains("oracle://u:***@h/db") && !err.contains("secret"), "{err}");
+    }
+
+    #[test]
+    fn passwords_never_shown() {
+        assert_eq!(redact("postgres://root:s3c@retQ@127.0.0.1:1/x"), "postgres://root:***@127.0.0.1:1/x");
+        assert_eq!(
+            redact("postgres://root@127.0.0.1:1/x?sslmode=require&password=s3cretQ"),
+            "postgres://root@127.0.0.1:1/x?sslmode=require&password=***"
+        );
+        assert_eq!(redact("sqlite:/tmp/a.db"), "sqlite:/tmp/a.db");
     }
 }
 

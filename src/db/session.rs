@@ -29,6 +29,9 @@ pub struct Target {
     pub lock_timeout: Duration,
     /// Each statement; `None`: the catalog default, and none for a scan's read.
     pub statement_timeout: Option<Duration>,
+    /// How the sessions are named on the server (`idemctl scan`), unless the
+    /// URL names them (PostgreSQL's `application_name`).
+    pub program: String,
 }
 
 impl Target {
@@ -39,6 +42,7 @@ impl Target {
             connect_timeout: Duration::from_secs(10),
             lock_timeout: Duration::from_secs(5),
             statement_timeout: None,
+            program: "idemctl".to_string(),
         }
     }
 
@@ -67,12 +71,17 @@ impl Target {
     }
 
     pub(super) fn pg_options(&self) -> Result<PgConnectOptions> {
-        Ok(PgConnectOptions::from_str(&self.url)
-            .with_context(|| format!("bad database URL {}", self.shown()))?
-            .application_name("idemctl"))
+        check_url(&self.url, Engine::Postgres)?;
+        let opts =
+            PgConnectOptions::from_str(&self.url).with_context(|| format!("bad database URL {}", self.shown()))?;
+        Ok(match opts.get_application_name() {
+            Some(_) => opts,
+            None => opts.application_name(&self.program),
+        })
     }
 
     pub(super) fn mysql_options(&self) -> Result<MySqlConnectOptions> {
+        check_url(&self.url, Engine::MySql)?;
         let url = match self.url.strip_prefix("mariadb:") {
             Some(rest) => format!("mysql:{rest}"),
             None => self.url.clone(),
@@ -156,6 +165,93 @@ pub(super) async fn with_no_delay<T>(connecting: impl Future<Output = T>) -> T {
     }
 }
 
+/// The URL parameters each engine's driver reads; the driver passes over
+/// any other name in silence, so that a misspelt `sslmod=verify-full` would
+/// connect unverified.
+fn known_params(engine: Engine) -> &'static [&'static str] {
+    match engine {
+        Engine::Postgres => &[
+            "sslmode",
+            "ssl-mode",
+            "sslrootcert",
+            "ssl-root-cert",
+            "ssl-ca",
+            "sslcert",
+            "ssl-cert",
+            "sslkey",
+            "ssl-key",
+            "statement-cache-capacity",
+            "host",
+            "hostaddr",
+            "port",
+            "dbname",
+            "user",
+            "password",
+            "application_name",
+            "options",
+        ],
+        Engine::MySql => &[
+            "sslmode",
+            "ssl-mode",
+            "sslca",
+            "ssl-ca",
+            "sslcert",
+            "ssl-cert",
+            "sslkey",
+            "ssl-key",
+            "charset",
+            "collation",
+            "statement-cache-capacity",
+            "socket",
+            "timezone",
+            "time-zone",
+        ],
+        Engine::Sqlite => &["mode", "cache", "immutable", "vfs"],
+    }
+}
+
+/// Refuses what the driver would take silently or say obscurely: an unknown
+/// parameter, a TLS mode of the other engine's spelling, a certificate file
+/// that is not there.
+pub(super) fn check_url(url: &str, engine: Engine) -> Result<()> {
+    let Ok(parsed) = url::Url::parse(&url.replacen("mariadb:", "mysql:", 1)) else { return Ok(()) };
+    let known = known_params(engine);
+    for (key, value) in parsed.query_pairs() {
+        if key.starts_with("options[") && engine == Engine::Postgres {
+            continue;
+        }
+        if !known.contains(&key.as_ref()) {
+            let near = known
+                .iter()
+                .map(|k| (strsim::levenshtein(k, &key), k))
+                .min()
+                .filter(|(d, _)| *d <= 3)
+                .map(|(_, k)| format!(" (did you mean {k}?)"))
+                .unwrap_or_default();
+            anyhow::bail!(
+                "unknown parameter {key} in the database URL{near}; {} URLs take {}",
+                engine.name(),
+                known.join(", ")
+            );
+        }
+        let modes: &[&str] = match engine {
+            Engine::Postgres => &["disable", "allow", "prefer", "require", "verify-ca", "verify-full"],
+            _ => &["disabled", "preferred", "required", "verify_ca", "verify_identity"],
+        };
+        if matches!(key.as_ref(), "sslmode" | "ssl-mode") && !modes.iter().any(|m| m.eq_ignore_ascii_case(&value)) {
+            anyhow::bail!("{key}={value} in the database URL: {} takes {}", engine.name(), modes.join(", "));
+        }
+        let file = matches!(
+            key.as_ref(),
+            "sslrootcert" | "ssl-root-cert" | "ssl-ca" | "sslca" | "sslcert" | "ssl-cert" | "sslkey" | "ssl-key"
+        );
+        if file && !std::path::Path::new(value.as_ref()).is_file() {
+            anyhow::bail!("{key}={value} in the database URL: no such file");
+        }
+    }
+    Ok(())
+}
+
 /// Seconds for settings that take whole seconds, at least one.
 pub(super) fn whole_seconds(d: Duration) -> u64 {
     d.as_secs() + u64::from(d.subsec_nanos() > 0)
@@ -233,13 +329,29 @@ fn sessions() -> std::sync::MutexGuard<'static, Vec<Entry>> {
 /// running: PostgreSQL's `pg_cancel_backend`, MySQL's `KILL QUERY`, each
 /// from a short session of its own. Bounded: a server that does not answer
 /// within a second is left to drop the connection when the process ends.
-pub async fn cancel_running() {
+///
+/// Returns a line for each statement it could not cancel, which may still
+/// run on its server, with the SQL that ends it.
+pub async fn cancel_running() -> Vec<String> {
     let running: Vec<(ServerId, Arc<Target>)> =
         sessions().iter().filter(|e| e.busy).map(|e| (e.server, e.target.clone())).collect();
     let cancels = running.into_iter().map(|(server, target)| async move {
-        let _ = tokio::time::timeout(Duration::from_millis(1200), cancel(server, &target)).await;
+        let done = tokio::time::timeout(Duration::from_millis(1200), cancel(server, &target)).await;
+        let why = match done {
+            Ok(Ok(())) => return None,
+            Ok(Err(err)) => crate::exit::one_line(&err),
+            Err(_) => "no answer within 1.2s".to_string(),
+        };
+        let end = match server {
+            ServerId::Postgres(pid) => format!("SELECT pg_cancel_backend({pid})"),
+            ServerId::MySql(id) => format!("KILL QUERY {id}"),
+        };
+        Some(format!(
+            "could not cancel the statement running on {} ({why}): it may still run there; end it with {end}",
+            target.host()
+        ))
     });
-    futures_util::future::join_all(cancels).await;
+    futures_util::future::join_all(cancels).await.into_iter().flatten().collect()
 }
 
 async fn cancel(server: ServerId, target: &Target) -> Result<()> {
@@ -362,6 +474,21 @@ mod tests {
         assert_eq!(Target::new("mysql://root@127.0.0.1:3306/test").host(), "127.0.0.1:3306");
         assert_eq!(Target::new("postgres:///test").host(), "the local socket");
         assert_eq!(Target::new("sqlite:/tmp/x.db").host(), "/tmp/x.db");
+    }
+
+    #[test]
+    fn urls_are_checked_before_the_driver_reads_them() {
+        let err = |url: &str, engine| check_url(url, engine).unwrap_err().to_string();
+        assert!(err("postgres://h/db?sslmod=verify-full", Engine::Postgres).contains("did you mean sslmode?"));
+        assert!(err("mysql://h/db?ssl_mode=REQUIRED", Engine::MySql).contains("did you mean ssl-mode?"));
+        assert!(err("mysql://h/db?sslmode=require", Engine::MySql).contains("required"));
+        assert!(
+            err("postgres://h/db?sslmode=verify-full&sslrootcert=/nonexistent.pem", Engine::Postgres)
+                .contains("sslrootcert=/nonexistent.pem in the database URL: no such file")
+        );
+        check_url("postgres://h/db?sslmode=verify-full&application_name=x&options[search_path]=a", Engine::Postgres)
+            .unwrap();
+        check_url("mariadb://h/db?ssl-mode=REQUIRED", Engine::MySql).unwrap();
     }
 
     #[test]
