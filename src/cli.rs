@@ -3,6 +3,7 @@
 //! refuses. Imports nothing of the crate but the report's formats and the
 //! database target they fill in.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -10,11 +11,46 @@ use clap::Args;
 use crate::db::Target;
 use crate::report::Format;
 
-/// How to reach the database; flattened into every subcommand that needs one.
+/// The options every subcommand takes, before or after its name.
+#[derive(Debug, Clone, Args)]
+pub struct Global {
+    /// Database URL: postgres://, postgresql://, mysql://, mariadb:// or sqlite:PATH; TLS from the URL (sslmode, sslrootcert; ssl-mode, ssl-ca)
+    #[arg(long, env = "DATABASE_URL", value_name = "URL", hide_env_values = true, global = true)]
+    pub database_url: Option<String>,
+    /// TOML config file [default: ./idemctl.toml, else $XDG_CONFIG_HOME/idemctl/config.toml, when there]
+    #[arg(long, env = "IDEMCTL_CONFIG", value_name = "FILE", global = true)]
+    pub config: Option<PathBuf>,
+    /// Read no config file, not even the default ones
+    #[arg(long, global = true, conflicts_with = "config")]
+    pub no_config: bool,
+    /// Output format for the data on stdout
+    #[arg(long, value_enum, default_value_t = Format::Table, global = true)]
+    pub format: Format,
+    /// Print only the data: no notes or summary on stderr, no progress bar
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+    /// Colour for people: on a terminal (auto, and NO_COLOR unset), always, or never
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", global = true)]
+    pub color: ColorWhen,
+    /// CSV without its header row, for appending to a file
+    #[arg(long, global = true)]
+    pub no_header: bool,
+}
+
+/// When to colour output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorWhen {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// How to reach the database; flattened into every subcommand that needs
+/// one. The URL is the global `--database-url`, filled in after parsing.
 #[derive(Debug, Clone, Args)]
 pub struct Connect {
-    /// Database URL: postgres://, postgresql://, mysql://, mariadb:// or sqlite:PATH; TLS from the URL (sslmode, sslrootcert; ssl-mode, ssl-ca)
-    #[arg(long, env = "DATABASE_URL", value_name = "URL", hide_env_values = true)]
+    #[arg(skip)]
     pub database_url: String,
     #[command(flatten)]
     pub waits: Waits,
@@ -53,15 +89,53 @@ impl Waits {
     }
 }
 
-/// Where and how report rows are written.
-#[derive(Debug, Clone, Args)]
+/// Where and how report rows are written: the global options, filled in
+/// after parsing.
+#[derive(Debug, Clone, Default)]
 pub struct Output {
-    /// Output format for the data on stdout
-    #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Print only the data: no summary or notes on stderr, no progress bar
-    #[arg(long, short)]
     pub quiet: bool,
+    /// Whether to colour what people read.
+    pub color: bool,
+    pub no_header: bool,
+}
+
+impl Global {
+    /// The report options, colour decided: `auto` colours a terminal unless
+    /// `NO_COLOR` is set.
+    pub fn output(&self) -> Output {
+        let color = match self.color {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => {
+                use std::io::IsTerminal;
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+            }
+        };
+        Output { format: self.format, quiet: self.quiet, color, no_header: self.no_header }
+    }
+
+    /// The config file to read: `--config` (or `IDEMCTL_CONFIG`), else
+    /// `./idemctl.toml`, else `$XDG_CONFIG_HOME/idemctl/config.toml`
+    /// (`~/.config/...`), when there; none with `--no-config`.
+    pub fn config_file(&self) -> Option<PathBuf> {
+        if self.no_config {
+            return None;
+        }
+        if let Some(path) = &self.config {
+            return Some(path.clone());
+        }
+        let local = PathBuf::from("idemctl.toml");
+        if local.is_file() {
+            return Some(local);
+        }
+        let base = std::env::var_os("XDG_CONFIG_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
+        let user = base.join("idemctl").join("config.toml");
+        user.is_file().then_some(user)
+    }
 }
 
 /// What a writing run does when a row refuses a change.

@@ -33,7 +33,10 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 eprintln!("idemctl: {line}");
             }
         });
-        let result = commands::run(cli.command).await;
+        let result = match cli.into_command() {
+            Ok(command) => commands::run(command).await,
+            Err(err) => Err(err),
+        };
         if interrupt::is_set() {
             let _ = tokio::time::timeout(std::time::Duration::from_millis(1500), cancelling).await;
             if result.as_ref().is_err_and(|e| e.downcast_ref::<exit::LockHeld>().is_none()) {

@@ -1,7 +1,8 @@
 //! One emitter for every report: rows are `Serialize` structs, written as a
 //! table, CSV, one JSON document or NDJSON to any writer. Notes and summary
-//! figures ("meta") go beside the rows: in the table and JSON outputs on
-//! stdout, beside CSV and NDJSON on stderr so that stdout stays parseable.
+//! figures ("meta") go beside the rows: in the JSON document, and on stderr
+//! for every other format, so that stdout holds the data alone (and
+//! `--quiet` leaves only the data).
 
 use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
@@ -13,9 +14,10 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// How report rows are written to stdout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
     /// Aligned table for people, with notes and a summary
+    #[default]
     Table,
     /// RFC 4180 CSV with a header row
     Csv,
@@ -32,6 +34,9 @@ pub struct Emitter<W: Write> {
     rows: usize,
     /// Meta given before the first row, for the JSON document's head.
     head: Map<String, Value>,
+    /// The same for people, said on stderr with the first row or at the end,
+    /// so that a run that fails before its data says one line only.
+    pending: Vec<String>,
     /// Meta given after the first row: after the table, or the JSON document's tail.
     tail: Vec<(String, Value, String)>,
 }
@@ -56,7 +61,7 @@ impl<W: Write> Emitter<W> {
             Format::Json => Sink::Json { out },
             Format::Ndjson => Sink::Ndjson { out },
         };
-        Emitter { sink, quiet, rows_key, rows: 0, head: Map::new(), tail: Vec::new() }
+        Emitter { sink, quiet, rows_key, rows: 0, head: Map::new(), pending: Vec::new(), tail: Vec::new() }
     }
 
     /// A note or summary figure: `value` for JSON, `text` for people (an
@@ -69,18 +74,24 @@ impl<W: Write> Emitter<W> {
             return Ok(());
         }
         match &mut self.sink {
-            _ if text.is_empty() => {}
-            Sink::Table { out, .. } => writeln!(out, "{}: {text}", label(key))?,
             Sink::Json { .. } => {
                 self.head.insert(key.to_string(), value);
             }
-            Sink::Csv { .. } | Sink::Ndjson { .. } => {
+            _ if text.is_empty() => {}
+            Sink::Table { .. } | Sink::Csv { .. } | Sink::Ndjson { .. } => {
                 if !self.quiet {
-                    eprintln!("{}: {text}", label(key));
+                    self.pending.push(format!("{}: {text}", label(key)));
                 }
             }
         }
         Ok(())
+    }
+
+    /// Says the meta given so far, on stderr.
+    fn say_pending(&mut self) {
+        for line in self.pending.drain(..) {
+            eprintln!("{line}");
+        }
     }
 
     pub fn row(&mut self, row: &impl Serialize) -> Result<()> {
@@ -89,6 +100,9 @@ impl<W: Write> Emitter<W> {
         };
         let first = self.rows == 0;
         self.rows += 1;
+        if first {
+            self.say_pending();
+        }
         match &mut self.sink {
             Sink::Table { table, headers, .. } => {
                 if !*headers {
@@ -131,16 +145,15 @@ impl<W: Write> Emitter<W> {
     }
 
     pub fn finish(mut self) -> Result<()> {
+        self.say_pending();
         let tail = std::mem::take(&mut self.tail);
         match &mut self.sink {
             Sink::Table { out, table, headers } => {
                 if *headers {
                     writeln!(out, "{table}")?;
                 }
-                for (key, _, text) in tail.iter().filter(|(_, _, text)| !text.is_empty()) {
-                    writeln!(out, "{}: {text}", label(key))?;
-                }
                 out.flush()?;
+                print_tail_to_stderr(&tail, self.quiet);
             }
             Sink::Csv { csv } => {
                 csv.flush()?;
@@ -223,15 +236,15 @@ impl<W: Write> Emitter<W> {
                         }
                     }
                 }
+                out.flush()?;
                 if !self.quiet {
                     for note in doc.notes() {
-                        writeln!(out, "note: {note}")?;
+                        eprintln!("note: {note}");
                     }
                     if let Some(footer) = doc.footer() {
-                        writeln!(out, "{footer}")?;
+                        eprintln!("{footer}");
                     }
                 }
-                out.flush()?;
             }
             Sink::Csv { .. } | Sink::Ndjson { .. } => {
                 for figure in doc.figures() {
@@ -373,11 +386,8 @@ mod tests {
     }
 
     #[test]
-    fn table_puts_meta_around_the_rows() {
+    fn table_holds_the_rows_only() {
         let out = render(Format::Table);
-        let compared = out.find("compared: a, b").unwrap();
-        let row = out.find("p q").unwrap();
-        let total = out.find("total: 2").unwrap();
-        assert!(compared < row && row < total, "{out}");
+        assert!(out.contains("p q") && !out.contains("compared") && !out.contains("total"), "{out}");
     }
 }

@@ -27,11 +27,11 @@ fn demo_creates_damage_of_every_cause_the_same_each_time() {
     let first = demo(&path);
     assert_eq!(first.code, 0, "{}", first.stderr);
     assert!(
-        first.stdout.contains("cluster count: 139 (no-key 42, key-per-attempt 59, key-reused 38)"),
+        first.stderr.contains("cluster count: 139 (no-key 42, key-per-attempt 59, key-reused 38)"),
         "{}",
-        first.stdout
+        first.stderr
     );
-    assert!(first.stdout.contains("extra rows: 163"), "{}", first.stdout);
+    assert!(first.stderr.contains("extra rows: 163"), "{}", first.stderr);
     assert!(first.stdout.contains("Try next:"));
     let before = rows_csv(&path);
     let records = csv_records(&before);

@@ -114,7 +114,7 @@ fn the_reference_design_passes(db: &TestDb) {
     let out = run(db.idemctl(&["doctor", "--config", config.to_str().unwrap()]));
     assert_eq!(out.code, 0);
     assert!(out.stdout.contains("creation:orders"), "{}", out.stdout);
-    assert!(out.stdout.contains("10 passed, 0 warned, 0 failed"), "{}", out.stdout);
+    assert!(out.stderr.contains("10 passed, 0 warned, 0 failed"), "{}", out.stderr);
 }
 
 /// A design that breaks most rules: the key unique alone (no scope), no

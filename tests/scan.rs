@@ -245,7 +245,7 @@ fn clean_table_exits_zero(db: &TestDb) {
     db.exec("DELETE FROM orders WHERE id IN (2, 4, 6, 7, 12, 14, 15)");
     let out = scan(db, &[]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stdout.contains("cluster count: 0"), "{}", out.stdout);
+    assert!(out.stderr.contains("cluster count: 0"), "{}", out.stderr);
     let nd = scan(db, &["--format", "ndjson"]);
     assert_eq!(nd.code, 0);
     assert_eq!(nd.stdout, "");
@@ -447,7 +447,7 @@ fn usage_errors_are_one_line() {
     cmd.env_remove("DATABASE_URL").args(["scan", "--table", "orders"]);
     let out = run(cmd);
     assert_eq!(out.code, 2);
-    assert_eq!(out.stderr, "idemctl: the following required arguments were not provided: --database-url <URL>\n");
+    assert_eq!(out.stderr, "idemctl: no database: give --database-url URL, or set DATABASE_URL\n");
     let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
     cmd.args(["scan", "--database-url", "oracle://db/x", "--table", "orders"]);
     let out = run(cmd);

@@ -272,7 +272,7 @@ fn the_calculator_needs_no_database() {
         .map(|l| l.split('┆').map(|c| c.trim_matches(|ch: char| ch.is_whitespace() || ch == '│')).collect())
         .collect();
     assert_eq!(rows, [vec!["retention", "rows", "size"], vec!["24h", "10M", "10 GB"], vec!["72h", "30M", "30 GB"]]);
-    assert!(out.stdout.contains("decimal units"));
+    assert!(out.stderr.contains("decimal units"), "{}", out.stderr);
 
     // Binary units are accepted on input; output stays decimal.
     let out = calculator(&["--rate", "1M/day", "--row-bytes", "1KiB", "--format", "json"]);

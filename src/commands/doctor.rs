@@ -58,7 +58,7 @@ pub struct DoctorArgs {
     pub responses_upstream: bool,
     #[command(flatten)]
     pub limits: Limits,
-    #[command(flatten)]
+    #[arg(skip)]
     pub report: Output,
 }
 

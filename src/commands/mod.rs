@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+use crate::cli::Global;
 use crate::exit::{Interrupted, Outcome};
 use demo::DemoArgs;
 use doctor::DoctorArgs;
@@ -37,8 +38,59 @@ use stuck::StuckArgs;
     propagate_version = true
 )]
 pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// The subcommand with the global options filled into its arguments.
+    pub fn into_command(self) -> Result<Command> {
+        let Cli { global, mut command } = self;
+        let output = global.output();
+        let config = global.config_file();
+        let url = || {
+            global
+                .database_url
+                .clone()
+                .ok_or_else(|| anyhow::anyhow!("no database: give --database-url URL, or set DATABASE_URL"))
+        };
+        match &mut command {
+            Command::Scan(args) => {
+                args.connect.database_url = url()?;
+                args.report = output;
+                args.config = config;
+            }
+            Command::Stuck(args) => {
+                args.connect.database_url = url()?;
+                args.report = output;
+                args.mapping.config = config;
+            }
+            Command::Reap(args) => {
+                args.connect.database_url = url()?;
+                args.report = output;
+                args.mapping.config = config;
+            }
+            Command::Expire(args) => {
+                args.connect.database_url = url()?;
+                args.report = output;
+                args.mapping.config = config;
+            }
+            Command::Doctor(args) => {
+                args.connect.database_url = url()?;
+                args.report = output;
+                args.mapping.config = config;
+            }
+            Command::Size(args) => {
+                args.database_url = global.database_url.clone();
+                args.report = output;
+                args.mapping.config = config;
+            }
+            Command::Demo(_) => {}
+        }
+        Ok(command)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -72,12 +124,17 @@ pub fn parse() -> Result<Cli, ExitCode> {
                 ExitCode::from(if err.use_stderr() { crate::exit::ERROR } else { crate::exit::CLEAN })
             }
             _ => {
-                // clap's message runs over several lines (the missing arguments,
-                // then usage); keep the message itself, on one line.
+                // clap's message runs over several lines (the message, its
+                // tips, usage): the message and the tips, on one line.
                 let text = err.render().to_string();
-                let message = text.split("\n\n").next().unwrap_or("bad command line");
-                let line = crate::exit::shorten(message);
-                eprintln!("idemctl: {}", line.trim_start_matches("error: "));
+                let kept: Vec<&str> = text
+                    .split("\n\n")
+                    .filter(|part| !part.starts_with("Usage:") && !part.starts_with("For more information"))
+                    .map(|part| part.trim().trim_start_matches("error: ").trim_start_matches("tip: "))
+                    .filter(|part| !part.is_empty())
+                    .collect();
+                let line = crate::exit::shorten(&kept.join("; "));
+                eprintln!("idemctl: {}", if line.is_empty() { "bad command line".to_string() } else { line });
                 ExitCode::from(crate::exit::ERROR)
             }
         }
@@ -102,7 +159,7 @@ pub async fn run(command: Command) -> Result<Outcome> {
 async fn demo_then_scan(args: DemoArgs) -> Result<Outcome> {
     let demo = demo::create(&args).await?;
     let line = demo.scan_line();
-    let Command::Scan(scan) = Cli::try_parse_from(line.iter().map(String::as_str))?.command else {
+    let Command::Scan(scan) = Cli::try_parse_from(line.iter().map(String::as_str))?.into_command()? else {
         unreachable!("the demo's scan line parses as a scan")
     };
     scan::run(*scan).await?;

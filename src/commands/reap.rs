@@ -63,7 +63,7 @@ pub struct ReapArgs {
     /// Times a batch is tried again after a lock wait, deadlock or serialization failure, with a doubling pause
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub retries: u32,
-    #[command(flatten)]
+    #[arg(skip)]
     pub report: Output,
 }
 

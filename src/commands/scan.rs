@@ -72,10 +72,10 @@ pub struct ScanArgs {
     /// Unit of an integer created-at column [default: detected from its values]
     #[arg(long, value_enum, default_value_t = TimeUnit::Auto)]
     pub time_unit: TimeUnit,
-    /// TOML file with scan options per table under [scan.TABLE] (flags override it)
-    #[arg(long, value_name = "FILE")]
+    /// The config file, filled in after parsing: scan options per table under [scan.TABLE].
+    #[arg(skip)]
     pub config: Option<std::path::PathBuf>,
-    #[command(flatten)]
+    #[arg(skip)]
     pub report: Output,
 }
 

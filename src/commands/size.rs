@@ -23,8 +23,8 @@ use crate::units;
 
 #[derive(Debug, Clone, Args)]
 pub struct SizeArgs {
-    /// Database URL: postgres://, postgresql://, mysql://, mariadb:// or sqlite:PATH (not needed with --rate and --row-bytes)
-    #[arg(long, env = "DATABASE_URL", value_name = "URL", hide_env_values = true)]
+    /// The global `--database-url`, filled in after parsing (not needed with --rate and --row-bytes).
+    #[arg(skip)]
     pub database_url: Option<String>,
     #[command(flatten)]
     pub waits: crate::cli::Waits,
@@ -48,7 +48,7 @@ pub struct SizeArgs {
     /// Count as backlog the rows created longer ago than this [default: those whose expires_at has passed]
     #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub older_than: Option<Duration>,
-    #[command(flatten)]
+    #[arg(skip)]
     pub report: Output,
 }
 

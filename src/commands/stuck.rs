@@ -25,7 +25,7 @@ pub struct StuckArgs {
     pub mapping: MappingArgs,
     #[command(flatten)]
     pub limits: Limits,
-    #[command(flatten)]
+    #[arg(skip)]
     pub report: Output,
 }
 

@@ -26,8 +26,8 @@ use stuck::StuckKey;
 /// The mapping flags, flattened into every command that reads the key table.
 #[derive(Debug, Clone, Default, Args)]
 pub struct MappingArgs {
-    /// TOML file with the key-table mapping, operation durations and retention (flags override it)
-    #[arg(long, value_name = "FILE")]
+    /// The config file (the global `--config`, or one found), filled in after parsing.
+    #[arg(skip)]
     pub config: Option<PathBuf>,
     /// The key table [default: idempotency_keys]
     #[arg(long, value_name = "TABLE")]
