@@ -89,16 +89,7 @@ impl Waits {
     }
 }
 
-/// Where and how report rows are written: the global options, filled in
-/// after parsing.
-#[derive(Debug, Clone, Default)]
-pub struct Output {
-    pub format: Format,
-    pub quiet: bool,
-    /// Whether to colour what people read.
-    pub color: bool,
-    pub no_header: bool,
-}
+pub use crate::report::Output;
 
 impl Global {
     /// The report options, colour decided: `auto` colours a terminal unless

@@ -191,7 +191,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     }
     db.close().await?;
 
-    let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "checks");
+    let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "checks");
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
     for check in &checks {
         out.row(check)?;

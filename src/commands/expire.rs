@@ -203,8 +203,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         if let Err(err) = result {
             summary.stopped = Some("error");
             summary.finish(&batches, started);
-            let mut out =
-                Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "runs");
+            let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
             out.row(&summary)?;
             out.finish()?;
             let retried = match batches.attempts() {
@@ -220,7 +219,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     }
     db.close().await?;
     summary.finish(&batches, started);
-    let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "runs");
+    let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
     out.row(&summary)?;
     out.finish()?;
     if summary.stopped == Some(Stopped::Interrupted.as_str()) {

@@ -171,7 +171,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     if let Some(limit) = args.limit {
         candidates.truncate(limit);
     }
-    let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "keys");
+    let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "keys");
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
     out.meta("action", format!("{:?}", args.action).to_lowercase(), format!("{:?}", args.action).to_lowercase())?;
     if args.dry_run {

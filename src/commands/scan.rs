@@ -69,6 +69,9 @@ pub struct ScanArgs {
     /// One line per cluster, or one line per extra row (the remediation list)
     #[arg(long, value_enum, default_value_t = ScanOutput::Clusters)]
     pub output: ScanOutput,
+    /// List the N clusters with the most extra rows [default: 50 in the table format; every cluster in csv, json and ndjson]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
     /// Unit of an integer created-at column [default: detected from its values]
     #[arg(long, value_enum, default_value_t = TimeUnit::Auto)]
     pub time_unit: TimeUnit,
@@ -190,7 +193,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
         ScanOutput::Clusters => "clusters",
         ScanOutput::Rows => "rows",
     };
-    let emitter = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), rows_key);
+    let emitter = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), rows_key);
     let findings = Findings::new(&args, &plan, db.engine(), emitter)?;
     let estimate = if report::wants_progress(args.report.quiet) {
         db_scan::row_estimate(&mut db, &plan.table).await
@@ -582,6 +585,37 @@ impl Serialize for Amount {
     }
 }
 
+/// Clusters the table format lists by default: the most extra rows first.
+const TABLE_LIMIT: usize = 50;
+
+/// A cluster kept for a limited listing, ordered by its extra rows (more
+/// first), then by when it was found (earlier first).
+struct Kept {
+    extras: usize,
+    n: u64,
+    rows: Vec<Value>,
+}
+
+impl Ord for Kept {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.extras.cmp(&other.extras).then(other.n.cmp(&self.n))
+    }
+}
+
+impl PartialOrd for Kept {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Kept {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Kept {}
+
 /// One cluster, as reported with `--output clusters`.
 #[derive(Serialize)]
 struct ClusterRow {
@@ -617,6 +651,9 @@ struct ExtraRow<'a> {
 /// Turns clusters into report rows as they close, and keeps the totals.
 struct Findings<W: Write> {
     emitter: Emitter<W>,
+    /// With a limit, the clusters listed so far: the most extra rows, kept
+    /// in a bounded heap (so a table of 50 holds 50, not every cluster).
+    kept: Option<(usize, std::collections::BinaryHeap<std::cmp::Reverse<Kept>>)>,
     output: ScanOutput,
     compared: Vec<String>,
     has_key: bool,
@@ -650,8 +687,14 @@ impl<W: Write> Findings<W> {
         if !notes.is_empty() {
             emitter.meta("notes", &notes, notes.join("; "))?;
         }
+        let limit = match (args.limit, args.report.format) {
+            (Some(n), _) => Some(usize::try_from(n).unwrap_or(usize::MAX)),
+            (None, crate::report::Format::Table) => Some(TABLE_LIMIT),
+            (None, _) => None,
+        };
         Ok(Findings {
             emitter,
+            kept: limit.map(|n| (n, std::collections::BinaryHeap::new())),
             output: args.output,
             compared: plan.compared.clone(),
             has_key: plan.key.is_some(),
@@ -678,6 +721,7 @@ impl<W: Write> Findings<W> {
         if self.has_by {
             self.by_hit.insert(original.by.clone());
         }
+        let mut listed: Vec<Value> = Vec::new();
         match self.output {
             ScanOutput::Clusters => {
                 let values = self
@@ -686,7 +730,7 @@ impl<W: Write> Findings<W> {
                     .cloned()
                     .zip(cluster.shown.iter().map(|v| v.clone().map_or(Value::Null, Value::String)))
                     .collect();
-                self.emitter.row(&ClusterRow {
+                listed.push(serde_json::to_value(ClusterRow {
                     cluster: n,
                     original_id: original.id.to_string(),
                     extra_ids: extras.iter().map(|m| m.id.to_string()).collect(),
@@ -697,12 +741,12 @@ impl<W: Write> Findings<W> {
                     by: self.has_by.then(|| original.by.as_deref().map(String::from)),
                     sum: sum.map(Amount),
                     values,
-                })?;
+                })?);
             }
             ScanOutput::Rows => {
                 for pair in cluster.members.windows(2) {
                     let (before, extra) = (&pair[0], &pair[1]);
-                    self.emitter.row(&ExtraRow {
+                    listed.push(serde_json::to_value(ExtraRow {
                         cluster: n,
                         original_id: original.id.to_string(),
                         duplicate_id: extra.id.to_string(),
@@ -710,7 +754,20 @@ impl<W: Write> Findings<W> {
                         cause,
                         by: self.has_by.then_some(extra.by.as_deref()),
                         sum: self.has_sum.then_some(extra.sum.map(Amount)),
-                    })?;
+                    })?);
+                }
+            }
+        }
+        match &mut self.kept {
+            None => {
+                for row in listed {
+                    self.emitter.row_value(row)?;
+                }
+            }
+            Some((limit, heap)) => {
+                heap.push(std::cmp::Reverse(Kept { extras: extras.len(), n, rows: listed }));
+                if heap.len() > *limit {
+                    heap.pop();
                 }
             }
         }
@@ -718,7 +775,23 @@ impl<W: Write> Findings<W> {
     }
 
     fn finish(mut self, scanned: &Scanned, elapsed: Duration) -> Result<Outcome> {
+        let mut not_listed = 0;
+        if let Some((_, heap)) = self.kept.take() {
+            let mut kept: Vec<Kept> = heap.into_iter().map(|r| r.0).collect();
+            kept.sort_by(|a, b| b.cmp(a));
+            not_listed = self.clusters - kept.len() as u64;
+            for cluster in kept {
+                for row in cluster.rows {
+                    self.emitter.row_value(row)?;
+                }
+            }
+        }
         let e = &mut self.emitter;
+        let more = match not_listed {
+            0 => String::new(),
+            n => format!("{n} more clusters with fewer extra rows (raise --limit, or --format csv for all)"),
+        };
+        e.meta("clusters_not_listed", not_listed, more)?;
         e.meta("rows_scanned", scanned.rows, scanned.rows.to_string())?;
         let unreadable_text = if scanned.unreadable == 0 {
             String::new()

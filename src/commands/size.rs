@@ -152,7 +152,7 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
         None => sizing.writes.as_ref().and_then(|w| w.peak_day.as_ref()).map(|p| p.rows as f64),
     };
     project(&mut sizing, &horizons, peak);
-    let out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "figures");
+    let out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "figures");
     out.document(&sizing)?;
     Ok(Outcome::Clean)
 }

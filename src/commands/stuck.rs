@@ -36,7 +36,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let mut db = db::connect(&args.connect.target("stuck"), Access::ReadOnly).await?;
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
     keys.key()?;
-    let mut out = Emitter::new(args.report.format, args.report.quiet, BufWriter::new(std::io::stdout()), "keys");
+    let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "keys");
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
     let mut notes: Vec<String> = Vec::new();
     let found = if keys.no_in_progress {

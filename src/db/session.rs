@@ -333,15 +333,19 @@ fn sessions() -> std::sync::MutexGuard<'static, Vec<Entry>> {
 /// Returns a line for each statement it could not cancel, which may still
 /// run on its server, with the SQL that ends it.
 pub async fn cancel_running() -> Vec<String> {
-    let running: Vec<(ServerId, Arc<Target>)> =
-        sessions().iter().filter(|e| e.busy).map(|e| (e.server, e.target.clone())).collect();
-    let cancels = running.into_iter().map(|(server, target)| async move {
+    let running: Vec<(u64, ServerId, Arc<Target>)> =
+        sessions().iter().filter(|e| e.busy).map(|e| (e.id, e.server, e.target.clone())).collect();
+    let cancels = running.into_iter().map(|(id, server, target)| async move {
         let done = tokio::time::timeout(Duration::from_millis(1200), cancel(server, &target)).await;
         let why = match done {
             Ok(Ok(())) => return None,
             Ok(Err(err)) => crate::exit::one_line(&err),
             Err(_) => "no answer within 1.2s".to_string(),
         };
+        // A statement that ended meanwhile (its session closed, or idle) needs no cancel.
+        if !sessions().iter().any(|e| e.id == id && e.busy) {
+            return None;
+        }
         let end = match server {
             ServerId::Postgres(pid) => format!("SELECT pg_cancel_backend({pid})"),
             ServerId::MySql(id) => format!("KILL QUERY {id}"),
@@ -363,7 +367,12 @@ async fn cancel(server: ServerId, target: &Target) -> Result<()> {
         }
         ServerId::MySql(id) => {
             let mut conn = target.mysql_options()?.connect().await?;
-            sqlx::raw_sql(sqlx::AssertSqlSafe(format!("KILL QUERY {id}"))).execute(&mut conn).await?;
+            match sqlx::raw_sql(sqlx::AssertSqlSafe(format!("KILL QUERY {id}"))).execute(&mut conn).await {
+                // Unknown thread id: the session has ended, and its statement with it.
+                Err(sqlx::Error::Database(e))
+                    if e.code().as_deref() == Some("HY000") && e.message().contains("Unknown thread") => {}
+                other => drop(other?),
+            }
             conn.close().await?;
         }
     }

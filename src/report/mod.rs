@@ -8,7 +8,6 @@ use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
 
 use anyhow::Result;
-use comfy_table::{ContentArrangement, Table, presets};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -27,6 +26,19 @@ pub enum Format {
     Ndjson,
 }
 
+pub mod table;
+
+/// Where and how report rows are written: the global options, filled in
+/// after parsing.
+#[derive(Debug, Clone, Default)]
+pub struct Output {
+    pub format: Format,
+    pub quiet: bool,
+    /// Whether to colour what people read.
+    pub color: bool,
+    pub no_header: bool,
+}
+
 pub struct Emitter<W: Write> {
     sink: Sink<W>,
     quiet: bool,
@@ -42,25 +54,41 @@ pub struct Emitter<W: Write> {
 }
 
 enum Sink<W: Write> {
-    Table { out: W, table: Table, headers: bool },
-    Csv { csv: csv::Writer<W> },
-    Json { out: W },
-    Ndjson { out: W },
+    Table {
+        out: W,
+        header: Vec<String>,
+        rows: Vec<Vec<String>>,
+        layout: table::Layout,
+    },
+    /// The writer, and whether the header row is still to come.
+    Csv {
+        csv: csv::Writer<W>,
+        header: bool,
+    },
+    Json {
+        out: W,
+    },
+    Ndjson {
+        out: W,
+    },
 }
 
 impl<W: Write> Emitter<W> {
     /// `rows_key` names the rows in the JSON document (`clusters`, `keys`, ...).
-    pub fn new(format: Format, quiet: bool, out: W, rows_key: &'static str) -> Self {
-        let sink = match format {
+    pub fn new(output: &Output, out: W, rows_key: &'static str) -> Self {
+        let sink = match output.format {
             Format::Table => {
-                let mut table = Table::new();
-                table.load_preset(presets::UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic);
-                Sink::Table { out, table, headers: false }
+                let layout = table::Layout::for_stdout(output.color);
+                Sink::Table { out, header: Vec::new(), rows: Vec::new(), layout }
             }
-            Format::Csv => Sink::Csv { csv: csv::WriterBuilder::new().has_headers(false).from_writer(out) },
+            Format::Csv => Sink::Csv {
+                csv: csv::WriterBuilder::new().has_headers(false).from_writer(out),
+                header: !output.no_header,
+            },
             Format::Json => Sink::Json { out },
             Format::Ndjson => Sink::Ndjson { out },
         };
+        let quiet = output.quiet;
         Emitter { sink, quiet, rows_key, rows: 0, head: Map::new(), pending: Vec::new(), tail: Vec::new() }
     }
 
@@ -95,7 +123,12 @@ impl<W: Write> Emitter<W> {
     }
 
     pub fn row(&mut self, row: &impl Serialize) -> Result<()> {
-        let Value::Object(fields) = serde_json::to_value(row)? else {
+        self.row_value(serde_json::to_value(row)?)
+    }
+
+    /// A row already made a JSON object.
+    pub fn row_value(&mut self, row: Value) -> Result<()> {
+        let Value::Object(fields) = row else {
             anyhow::bail!("report rows must be objects");
         };
         let first = self.rows == 0;
@@ -104,18 +137,17 @@ impl<W: Write> Emitter<W> {
             self.say_pending();
         }
         match &mut self.sink {
-            Sink::Table { table, headers, .. } => {
-                if !*headers {
-                    table.set_header(fields.keys().map(|k| label(k)));
-                    *headers = true;
-                }
-                table.add_row(fields.values().map(cell));
-            }
-            Sink::Csv { csv } => {
+            Sink::Table { header, rows, .. } => {
                 if first {
+                    *header = fields.keys().map(|k| label(k)).collect();
+                }
+                rows.push(fields.values().map(cell).collect());
+            }
+            Sink::Csv { csv, header } => {
+                if first && *header {
                     csv.write_record(fields.keys())?;
                 }
-                csv.write_record(fields.values().map(cell))?;
+                csv.write_record(fields.values().map(csv_cell))?;
             }
             Sink::Json { out } => {
                 if first {
@@ -138,7 +170,7 @@ impl<W: Write> Emitter<W> {
     pub fn flush(&mut self) -> Result<()> {
         match &mut self.sink {
             Sink::Table { .. } => {}
-            Sink::Csv { csv } => csv.flush()?,
+            Sink::Csv { csv, .. } => csv.flush()?,
             Sink::Json { out } | Sink::Ndjson { out } => out.flush()?,
         }
         Ok(())
@@ -148,14 +180,14 @@ impl<W: Write> Emitter<W> {
         self.say_pending();
         let tail = std::mem::take(&mut self.tail);
         match &mut self.sink {
-            Sink::Table { out, table, headers } => {
-                if *headers {
-                    writeln!(out, "{table}")?;
+            Sink::Table { out, header, rows, layout } => {
+                if !rows.is_empty() {
+                    out.write_all(table::render(header, rows, *layout).as_bytes())?;
                 }
                 out.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
             }
-            Sink::Csv { csv } => {
+            Sink::Csv { csv, .. } => {
                 csv.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
             }
@@ -217,22 +249,14 @@ impl<W: Write> Emitter<W> {
                 writeln!(out)?;
                 out.flush()?;
             }
-            Sink::Table { out, .. } => {
+            Sink::Table { out, layout, .. } => {
                 for block in doc.blocks() {
                     match block {
                         Block::Line(line) => writeln!(out, "{line}")?,
                         Block::Table { header, rows, right } => {
-                            let mut table = Table::new();
-                            table.load_preset(presets::UTF8_FULL_CONDENSED).set_header(header);
-                            for row in rows {
-                                table.add_row(row);
-                            }
-                            if right {
-                                for column in table.column_iter_mut() {
-                                    column.set_cell_alignment(comfy_table::CellAlignment::Right);
-                                }
-                            }
-                            writeln!(out, "{table}")?;
+                            out.write_all(
+                                table::render(&header, &rows, table::Layout { right, ..*layout }).as_bytes(),
+                            )?;
                         }
                     }
                 }
@@ -285,6 +309,16 @@ fn print_tail_to_stderr(tail: &[(String, Value, String)], quiet: bool) {
 
 fn label(key: &str) -> String {
     key.replace('_', " ")
+}
+
+/// A JSON value as one CSV field: objects (the compared values) as JSON, so
+/// that NULL and the text 'NULL' differ and a value holding `=` or `,` reads
+/// back whole; the rest as in the table.
+fn csv_cell(value: &Value) -> String {
+    match value {
+        Value::Object(_) => value.to_string(),
+        other => cell(other),
+    }
 }
 
 /// A JSON value as one text cell: arrays joined by spaces, objects as k=v.
@@ -343,7 +377,7 @@ mod tests {
 
     fn render(format: Format) -> String {
         let mut buf = Vec::new();
-        let mut e = Emitter::new(format, true, &mut buf, "rows");
+        let mut e = Emitter::new(&Output { format, quiet: true, ..Output::default() }, &mut buf, "rows");
         e.meta("compared", ["a", "b"], "a, b").unwrap();
         e.row(&Row { id: 1, name: "x, \"y\"", tags: vec!["p", "q"], note: None }).unwrap();
         e.row(&Row { id: 2, name: "z", tags: vec![], note: Some("n") }).unwrap();
@@ -369,7 +403,7 @@ mod tests {
     #[test]
     fn json_without_rows_is_still_a_document() {
         let mut buf = Vec::new();
-        let mut e = Emitter::new(Format::Json, true, &mut buf, "rows");
+        let mut e = Emitter::new(&Output { format: Format::Json, quiet: true, ..Output::default() }, &mut buf, "rows");
         e.meta("total", 0, "0").unwrap();
         e.finish().unwrap();
         let doc: Value = serde_json::from_slice(&buf).unwrap();

@@ -1,0 +1,237 @@
+//! The table format for people: an aligned table that fits the terminal
+//! without ever breaking a key, an id, a time or a number. Free text (cells
+//! of several words: compared values, reasons, fixes) is shortened with an
+//! ellipsis to make room; when even that does not fit, each row is shown as
+//! a vertical record, as psql's `\x auto` does. Piped or redirected, the
+//! table is as wide as its widest row.
+
+use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// How a table is laid out.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Layout {
+    /// The width to fit, in columns; `None`: as wide as it needs.
+    pub width: Option<usize>,
+    pub color: bool,
+    /// Numbers to the right (the size report's figures).
+    pub right: bool,
+}
+
+impl Layout {
+    /// The terminal's width (`COLUMNS` when set, else stdout's size when it
+    /// is a terminal), and colour as decided.
+    pub fn for_stdout(color: bool) -> Layout {
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.trim().parse::<usize>().ok())
+            .filter(|w| *w > 0)
+            .or_else(|| Table::new().width().map(usize::from));
+        Layout { width, color, right: false }
+    }
+}
+
+/// Narrowest a shortened free-text column gets.
+const NARROWEST: usize = 12;
+
+/// The table, ending in a newline.
+pub fn render(header: &[String], rows: &[Vec<String>], layout: Layout) -> String {
+    // A header may wrap at its spaces: its longest word counts.
+    let natural: Vec<usize> = (0..header.len())
+        .map(|i| {
+            let word = header[i].split(' ').map(width).max().unwrap_or(0);
+            rows.iter().map(|r| width(&r[i])).chain([word]).max().unwrap_or(0)
+        })
+        .collect();
+    // Borders and padding of UTF8_FULL_CONDENSED: "│ a ┆ b │".
+    let overhead = 3 * header.len() + 1;
+    let total: usize = natural.iter().sum::<usize>() + overhead;
+    let Some(limit) = layout.width.filter(|w| total > *w) else {
+        return table(header, rows, &natural, layout);
+    };
+    let free: Vec<bool> = (0..header.len()).map(|i| rows.iter().any(|r| r[i].contains(char::is_whitespace))).collect();
+    let fixed: usize = natural.iter().zip(&free).filter(|(_, f)| !**f).map(|(w, _)| w).sum::<usize>() + overhead;
+    let shrinkable = free.iter().filter(|f| **f).count();
+    if shrinkable == 0 || fixed + shrinkable * NARROWEST > limit {
+        return records(header, rows, layout);
+    }
+    // Share the room left among the free-text columns, narrowest first.
+    let mut room = limit - fixed;
+    let mut widths = natural.clone();
+    let mut order: Vec<usize> = (0..header.len()).filter(|i| free[*i]).collect();
+    order.sort_by_key(|i| natural[*i]);
+    for (k, i) in order.iter().enumerate() {
+        let share = room / (order.len() - k);
+        widths[*i] = natural[*i].min(share).max(NARROWEST.min(natural[*i]));
+        room = room.saturating_sub(widths[*i]);
+    }
+    let cut: Vec<Vec<String>> =
+        rows.iter().map(|r| r.iter().zip(&widths).map(|(cell, w)| shorten(cell, *w)).collect()).collect();
+    table(header, &cut, &widths, layout)
+}
+
+fn table(header: &[String], rows: &[Vec<String>], widths: &[usize], layout: Layout) -> String {
+    let mut t = Table::new();
+    t.load_preset(presets::UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Disabled);
+    t.set_header(header.iter().zip(widths).map(|(h, w)| wrap_words(h, *w)));
+    for row in rows {
+        t.add_row(row.iter().zip(header).map(|(cell, column)| {
+            let c = Cell::new(cell);
+            match layout.color.then(|| paint(column, cell)).flatten() {
+                Some(color) => c.fg(color),
+                None => c,
+            }
+        }));
+    }
+    if layout.right {
+        for column in t.column_iter_mut().skip(1) {
+            column.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    if !layout.color {
+        t.force_no_tty();
+    } else {
+        t.enforce_styling();
+    }
+    format!("{t}\n")
+}
+
+/// Each row as a record of `column │ value` lines.
+fn records(header: &[String], rows: &[Vec<String>], layout: Layout) -> String {
+    let label = header.iter().map(|h| width(h)).max().unwrap_or(0);
+    let mut out = String::new();
+    for (n, row) in rows.iter().enumerate() {
+        let title = format!("─[ {} ]", n + 1);
+        let rule = layout.width.unwrap_or(40).saturating_sub(width(&title)).min(label + 20);
+        out.push_str(&format!("{title}{}\n", "─".repeat(rule)));
+        for (column, cell) in header.iter().zip(row) {
+            let pad = " ".repeat(label - width(column));
+            let value = match layout.color.then(|| paint(column, cell)).flatten() {
+                Some(color) => ansi(color, cell),
+                None => cell.clone(),
+            };
+            out.push_str(&format!("{column}{pad} │ {value}\n"));
+        }
+    }
+    out
+}
+
+/// A header's words in lines of at most `max` columns.
+fn wrap_words(text: &str, max: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if width(line) + 1 + width(word) <= max => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines.join("\n")
+}
+
+/// Display width on a terminal.
+fn width(text: &str) -> usize {
+    UnicodeWidthStr::width(text)
+}
+
+/// Text cut to `max` columns, an ellipsis marking the cut.
+fn shorten(text: &str, max: usize) -> String {
+    if width(text) <= max {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > max {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}
+
+/// The colour of a result word in a result column: pass, warn, fail;
+/// stuck states; reap's outcomes.
+fn paint(column: &str, value: &str) -> Option<Color> {
+    match (column, value) {
+        ("result", "pass") => Some(Color::Green),
+        ("result", "warn") => Some(Color::Yellow),
+        ("result", "fail") => Some(Color::Red),
+        ("state", "lease-expired") => Some(Color::Yellow),
+        ("state", "abandoned") => Some(Color::Magenta),
+        ("outcome", "released" | "failed" | "deleted") => Some(Color::Green),
+        ("outcome", "needs-review" | "skipped-locked" | "unchanged" | "already-done") => Some(Color::Yellow),
+        ("outcome", "error") => Some(Color::Red),
+        ("outcome", v) if v.starts_with("would-") => Some(Color::Cyan),
+        ("cause", _) => Some(Color::Yellow),
+        _ => None,
+    }
+}
+
+fn ansi(color: Color, text: &str) -> String {
+    let code = match color {
+        Color::Red => 31,
+        Color::Green => 32,
+        Color::Yellow => 33,
+        Color::Magenta => 35,
+        Color::Cyan => 36,
+        _ => return text.to_string(),
+    };
+    format!("\x1b[{code}m{text}\x1b[0m")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_long_key_stays_on_one_line_at_100_columns() {
+        let key = "idem-2026-12-01-POST-v1-payments-cust_0000001234-attempt-0000000001-9f8e7d6c5b4a39281706";
+        let header = strings(&["scope", "operation", "key", "state", "values"]);
+        let rows = vec![strings(&[
+            "cust_1234",
+            "POST /v1/payments",
+            key,
+            "lease-expired",
+            "note=gift wrap please, amount=12.50 EUR, currency=EUR, sku=ABC-123",
+        ])];
+        let out = render(&header, &rows, Layout { width: Some(100), color: false, right: false });
+        assert!(out.lines().any(|l| l.contains(key)), "{out}");
+        assert!(out.lines().all(|l| width(l) <= 100), "{out}");
+    }
+
+    #[test]
+    fn free_text_is_shortened_and_tokens_kept() {
+        let header = strings(&["id", "reason"]);
+        let rows = vec![strings(&["123456789", "a long explanation of what was found and why it matters to the run"])];
+        let out = render(&header, &rows, Layout { width: Some(40), color: false, right: false });
+        assert!(out.contains("123456789") && out.contains('…'), "{out}");
+        assert!(out.lines().all(|l| width(l) <= 40), "{out}");
+    }
+
+    #[test]
+    fn rows_too_wide_become_records() {
+        let header = strings(&["a", "b", "c"]);
+        let rows = vec![strings(&["x".repeat(30).as_str(), "y".repeat(30).as_str(), "z".repeat(30).as_str()])];
+        let out = render(&header, &rows, Layout { width: Some(60), color: false, right: false });
+        assert!(out.starts_with("─[ 1 ]"), "{out}");
+        assert!(out.contains(&format!("a │ {}", "x".repeat(30))), "{out}");
+    }
+
+    #[test]
+    fn unlimited_width_is_the_natural_table() {
+        let header = strings(&["k", "v"]);
+        let rows = vec![strings(&["1", &"w ".repeat(200)])];
+        let out = render(&header, &rows, Layout { width: None, color: false, right: false });
+        assert!(!out.contains('…') && out.lines().count() == 5, "{out}");
+    }
+}
