@@ -371,7 +371,9 @@ async fn cancel(server: ServerId, target: &Target) -> Result<()> {
                 // Unknown thread id: the session has ended, and its statement with it.
                 Err(sqlx::Error::Database(e))
                     if e.code().as_deref() == Some("HY000") && e.message().contains("Unknown thread") => {}
-                other => drop(other?),
+                other => {
+                    other?;
+                }
             }
             conn.close().await?;
         }

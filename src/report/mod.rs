@@ -82,7 +82,7 @@ impl<W: Write> Emitter<W> {
                 Sink::Table { out, header: Vec::new(), rows: Vec::new(), layout }
             }
             Format::Csv => Sink::Csv {
-                csv: csv::WriterBuilder::new().has_headers(false).from_writer(out),
+                csv: Box::new(csv::WriterBuilder::new().has_headers(false).from_writer(out)),
                 header: !output.no_header,
             },
             Format::Json => Sink::Json { out },
