@@ -62,7 +62,7 @@ enum Sink<W: Write> {
     },
     /// The writer, and whether the header row is still to come.
     Csv {
-        csv: csv::Writer<W>,
+        csv: Box<csv::Writer<W>>,
         header: bool,
     },
     Json {
