@@ -45,7 +45,10 @@ fn outcomes(out: &Run) -> Vec<(String, String)> {
     if records.is_empty() {
         return Vec::new();
     }
-    assert_eq!(records[0], ["scope", "operation", "key", "state", "locked_at", "age_seconds", "outcome", "error"]);
+    assert_eq!(
+        records[0],
+        ["scope", "operation", "key", "state", "locked_at", "age_seconds", "outcome", "error", "at", "action"]
+    );
     records[1..].iter().map(|r| (r[2].clone(), r[6].clone())).collect()
 }
 

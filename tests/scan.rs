@@ -3,7 +3,7 @@
 mod common;
 
 use common::{Engine, Run, TestDb, csv_records, run};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Orders with known damage. Expected with the defaults (window 5 s):
 /// 1 -> [2] no-key; 3 -> [4] key-per-attempt; 5 -> [6, 7] key-reused (3 s gaps);
@@ -161,7 +161,10 @@ fn clusters_as_json(db: &TestDb) {
     assert_eq!(doc["extra_rows"], 7);
     assert_eq!(doc["sum_at_stake"].to_string().parse::<f64>().unwrap(), 33.0);
     assert_eq!(doc["by_values_hit"], 5);
-    assert_eq!(doc["clusters_by_cause"], serde_json::json!({"no-key": 3, "key-per-attempt": 1, "key-reused": 1}));
+    assert_eq!(
+        doc["clusters_by_cause"],
+        serde_json::json!({"no-key": 3, "key-per-attempt": 1, "key-reused": 1, "unknown": 0})
+    );
 }
 
 fn window_chains_rows(db: &TestDb) {
@@ -248,7 +251,11 @@ fn clean_table_exits_zero(db: &TestDb) {
     assert!(out.stderr.contains("cluster count: 0"), "{}", out.stderr);
     let nd = scan(db, &["--format", "ndjson"]);
     assert_eq!(nd.code, 0);
-    assert_eq!(nd.stdout, "");
+    let summary: Value = serde_json::from_str(nd.stdout.trim_end()).unwrap();
+    assert_eq!(
+        (&summary["type"], &summary["cluster_count"], &summary["complete"]),
+        (&json!("summary"), &json!(0), &json!(true))
+    );
 }
 
 fn ndjson_is_one_cluster_per_line(db: &TestDb) {
@@ -256,8 +263,10 @@ fn ndjson_is_one_cluster_per_line(db: &TestDb) {
     let out = scan(db, &["--format", "ndjson", "--quiet"]);
     assert_eq!(out.code, 1);
     let lines: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), 5);
+    assert_eq!(lines.len(), 6);
     assert_eq!(lines[4]["original_id"], "13");
+    assert!(lines[..5].iter().all(|l| l["type"] == "cluster"));
+    assert_eq!((&lines[5]["type"], &lines[5]["cluster_count"]), (&json!("summary"), &json!(5)));
     assert_eq!(out.stderr, "", "--quiet prints nothing beside the data");
 }
 

@@ -177,8 +177,11 @@ fn csv_and_ndjson_give_the_same_figures(db: &TestDb) {
     let out = size(db, &["--format", "ndjson", "--exact"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let lines: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), records.len() - 1);
-    assert!(lines.contains(&serde_json::json!({"section": "backlog", "name": "rows", "value": 4, "unit": "rows"})));
+    assert_eq!(lines.len(), records.len(), "a figure a line, then the summary");
+    assert!(lines.contains(
+        &serde_json::json!({"type": "figure", "section": "backlog", "name": "rows", "value": 4, "unit": "rows"})
+    ));
+    assert_eq!(lines.last().unwrap()["type"], "summary");
 }
 
 fn the_table_shows_a_chart(db: &TestDb) {

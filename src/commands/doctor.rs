@@ -198,7 +198,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     }
     let count = |v: Verdict| checks.iter().filter(|c| c.result == v).count();
     let (passed, warned, failed) = (count(Verdict::Pass), count(Verdict::Warn), count(Verdict::Fail));
-    out.meta(
+    out.summary(
         "summary",
         serde_json::json!({"passed": passed, "warned": warned, "failed": failed}),
         format!("{passed} passed, {warned} warned, {failed} failed"),

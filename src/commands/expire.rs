@@ -85,10 +85,15 @@ struct Summary {
     /// What became of rows in progress: kept, or deleted once their lease had expired too.
     in_progress: &'static str,
     stopped: Option<&'static str>,
+    /// When the run ended.
+    at: String,
+    /// delete, or count (a dry run).
+    action: &'static str,
 }
 
 impl Summary {
     fn finish(&mut self, batches: &BatchRun, started: Instant) {
+        self.at = timeparse::rfc3339(timeparse::now());
         self.batches = batches.batches();
         self.elapsed_seconds = started.elapsed().as_secs_f64();
         self.rows_per_second =
@@ -182,6 +187,8 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             Some(_) => "deleted once their lease expired",
         },
         stopped: None,
+        at: String::new(),
+        action: if args.dry_run { "count" } else { "delete" },
     };
     if !args.report.quiet {
         for note in expiry.time.notes() {
@@ -205,7 +212,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             summary.finish(&batches, started);
             let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
             out.row(&summary)?;
-            out.finish()?;
+            out.finish_incomplete("error")?;
             let retried = match batches.attempts() {
                 0 => String::new(),
                 n => format!(" after {n} retries"),
@@ -221,7 +228,10 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     summary.finish(&batches, started);
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
     out.row(&summary)?;
-    out.finish()?;
+    match summary.stopped {
+        Some(reason) if reason == Stopped::Interrupted.as_str() => out.finish_incomplete(reason)?,
+        _ => out.finish()?,
+    }
     if summary.stopped == Some(Stopped::Interrupted.as_str()) {
         return Err(Interrupted.into());
     }

@@ -77,6 +77,10 @@ struct ReapedKey<'a> {
     age_seconds: i64,
     outcome: Resolution,
     error: Option<&'a str>,
+    /// When the key's batch was committed (or read, in a dry run).
+    at: &'a str,
+    /// release, fail or delete.
+    action: &'a str,
 }
 
 /// The flags and the config file, folded once.
@@ -196,19 +200,23 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         (true, 0) => "no stuck keys".to_string(),
         (true, n) => format!("none yet of {n} stuck keys"),
     };
-    out.meta("outcomes", &counts, said)?;
-    out.meta("batches", batches_run, batches_run.to_string())?;
-    out.meta("slowest_batch_ms", slowest_batch_ms, format!("{slowest_batch_ms:.1}"))?;
-    match (stopped, &failed) {
+    out.summary("outcomes", &counts, said)?;
+    out.summary("batches", batches_run, batches_run.to_string())?;
+    out.summary("slowest_batch_ms", slowest_batch_ms, format!("{slowest_batch_ms:.1}"))?;
+    let (why, text) = match (stopped, &failed) {
         (Some(Stopped::MaxRuntime), _) => {
-            out.meta("stopped", "max-runtime", "--max-runtime reached; the rest waits for the next run")?
+            (Some("max-runtime"), "--max-runtime reached; the rest waits for the next run")
         }
-        (Some(Stopped::Interrupted), _) => out.meta("stopped", "interrupted", "interrupted")?,
-        (None, Some(_)) => out.meta("stopped", "error", "by the error below")?,
-        (None, None) => {}
+        (Some(Stopped::Interrupted), _) => (Some("interrupted"), "interrupted"),
+        (None, Some(_)) => (Some("error"), "by the error below"),
+        (None, None) => (None, ""),
+    };
+    out.summary("stopped", why, text)?;
+    out.summary("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
+    match why {
+        Some(reason @ ("interrupted" | "error")) => out.finish_incomplete(reason)?,
+        _ => out.finish()?,
     }
-    out.meta("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
-    out.finish()?;
     if let Some(err) = failed {
         let retried = match batches_retries {
             0 => String::new(),
@@ -287,6 +295,8 @@ async fn resolve_all(
         };
         chunks.next();
         batches.batch_done();
+        let at = crate::timeparse::rfc3339(crate::timeparse::now());
+        let action = format!("{:?}", args.action).to_lowercase();
         slowest_batch_ms = slowest_batch_ms.max(batch_started.elapsed().as_secs_f64() * 1000.0);
         for (key, (outcome, error)) in batch.iter().zip(outcomes) {
             *counts.entry(outcome.as_str()).or_default() += 1;
@@ -304,6 +314,8 @@ async fn resolve_all(
                 age_seconds: key.age_seconds,
                 outcome,
                 error: error.as_deref(),
+                at: &at,
+                action: &action,
             })?;
         }
         out.flush()?;

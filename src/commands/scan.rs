@@ -684,9 +684,7 @@ impl<W: Write> Findings<W> {
         let window = args.window().as_secs_f64();
         emitter.meta("window_seconds", window, window.to_string())?;
         let notes = plan.time.notes();
-        if !notes.is_empty() {
-            emitter.meta("notes", &notes, notes.join("; "))?;
-        }
+        emitter.meta("notes", &notes, notes.join("; "))?;
         let limit = match (args.limit, args.report.format) {
             (Some(n), _) => Some(usize::try_from(n).unwrap_or(usize::MAX)),
             (None, crate::report::Format::Table) => Some(TABLE_LIMIT),
@@ -791,14 +789,14 @@ impl<W: Write> Findings<W> {
             0 => String::new(),
             n => format!("{n} more clusters with fewer extra rows (raise --limit, or --format csv for all)"),
         };
-        e.meta("clusters_not_listed", not_listed, more)?;
-        e.meta("rows_scanned", scanned.rows, scanned.rows.to_string())?;
+        e.summary("clusters_not_listed", not_listed, more)?;
+        e.summary("rows_scanned", scanned.rows, scanned.rows.to_string())?;
         let unreadable_text = if scanned.unreadable == 0 {
             String::new()
         } else {
             format!("{} (their created-at value is not a readable time; left out)", scanned.unreadable)
         };
-        e.meta("rows_unreadable", scanned.unreadable, unreadable_text)?;
+        e.summary("rows_unreadable", scanned.unreadable, unreadable_text)?;
         let range = match (scanned.first_us, scanned.last_us) {
             (Some(first), Some(last)) => {
                 let (first, last) = (timeparse::from_micros(first), timeparse::from_micros(last));
@@ -809,30 +807,34 @@ impl<W: Write> Findings<W> {
             }
             _ => (Value::Null, "no rows".to_string()),
         };
-        e.meta("time_range", range.0, range.1)?;
+        e.summary("time_range", range.0, range.1)?;
         let causes: Map<String, Value> = [Cause::NoKey, Cause::KeyPerAttempt, Cause::KeyReused, Cause::Unknown]
             .into_iter()
-            .filter(|c| self.causes[*c as usize] > 0)
             .map(|c| (c.as_str().to_string(), json!(self.causes[c as usize])))
             .collect();
-        let causes_text: Vec<String> = causes.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        let clusters_text = if causes.is_empty() {
+        let causes_text: Vec<String> =
+            causes.iter().filter(|(_, v)| **v != json!(0)).map(|(k, v)| format!("{k} {v}")).collect();
+        let clusters_text = if causes_text.is_empty() {
             self.clusters.to_string()
         } else {
             format!("{} ({})", self.clusters, causes_text.join(", "))
         };
-        e.meta("cluster_count", self.clusters, clusters_text)?;
-        e.meta("clusters_by_cause", &causes, "")?;
+        e.summary("cluster_count", self.clusters, clusters_text)?;
+        e.summary("clusters_by_cause", &causes, "")?;
         let share = if scanned.rows == 0 { 0.0 } else { self.extra_rows as f64 / scanned.rows as f64 };
-        e.meta("extra_rows", self.extra_rows, format!("{} ({:.3}% of rows scanned)", self.extra_rows, share * 100.0))?;
-        e.meta("extra_share", share, "")?;
+        e.summary(
+            "extra_rows",
+            self.extra_rows,
+            format!("{} ({:.3}% of rows scanned)", self.extra_rows, share * 100.0),
+        )?;
+        e.summary("extra_share", share, "")?;
         if self.has_sum {
-            e.meta("sum_at_stake", Amount(self.sum_at_stake), self.sum_at_stake.normalize().to_string())?;
+            e.summary("sum_at_stake", Amount(self.sum_at_stake), self.sum_at_stake.normalize().to_string())?;
         }
         if self.has_by {
-            e.meta("by_values_hit", self.by_hit.len(), self.by_hit.len().to_string())?;
+            e.summary("by_values_hit", self.by_hit.len(), self.by_hit.len().to_string())?;
         }
-        e.meta("elapsed_seconds", elapsed.as_secs_f64(), format!("{:.2}", elapsed.as_secs_f64()))?;
+        e.summary("elapsed_seconds", elapsed.as_secs_f64(), format!("{:.2}", elapsed.as_secs_f64()))?;
         self.emitter.finish()?;
         Ok(Outcome::from_findings(self.clusters > 0))
     }

@@ -64,9 +64,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
         found
     };
     db.close().await?;
-    if !notes.is_empty() {
-        out.meta("notes", &notes, notes.join("; "))?;
-    }
+    out.meta("notes", &notes, notes.join("; "))?;
     let stuck = &found.keys;
     for key in stuck {
         out.row(key)?;
@@ -90,12 +88,12 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
         ));
         summary.push(json!({"operation": op, "count": ages.len(), "oldest_seconds": oldest, "median_seconds": median}));
     }
-    out.meta("stuck_keys", stuck.len(), stuck.len().to_string())?;
+    out.summary("stuck_keys", stuck.len(), stuck.len().to_string())?;
     let states = stuck::by_state(stuck);
     let states_text: Vec<String> = states.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    out.meta("by_state", &states, states_text.join(", "))?;
-    out.meta("held", found.held, format!("{} (held by live transactions: not stuck)", found.held))?;
-    out.meta("by_operation", summary, text.join("; "))?;
+    out.summary("by_state", &states, states_text.join(", "))?;
+    out.summary("held", found.held, format!("{} (held by live transactions: not stuck)", found.held))?;
+    out.summary("by_operation", summary, text.join("; "))?;
     out.finish()?;
     Ok(Outcome::from_findings(!stuck.is_empty()))
 }

@@ -39,18 +39,26 @@ pub struct Output {
     pub no_header: bool,
 }
 
+/// The version of the JSON and NDJSON shapes; raised when a key changes
+/// meaning or goes away (new keys do not raise it).
+pub const FORMAT_VERSION: u32 = 1;
+
 pub struct Emitter<W: Write> {
     sink: Sink<W>,
     quiet: bool,
     rows_key: &'static str,
     rows: usize,
-    /// Meta given before the first row, for the JSON document's head.
+    /// Meta given before the first row: the JSON document's head, and the
+    /// NDJSON summary's first keys.
     head: Map<String, Value>,
     /// The same for people, said on stderr with the first row or at the end,
     /// so that a run that fails before its data says one line only.
     pending: Vec<String>,
-    /// Meta given after the first row: after the table, or the JSON document's tail.
+    /// The summary: after the rows in JSON, in NDJSON's summary record, and
+    /// on stderr after the table or the CSV.
     tail: Vec<(String, Value, String)>,
+    /// Closed by `finish`; otherwise closed when dropped, as incomplete.
+    done: bool,
 }
 
 enum Sink<W: Write> {
@@ -74,7 +82,8 @@ enum Sink<W: Write> {
 }
 
 impl<W: Write> Emitter<W> {
-    /// `rows_key` names the rows in the JSON document (`clusters`, `keys`, ...).
+    /// `rows_key` names the rows in the JSON document (`clusters`, `keys`,
+    /// ...); in NDJSON each row's `type` is its singular (`cluster`, `key`).
     pub fn new(output: &Output, out: W, rows_key: &'static str) -> Self {
         let sink = match output.format {
             Format::Table => {
@@ -88,12 +97,21 @@ impl<W: Write> Emitter<W> {
             Format::Json => Sink::Json { out },
             Format::Ndjson => Sink::Ndjson { out },
         };
-        let quiet = output.quiet;
-        Emitter { sink, quiet, rows_key, rows: 0, head: Map::new(), pending: Vec::new(), tail: Vec::new() }
+        Emitter {
+            sink,
+            quiet: output.quiet,
+            rows_key,
+            rows: 0,
+            head: Map::new(),
+            pending: Vec::new(),
+            tail: Vec::new(),
+            done: false,
+        }
     }
 
-    /// A note or summary figure: `value` for JSON, `text` for people (an
-    /// empty `text` shows it to JSON readers only).
+    /// A note or description of the run (the table, the compared columns):
+    /// `value` for JSON, `text` for people (an empty `text` shows it to JSON
+    /// readers only). Given before the rows, it heads the JSON document.
     pub fn meta(&mut self, key: &str, value: impl Serialize, text: impl Into<String>) -> Result<()> {
         let value = serde_json::to_value(value)?;
         let text = text.into();
@@ -101,17 +119,17 @@ impl<W: Write> Emitter<W> {
             self.tail.push((key.to_string(), value, text));
             return Ok(());
         }
-        match &mut self.sink {
-            Sink::Json { .. } => {
-                self.head.insert(key.to_string(), value);
-            }
-            _ if text.is_empty() => {}
-            Sink::Table { .. } | Sink::Csv { .. } | Sink::Ndjson { .. } => {
-                if !self.quiet {
-                    self.pending.push(format!("{}: {text}", label(key)));
-                }
-            }
+        self.head.insert(key.to_string(), value);
+        if !text.is_empty() && !self.quiet && !matches!(self.sink, Sink::Json { .. }) {
+            self.pending.push(format!("{}: {text}", label(key)));
         }
+        Ok(())
+    }
+
+    /// A figure of the summary: after the rows in JSON, in NDJSON's summary
+    /// record, on stderr after the data for people.
+    pub fn summary(&mut self, key: &str, value: impl Serialize, text: impl Into<String>) -> Result<()> {
+        self.tail.push((key.to_string(), serde_json::to_value(value)?, text.into()));
         Ok(())
     }
 
@@ -159,7 +177,10 @@ impl<W: Write> Emitter<W> {
                 serde_json::to_writer(&mut *out, &fields)?;
             }
             Sink::Ndjson { out } => {
-                serde_json::to_writer(&mut *out, &fields)?;
+                let mut typed = Map::with_capacity(fields.len() + 1);
+                typed.insert("type".into(), Value::from(row_type(self.rows_key)));
+                typed.extend(fields);
+                serde_json::to_writer(&mut *out, &typed)?;
                 out.write_all(b"\n")?;
             }
         }
@@ -176,9 +197,29 @@ impl<W: Write> Emitter<W> {
         Ok(())
     }
 
+    /// Ends a run that went to its end.
     pub fn finish(mut self) -> Result<()> {
-        self.say_pending();
+        self.close(None)
+    }
+
+    /// Ends a run stopped before its end (a signal, an error): JSON and
+    /// NDJSON say `"complete": false` and why.
+    pub fn finish_incomplete(mut self, reason: &str) -> Result<()> {
+        self.close(Some(reason))
+    }
+
+    fn close(&mut self, incomplete: Option<&str>) -> Result<()> {
+        self.done = true;
+        if self.rows > 0 || incomplete.is_none() {
+            self.say_pending();
+        }
         let tail = std::mem::take(&mut self.tail);
+        let complete = |doc: &mut Map<String, Value>| {
+            doc.insert("complete".into(), Value::Bool(incomplete.is_none()));
+            if let Some(reason) = incomplete {
+                doc.insert("reason".into(), Value::from(reason));
+            }
+        };
         match &mut self.sink {
             Sink::Table { out, header, rows, layout } => {
                 if !rows.is_empty() {
@@ -192,6 +233,14 @@ impl<W: Write> Emitter<W> {
                 print_tail_to_stderr(&tail, self.quiet);
             }
             Sink::Ndjson { out } => {
+                let mut summary = Map::new();
+                summary.insert("type".into(), Value::from("summary"));
+                summary.insert("format_version".into(), Value::from(FORMAT_VERSION));
+                summary.extend(self.head.iter().map(|(k, v)| (k.clone(), v.clone())));
+                summary.extend(tail.iter().map(|(k, v, _)| (k.clone(), v.clone())));
+                complete(&mut summary);
+                serde_json::to_writer(&mut *out, &summary)?;
+                out.write_all(b"\n")?;
                 out.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
             }
@@ -202,7 +251,9 @@ impl<W: Write> Emitter<W> {
                     out.write_all(b"\n")?;
                 }
                 out.write_all(b"]")?;
-                for (key, value, _) in &tail {
+                let mut end: Map<String, Value> = tail.into_iter().map(|(k, v, _)| (k, v)).collect();
+                complete(&mut end);
+                for (key, value) in &end {
                     out.write_all(b",\n")?;
                     serde_json::to_writer(&mut *out, key)?;
                     out.write_all(b":")?;
@@ -214,6 +265,37 @@ impl<W: Write> Emitter<W> {
         }
         Ok(())
     }
+}
+
+impl<W: Write> Drop for Emitter<W> {
+    /// A run that ended early (Ctrl-C, an error) after its rows began: the
+    /// JSON document is closed and NDJSON ends with its summary, both saying
+    /// `"complete": false`; after a table or CSV a line on stderr says the
+    /// list is partial.
+    fn drop(&mut self) {
+        if self.done || (self.rows == 0 && !crate::interrupt::is_set()) {
+            return;
+        }
+        let reason = if crate::interrupt::is_set() { "interrupted" } else { "stopped by an error" };
+        match self.sink {
+            // The rows are out already: a line says the list is partial.
+            Sink::Csv { .. } if self.rows > 0 => {
+                if self.flush().is_ok() {
+                    eprintln!("idemctl: the {} listed are partial: {reason}", self.rows_key);
+                }
+            }
+            Sink::Table { .. } | Sink::Csv { .. } => {}
+            Sink::Json { .. } | Sink::Ndjson { .. } => {
+                self.quiet = true;
+                let _ = self.close(Some(reason));
+            }
+        }
+    }
+}
+
+/// A row's `type` in NDJSON: the singular of the rows' name.
+fn row_type(rows_key: &str) -> &str {
+    rows_key.strip_suffix('s').unwrap_or(rows_key)
 }
 
 /// A report that is one document rather than a list of rows (`size`): in
@@ -243,9 +325,17 @@ pub enum Block {
 impl<W: Write> Emitter<W> {
     /// Writes a whole document and finishes.
     pub fn document(mut self, doc: &impl Document) -> Result<()> {
+        self.done = true;
         match &mut self.sink {
             Sink::Json { out } => {
-                serde_json::to_writer_pretty(&mut *out, doc)?;
+                let Value::Object(fields) = serde_json::to_value(doc)? else {
+                    anyhow::bail!("report documents must be objects");
+                };
+                let mut whole = Map::with_capacity(fields.len() + 2);
+                whole.insert("format_version".into(), Value::from(FORMAT_VERSION));
+                whole.extend(fields);
+                whole.insert("complete".into(), Value::Bool(true));
+                serde_json::to_writer_pretty(&mut *out, &whole)?;
                 writeln!(out)?;
                 out.flush()?;
             }
@@ -274,7 +364,8 @@ impl<W: Write> Emitter<W> {
                 for figure in doc.figures() {
                     self.row(&figure)?;
                 }
-                self.flush()?;
+                self.summary("notes", doc.notes(), "")?;
+                self.close(None)?;
                 if !self.quiet {
                     for note in doc.notes() {
                         eprintln!("note: {note}");
@@ -287,7 +378,7 @@ impl<W: Write> Emitter<W> {
 }
 
 fn open_document(out: &mut impl Write, head: &Map<String, Value>, rows_key: &str) -> Result<()> {
-    out.write_all(b"{")?;
+    write!(out, "{{\"format_version\":{FORMAT_VERSION},\n")?;
     for (key, value) in head {
         serde_json::to_writer(&mut *out, key)?;
         out.write_all(b":")?;
@@ -415,8 +506,13 @@ mod tests {
     fn ndjson_is_one_object_per_line() {
         let out = render(Format::Ndjson);
         let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-        assert_eq!(lines.len(), 2);
-        assert_eq!(lines[1]["id"], 2);
+        assert_eq!(lines.len(), 3);
+        assert_eq!((&lines[1]["type"], &lines[1]["id"]), (&Value::from("row"), &Value::from(2)));
+        assert_eq!(lines[2]["type"], "summary");
+        assert_eq!(lines[2]["format_version"], 1);
+        assert_eq!(lines[2]["compared"], serde_json::json!(["a", "b"]));
+        assert_eq!(lines[2]["total"], 2);
+        assert_eq!(lines[2]["complete"], true);
     }
 
     #[test]
