@@ -378,7 +378,7 @@ impl<W: Write> Emitter<W> {
 }
 
 fn open_document(out: &mut impl Write, head: &Map<String, Value>, rows_key: &str) -> Result<()> {
-    write!(out, "{{\"format_version\":{FORMAT_VERSION},\n")?;
+    writeln!(out, "{{\"format_version\":{FORMAT_VERSION},")?;
     for (key, value) in head {
         serde_json::to_writer(&mut *out, key)?;
         out.write_all(b":")?;
