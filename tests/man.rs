@@ -2,22 +2,87 @@
 //! fails when a committed page is stale. `UPDATE_MAN=1 cargo test --test man`
 //! writes them anew.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::CommandFactory;
 
+const EXIT_STATUS: &[(&str, &str)] = &[
+    ("0", "clean: nothing found"),
+    (
+        "1",
+        "findings: damage, stuck keys, keys needing review or left by an error, rows that refused deletion, a failed check",
+    ),
+    ("2", "error or bad input, said in one line on stderr; nothing changed"),
+    ("3", "another run holds the table's lock"),
+    (
+        "130",
+        "interrupted (Ctrl-C, SIGTERM): the statement under way canceled on the server, a writer's batch rolled back",
+    ),
+];
+
+const ENVIRONMENT: &[(&str, &str)] = &[
+    ("DATABASE_URL", "the database URL, when --database-url is not given"),
+    ("IDEMCTL_CONFIG", "the config file, when --config is not given"),
+    ("XDG_CONFIG_HOME", "where $XDG_CONFIG_HOME/idemctl/config.toml is looked for (default ~/.config)"),
+    ("NO_COLOR", "set and not empty: no colour with --color auto"),
+    ("COLUMNS", "the width the table format fits, in place of the terminal's"),
+];
+
+const FILES: &[(&str, &str)] = &[
+    ("./idemctl.toml", "the config file, when neither --config nor IDEMCTL_CONFIG names one"),
+    ("$XDG_CONFIG_HOME/idemctl/config.toml", "the config file, when ./idemctl.toml is not there"),
+    ("DB.idemctl-SCHEMA-TABLE.lock", "SQLite: the lock file beside the database that keeps two writing runs apart"),
+];
+
+/// Text for roff: backslashes escaped, no line starting with a control character.
+fn roff_text(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let l = l.replace('\\', "\\e");
+            if l.starts_with('.') || l.starts_with('\'') { format!("\\&{l}") } else { l }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn section(out: &mut Vec<u8>, title: &str, items: &[(&str, &str)]) {
+    writeln!(out, ".SH \"{title}\"").unwrap();
+    for (term, text) in items {
+        writeln!(out, ".TP\n\\fB{}\\fR\n{}", roff_text(term), roff_text(text)).unwrap();
+    }
+}
+
 fn render(cmd: clap::Command) -> Vec<u8> {
+    let man = clap_mangen::Man::new(cmd.clone());
     let mut out = Vec::new();
-    clap_mangen::Man::new(cmd).render(&mut out).unwrap();
+    man.render_title(&mut out).unwrap();
+    man.render_name_section(&mut out).unwrap();
+    man.render_synopsis_section(&mut out).unwrap();
+    man.render_description_section(&mut out).unwrap();
+    man.render_options_section(&mut out).unwrap();
+    if cmd.get_subcommands().next().is_some() {
+        man.render_subcommands_section(&mut out).unwrap();
+    }
+    if let Some(examples) = cmd.get_after_long_help() {
+        let text = examples.to_string();
+        let text = text.trim_start_matches("Examples:").trim_start_matches('\n');
+        writeln!(out, ".SH EXAMPLES\n.nf\n{}\n.fi", roff_text(text)).unwrap();
+    }
+    section(&mut out, "EXIT STATUS", EXIT_STATUS);
+    section(&mut out, "ENVIRONMENT", ENVIRONMENT);
+    section(&mut out, "FILES", FILES);
+    man.render_version_section(&mut out).unwrap();
     out
 }
 
 #[test]
 fn man_pages_are_current() {
-    let mut root = idemctl::Cli::command();
+    // `idemctl help` is clap's: its page would only say what --help says.
+    let mut root = idemctl::Cli::command().disable_help_subcommand(true);
     root.build();
     let mut pages = vec![("idemctl.1".to_string(), render(root.clone()))];
-    for sub in root.get_subcommands().filter(|s| s.get_name() != "help") {
+    for sub in root.get_subcommands() {
         let name = format!("idemctl-{}", sub.get_name());
         let page = sub.clone().name(name.clone()).display_name(name.clone()).bin_name(name.replace('-', " "));
         pages.push((format!("{name}.1"), render(page)));
@@ -42,4 +107,20 @@ fn man_pages_are_current() {
     let extra: Vec<&String> = present.iter().filter(|f| !expected.contains(f)).collect();
     assert!(stale.is_empty(), "stale man pages {stale:?}: run UPDATE_MAN=1 cargo test --test man");
     assert!(extra.is_empty(), "man pages for no command: {extra:?}");
+    let root_page = String::from_utf8(pages[0].1.clone()).unwrap();
+    assert!(!root_page.contains("idemctl\\-help"), "no page for clap's help subcommand");
+    for title in ["EXIT STATUS", "ENVIRONMENT", "FILES"] {
+        assert!(pages.iter().all(|(_, p)| String::from_utf8_lossy(p).contains(title)), "{title}");
+    }
+}
+
+/// Each shell's completion script is generated and names the subcommands.
+#[test]
+fn completions_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = assert_cmd::Command::cargo_bin("idemctl").unwrap().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("expire") && text.contains("lock-timeout"), "{shell}: {}", &text[..text.len().min(300)]);
+    }
 }

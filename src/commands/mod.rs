@@ -87,7 +87,7 @@ impl Cli {
                 args.report = output;
                 args.mapping.config = config;
             }
-            Command::Demo(_) => {}
+            Command::Demo(_) | Command::Completions { .. } => {}
         }
         Ok(command)
     }
@@ -96,19 +96,52 @@ impl Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Find near-duplicate rows in a creation table, clustered by a time window
+    #[command(after_long_help = "Examples:
+  idemctl scan --database-url postgres://ro@db/shop --table orders --sum amount --by customer_id
+  idemctl scan --table orders --since 24h --output rows --format csv > remediate.csv
+  idemctl scan --table orders --state /var/lib/idemctl/orders.state --format ndjson   # from cron")]
     Scan(Box<ScanArgs>),
     /// List keys left in progress past their operation's maximum duration
+    #[command(after_long_help = "Examples:
+  idemctl stuck --database-url postgres://ro@replica/app
+  idemctl stuck --max-duration 5m --max-duration 'POST /v1/payments=30s' --format json")]
     Stuck(Box<StuckArgs>),
     /// Resolve stuck keys: release them for retry, or fail them for good
+    #[command(after_long_help = "Examples:
+  idemctl reap --dry-run
+  idemctl reap --max-duration 'POST /v1/payments=30s' --format csv --no-header >> reap.log
+  idemctl reap --action fail --verify-sql 'SELECT 1 FROM payments WHERE idempotency_key = :key'")]
     Reap(Box<ReapArgs>),
     /// Delete key rows past the retention horizon, in short batches
+    #[command(after_long_help = "Examples:
+  idemctl expire --dry-run
+  idemctl expire --older-than 72h --max-runtime 10m --sleep 50ms --quiet
+  idemctl expire --metrics-file /var/lib/node_exporter/idemctl_expire.prom")]
     Expire(Box<ExpireArgs>),
     /// The key table's storage now, its daily writes, and its size at each retention horizon
+    #[command(after_long_help = "Examples:
+  idemctl size --database-url postgres://ro@replica/app --retention 24h,72h,30d
+  idemctl size --rate 10M/day --row-bytes 1KB")]
     Size(Box<SizeArgs>),
     /// Check the key table's design against the rules that prevent duplicates
+    #[command(after_long_help = "Examples:
+  idemctl doctor --creation-table orders
+  idemctl doctor --format json | jq '.checks[] | select(.result != \"pass\")'")]
     Doctor(Box<DoctorArgs>),
     /// Create an SQLite database with realistic retry damage, and scan it
+    #[command(after_long_help = "Examples:
+  idemctl demo
+  idemctl demo --path /tmp/demo.db")]
     Demo(DemoArgs),
+    /// Print a shell completion script: bash, zsh, fish, powershell or elvish
+    #[command(after_long_help = "Examples:
+  idemctl completions bash > ~/.local/share/bash-completion/completions/idemctl
+  idemctl completions zsh > ~/.zfunc/_idemctl
+  idemctl completions fish > ~/.config/fish/completions/idemctl.fish")]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Parses the command line. Usage errors print one line and give exit 2;
@@ -152,6 +185,11 @@ pub async fn run(command: Command) -> Result<Outcome> {
         Command::Demo(args) => abortable(demo_then_scan(args)).await,
         Command::Reap(args) => reap::run(*args).await,
         Command::Expire(args) => expire::run(*args).await,
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "idemctl", &mut std::io::stdout());
+            Ok(Outcome::Clean)
+        }
     }
 }
 
