@@ -35,6 +35,9 @@ pub struct Global {
     /// CSV without its header row, for appending to a file
     #[arg(long, global = true)]
     pub no_header: bool,
+    /// Write the run's figures to PATH in the Prometheus text format (for node_exporter's textfile collector), atomically
+    #[arg(long, value_name = "PATH", global = true)]
+    pub metrics_file: Option<PathBuf>,
 }
 
 /// When to colour output.

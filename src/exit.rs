@@ -34,6 +34,15 @@ pub const ERROR: u8 = 2;
 pub const LOCK_HELD: u8 = 3;
 pub const INTERRUPTED: u8 = 130;
 
+/// The exit code a run's result ends in.
+pub fn code(result: &anyhow::Result<Outcome>) -> u8 {
+    match result {
+        Ok(Outcome::Clean) => CLEAN,
+        Ok(Outcome::Findings) => FINDINGS,
+        Err(err) => code_for(err),
+    }
+}
+
 /// Maps a run's result to the process exit code, printing an error as one line on stderr.
 pub fn report(result: anyhow::Result<Outcome>) -> ExitCode {
     let code = match result {

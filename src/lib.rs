@@ -9,6 +9,7 @@ pub mod db;
 pub mod exit;
 pub mod interrupt;
 pub mod keys;
+pub mod metrics;
 pub mod report;
 pub mod timeparse;
 pub mod units;
@@ -33,10 +34,18 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 eprintln!("idemctl: {line}");
             }
         });
+        let metrics_file = cli.global.metrics_file.clone();
+        let name = cli.command.name();
+        let (started, clock) = (std::time::SystemTime::now(), std::time::Instant::now());
         let result = match cli.into_command() {
             Ok(command) => commands::run(command).await,
             Err(err) => Err(err),
         };
+        if let Some(path) = metrics_file
+            && let Err(err) = metrics::write(&path, name, exit::code(&result), started, clock.elapsed())
+        {
+            eprintln!("idemctl: {}", exit::one_line(&err));
+        }
         if interrupt::is_set() {
             let _ = tokio::time::timeout(std::time::Duration::from_millis(1500), cancelling).await;
             if result.as_ref().is_err_and(|e| e.downcast_ref::<exit::LockHeld>().is_none()) {

@@ -144,6 +144,12 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     };
     let mut db = db::connect(&args.connect.target("doctor"), Access::ReadOnly).await?;
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
+    crate::report::say_target(
+        args.report.quiet,
+        "doctor",
+        &db.target().place(),
+        &format!("{}.{}", keys.table.schema, keys.table.name),
+    );
     keys.key()?;
     // Without a status column or --in-progress-when the mapping cannot say
     // which keys are in progress; the other checks still hold, and the
@@ -198,6 +204,9 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     }
     let count = |v: Verdict| checks.iter().filter(|c| c.result == v).count();
     let (passed, warned, failed) = (count(Verdict::Pass), count(Verdict::Warn), count(Verdict::Fail));
+    for (result, n) in [("pass", passed), ("warn", warned), ("fail", failed)] {
+        crate::metrics::gauge("idemctl_doctor_checks", "The design checks, by result", &[("result", result)], n as f64);
+    }
     out.summary(
         "summary",
         serde_json::json!({"passed": passed, "warned": warned, "failed": failed}),

@@ -93,7 +93,20 @@ struct Summary {
 
 impl Summary {
     fn finish(&mut self, batches: &BatchRun, started: Instant) {
+        use crate::metrics::gauge;
         self.at = timeparse::rfc3339(timeparse::now());
+        gauge("idemctl_expire_rows_deleted", "Rows this run deleted", &[], self.rows_deleted as f64);
+        if let Some(matching) = self.rows_matching {
+            let left = matching.saturating_sub(self.rows_deleted);
+            gauge("idemctl_expire_backlog_rows", "Expired rows left after this run", &[], left as f64);
+        }
+        gauge(
+            "idemctl_expire_slowest_batch_seconds",
+            "The slowest batch of this run",
+            &[],
+            self.slowest_batch_ms / 1000.0,
+        );
+        gauge("idemctl_expire_batches", "Batches this run ran", &[], batches.batches() as f64);
         self.batches = batches.batches();
         self.elapsed_seconds = started.elapsed().as_secs_f64();
         self.rows_per_second =
@@ -141,6 +154,12 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
     let mut db = db::connect(&args.connect.target("expire"), access).await?;
     let mut target = KeyTable::resolve(&settings.mapping, &mut db).await?;
+    crate::report::say_target(
+        args.report.quiet,
+        "expire",
+        &db.target().place(),
+        &format!("{}.{}", target.table.schema, target.table.name),
+    );
     if !args.dry_run {
         lock::check_writable(&mut db, &target.table, "expire", &["SELECT", "DELETE"]).await?;
     }

@@ -44,6 +44,22 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Command {
+    /// The subcommand's name, as typed.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Scan(_) => "scan",
+            Command::Stuck(_) => "stuck",
+            Command::Reap(_) => "reap",
+            Command::Expire(_) => "expire",
+            Command::Size(_) => "size",
+            Command::Doctor(_) => "doctor",
+            Command::Demo(_) => "demo",
+            Command::Completions { .. } => "completions",
+        }
+    }
+}
+
 impl Cli {
     /// The subcommand with the global options filled into its arguments.
     pub fn into_command(self) -> Result<Command> {

@@ -127,6 +127,12 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
     let mut db = db::connect(&args.connect.target("reap"), access).await?;
     let mut keys = KeyTable::resolve(&settings.mapping, &mut db).await?;
+    crate::report::say_target(
+        args.report.quiet,
+        "reap",
+        &db.target().place(),
+        &format!("{}.{}", keys.table.schema, keys.table.name),
+    );
     if !args.dry_run {
         let change = if args.action == Action::Delete { "DELETE" } else { "UPDATE" };
         lock::check_writable(&mut db, &keys.table, "reap", &["SELECT", change]).await?;
@@ -201,6 +207,14 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         (true, n) => format!("none yet of {n} stuck keys"),
     };
     out.summary("outcomes", &counts, said)?;
+    for (outcome, n) in &counts {
+        crate::metrics::gauge(
+            "idemctl_reap_keys",
+            "Stuck keys this run resolved, by outcome",
+            &[("outcome", outcome)],
+            *n as f64,
+        );
+    }
     out.summary("batches", batches_run, batches_run.to_string())?;
     out.summary("slowest_batch_ms", slowest_batch_ms, format!("{slowest_batch_ms:.1}"))?;
     let (why, text) = match (stopped, &failed) {

@@ -184,6 +184,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     }
     let mut db = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
     let table = catalog::table(&mut db, &args.table).await?;
+    report::say_target(args.report.quiet, "scan", &db.target().place(), &format!("{}.{}", table.schema, table.name));
     let plan = resolve(&args, table, &mut db).await?;
     let slices = db_scan::slices(&mut db, &plan.source()).await?;
     let mut confirming = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
@@ -820,6 +821,26 @@ impl<W: Write> Findings<W> {
             format!("{} ({})", self.clusters, causes_text.join(", "))
         };
         e.summary("cluster_count", self.clusters, clusters_text)?;
+        for (cause, n) in &causes {
+            let n = n.as_f64().unwrap_or(0.0);
+            crate::metrics::gauge(
+                "idemctl_scan_clusters",
+                "Clusters of near-duplicate rows, by cause",
+                &[("cause", cause)],
+                n,
+            );
+        }
+        crate::metrics::gauge("idemctl_scan_extra_rows", "Rows retries created", &[], self.extra_rows as f64);
+        crate::metrics::gauge("idemctl_scan_rows_scanned", "Rows the scan read", &[], scanned.rows as f64);
+        if self.has_sum {
+            let at_stake = self.sum_at_stake.to_string().parse::<f64>().unwrap_or(0.0);
+            crate::metrics::gauge(
+                "idemctl_scan_sum_at_stake",
+                "The --sum column's total over the extra rows",
+                &[],
+                at_stake,
+            );
+        }
         e.summary("clusters_by_cause", &causes, "")?;
         let share = if scanned.rows == 0 { 0.0 } else { self.extra_rows as f64 / scanned.rows as f64 };
         e.summary(

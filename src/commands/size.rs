@@ -77,6 +77,46 @@ struct Sizing {
     notes: Vec<String>,
 }
 
+impl Sizing {
+    /// The figures for `--metrics-file`.
+    fn record_metrics(&self) {
+        use crate::metrics::gauge;
+        if let Some(storage) = &self.storage {
+            gauge("idemctl_size_rows", "Rows in the key table", &[], storage.rows as f64);
+            let parts = [
+                ("total", Some(storage.total_bytes)),
+                ("table", storage.table_bytes),
+                ("indexes", storage.index_bytes),
+                ("overflow", storage.overflow_bytes),
+            ];
+            for (part, bytes) in parts {
+                if let Some(bytes) = bytes {
+                    gauge("idemctl_size_bytes", "The key table's storage, by part", &[("part", part)], bytes as f64);
+                }
+            }
+        }
+        if let Some(rate) = self.rows_per_day {
+            gauge("idemctl_size_rows_per_day", "Rows written a day", &[], rate);
+        }
+        if let Some(backlog) = &self.backlog {
+            gauge(
+                "idemctl_size_backlog_rows",
+                "Rows past the retention horizon, not yet deleted",
+                &[],
+                backlog.rows as f64,
+            );
+        }
+        for p in &self.projections {
+            gauge(
+                "idemctl_size_projected_bytes",
+                "The size at each retention horizon",
+                &[("retention", &p.retention)],
+                p.bytes as f64,
+            );
+        }
+    }
+}
+
 #[derive(Debug, Serialize)]
 struct Writes {
     column: String,
@@ -152,6 +192,7 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
         None => sizing.writes.as_ref().and_then(|w| w.peak_day.as_ref()).map(|p| p.rows as f64),
     };
     project(&mut sizing, &horizons, peak);
+    sizing.record_metrics();
     let out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "figures");
     out.document(&sizing)?;
     Ok(Outcome::Clean)
@@ -161,6 +202,12 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
 async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, sizing: &mut Sizing) -> Result<()> {
     let mut db = db::connect(&args.waits.target(url, "size"), Access::ReadOnly).await?;
     let mut target = KeyTable::resolve(&args.mapping.mapping(&config.key_table)?, &mut db).await?;
+    crate::report::say_target(
+        args.report.quiet,
+        "size",
+        &db.target().place(),
+        &format!("{}.{}", target.table.schema, target.table.name),
+    );
     sizing.table = Some(format!("{}.{}", target.table.schema, target.table.name));
     sizing.engine = Some(db.engine().name());
     let storage = storage::storage(&mut db, &target.table, args.exact, &mut sizing.notes).await?;

@@ -35,6 +35,12 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let mapping = args.mapping.mapping(&config.key_table)?;
     let mut db = db::connect(&args.connect.target("stuck"), Access::ReadOnly).await?;
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
+    crate::report::say_target(
+        args.report.quiet,
+        "stuck",
+        &db.target().place(),
+        &format!("{}.{}", keys.table.schema, keys.table.name),
+    );
     keys.key()?;
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "keys");
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
@@ -89,6 +95,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
         summary.push(json!({"operation": op, "count": ages.len(), "oldest_seconds": oldest, "median_seconds": median}));
     }
     out.summary("stuck_keys", stuck.len(), stuck.len().to_string())?;
+    record_metrics(stuck, found.held);
     let states = stuck::by_state(stuck);
     let states_text: Vec<String> = states.iter().map(|(k, v)| format!("{k} {v}")).collect();
     out.summary("by_state", &states, states_text.join(", "))?;
@@ -96,4 +103,26 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     out.summary("by_operation", summary, text.join("; "))?;
     out.finish()?;
     Ok(Outcome::from_findings(!stuck.is_empty()))
+}
+
+/// The figures for `--metrics-file`: stuck keys by state and operation, the
+/// oldest's age, and the keys live transactions hold.
+fn record_metrics(stuck: &[stuck::StuckKey], held: u64) {
+    use crate::metrics::gauge;
+    let mut counts: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for key in stuck {
+        let state = serde_json::to_value(key.state).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+        *counts.entry((state, key.operation.clone().unwrap_or_default())).or_default() += 1;
+    }
+    for ((state, operation), n) in counts {
+        gauge(
+            "idemctl_stuck_keys",
+            "Keys stuck in progress, by state and operation",
+            &[("state", &state), ("operation", &operation)],
+            n as f64,
+        );
+    }
+    let oldest = stuck.iter().map(|k| k.age_seconds).max().unwrap_or(0);
+    gauge("idemctl_stuck_oldest_age_seconds", "How long the oldest stuck key has been stuck", &[], oldest as f64);
+    gauge("idemctl_stuck_held_keys", "Keys in progress that live transactions hold (not stuck)", &[], held as f64);
 }

@@ -65,6 +65,19 @@ impl Target {
         if host.is_empty() { "the local socket".to_string() } else { host.to_string() }
     }
 
+    /// The engine, server and database, for people: `postgres
+    /// db.example.com:5432/app`, `sqlite /var/lib/app.db` (no user, no password).
+    pub fn place(&self) -> String {
+        let engine = self.engine().map(Engine::name).unwrap_or("?");
+        match url::Url::parse(&self.url.replacen("mariadb:", "mysql:", 1)) {
+            Ok(url) if url.has_host() => {
+                let port = url.port().map(|p| format!(":{p}")).unwrap_or_default();
+                format!("{engine} {}{port}{}", url.host_str().unwrap_or_default(), url.path())
+            }
+            _ => format!("{engine} {}", self.host()),
+        }
+    }
+
     /// The limit on catalog reads, counts and batches.
     pub fn statement_limit(&self) -> Duration {
         self.statement_timeout.unwrap_or(CATALOG_STATEMENT_TIMEOUT)
@@ -485,6 +498,8 @@ mod tests {
         assert_eq!(Target::new("mysql://root@127.0.0.1:3306/test").host(), "127.0.0.1:3306");
         assert_eq!(Target::new("postgres:///test").host(), "the local socket");
         assert_eq!(Target::new("sqlite:/tmp/x.db").host(), "/tmp/x.db");
+        assert_eq!(Target::new("postgres://u:secret@db:6432/app?sslmode=require").place(), "postgres db:6432/app");
+        assert_eq!(Target::new("sqlite:/tmp/x.db").place(), "sqlite /tmp/x.db");
     }
 
     #[test]

@@ -427,29 +427,47 @@ fn cell(value: &Value) -> String {
     }
 }
 
+/// Says on stderr, before any work, what a command reads or changes: for a
+/// person at a terminal (cron and pipelines have it in the JSON); and names
+/// it in the metrics' labels.
+pub fn say_target(quiet: bool, command: &str, place: &str, table: &str) {
+    crate::metrics::target(command, place, table);
+    if wants_progress(quiet) {
+        eprintln!("idemctl {command}: {place}, table {table}");
+    }
+}
+
 /// Whether a progress bar would be shown: only to a person at a terminal.
 pub fn wants_progress(quiet: bool) -> bool {
     !quiet && io::stderr().is_terminal()
 }
 
 /// A progress bar on stderr for people; hidden in cron, pipes and `--quiet`.
+/// It fits a 60-column terminal, shows rates as people read them (`1.9M
+/// rows/s`) and, where the total is known, the time left; it is cleared
+/// however the run ends, Ctrl-C included.
 pub fn progress(quiet: bool, total: Option<u64>, what: &str) -> ProgressBar {
     if !wants_progress(quiet) {
         return ProgressBar::hidden();
     }
-    let bar = match total {
-        Some(total) if total > 0 => ProgressBar::new(total).with_style(
-            ProgressStyle::with_template(&format!(
-                "{{spinner}} {what} [{{bar:30}}] {{human_pos}}/~{{human_len}} rows {{per_sec}} {{elapsed}}"
-            ))
-            .expect("valid template")
-            .progress_chars("=> "),
-        ),
-        _ => ProgressBar::new_spinner().with_style(
-            ProgressStyle::with_template(&format!("{{spinner}} {what} {{human_pos}} rows {{per_sec}} {{elapsed}}"))
-                .expect("valid template"),
-        ),
+    let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{}/s", crate::units::human_count(state.per_sec()));
     };
+    let count = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{}", crate::units::human_count(state.pos() as f64));
+    };
+    let (bar, template) = match total {
+        Some(total) if total > 0 => {
+            (ProgressBar::new(total), format!("{{spinner}} {what} {{bar:16}} {{count}} rows {{rate}} ETA {{eta}}"))
+        }
+        _ => (ProgressBar::new_spinner(), format!("{{spinner}} {what} {{count}} rows {{rate}} {{elapsed}}")),
+    };
+    let style = ProgressStyle::with_template(&template)
+        .expect("valid template")
+        .progress_chars("=> ")
+        .with_key("rate", rate)
+        .with_key("count", count);
+    let bar = bar.with_style(style).with_finish(indicatif::ProgressFinish::AndClear);
     bar.enable_steady_tick(Duration::from_millis(120));
     bar
 }

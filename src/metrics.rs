@@ -1,0 +1,110 @@
+//! `--metrics-file PATH`: the run's figures in the Prometheus text format,
+//! for node_exporter's textfile collector. Commands record their figures as
+//! they finish; the file is written once the exit code is known, atomically
+//! (a temporary file renamed over the old one), so the collector never
+//! reads half a file.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result};
+use prometheus::{Encoder, GaugeVec, Opts, Registry, TextEncoder};
+
+struct Sample {
+    name: &'static str,
+    help: &'static str,
+    labels: Vec<(&'static str, String)>,
+    value: f64,
+}
+
+/// What every sample is labelled with: the command, the database, the table.
+#[derive(Default, Clone)]
+struct Target {
+    command: String,
+    database: String,
+    table: String,
+}
+
+static SAMPLES: Mutex<Vec<Sample>> = Mutex::new(Vec::new());
+static TARGET: Mutex<Option<Target>> = Mutex::new(None);
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Names what the run read or changed, for the labels.
+pub fn target(command: &str, database: &str, table: &str) {
+    *lock(&TARGET) =
+        Some(Target { command: command.to_string(), database: database.to_string(), table: table.to_string() });
+}
+
+/// Records one figure of the run.
+pub fn gauge(name: &'static str, help: &'static str, labels: &[(&'static str, &str)], value: f64) {
+    let labels = labels.iter().map(|(k, v)| (*k, v.to_string())).collect();
+    lock(&SAMPLES).push(Sample { name, help, labels, value });
+}
+
+fn seconds(t: SystemTime) -> f64 {
+    t.duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// The last success time a previous run wrote to the same file, so that a
+/// failing run keeps it.
+fn last_success(path: &Path) -> Option<f64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .find(|l| l.starts_with("idemctl_last_success_timestamp_seconds"))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+}
+
+/// Writes the file: the run's time, duration, exit code and last success,
+/// and the figures the command recorded.
+pub fn write(path: &Path, command: &str, exit_code: u8, started: SystemTime, took: Duration) -> Result<()> {
+    let target = lock(&TARGET).clone().unwrap_or(Target { command: command.to_string(), ..Target::default() });
+    let base = [("command", target.command.as_str()), ("database", &target.database), ("table", &target.table)];
+    let registry = Registry::new();
+    let mut families: Vec<(&'static str, GaugeVec)> = Vec::new();
+    let mut set =
+        |name: &'static str, help: &'static str, extra: &[(&'static str, String)], value: f64| -> Result<()> {
+            let names: Vec<&str> = base.iter().map(|(k, _)| *k).chain(extra.iter().map(|(k, _)| *k)).collect();
+            let family = match families.iter().find(|(n, _)| *n == name) {
+                Some((_, family)) => family.clone(),
+                None => {
+                    let family = GaugeVec::new(Opts::new(name, help), &names)?;
+                    registry.register(Box::new(family.clone()))?;
+                    families.push((name, family.clone()));
+                    family
+                }
+            };
+            let values: Vec<&str> = base.iter().map(|(_, v)| *v).chain(extra.iter().map(|(_, v)| v.as_str())).collect();
+            family.get_metric_with_label_values(&values)?.set(value);
+            Ok(())
+        };
+    let ended = started + took;
+    set("idemctl_run_timestamp_seconds", "When the run ended, in seconds since the epoch", &[], seconds(ended))?;
+    set("idemctl_run_duration_seconds", "How long the run took", &[], took.as_secs_f64())?;
+    set(
+        "idemctl_run_exit_code",
+        "The run's exit code: 0 clean, 1 findings, 2 error, 3 locked, 130 interrupted",
+        &[],
+        f64::from(exit_code),
+    )?;
+    let success = match exit_code {
+        0 | 1 => Some(seconds(ended)),
+        _ => last_success(path),
+    };
+    if let Some(at) = success {
+        set("idemctl_last_success_timestamp_seconds", "When a run last ended clean or with findings", &[], at)?;
+    }
+    for sample in lock(&SAMPLES).iter() {
+        set(sample.name, sample.help, &sample.labels, sample.value)?;
+    }
+    let mut text = Vec::new();
+    TextEncoder::new().encode(&registry.gather(), &mut text)?;
+    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
+    std::fs::write(&tmp, &text).with_context(|| format!("cannot write the metrics file {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write the metrics file {}", path.display()))?;
+    Ok(())
+}
