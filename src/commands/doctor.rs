@@ -199,6 +199,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
 
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "checks");
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
+    crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
     for check in &checks {
         out.row(check)?;
     }

@@ -85,6 +85,8 @@ struct Summary {
     /// What became of rows in progress: kept, or deleted once their lease had expired too.
     in_progress: &'static str,
     stopped: Option<&'static str>,
+    /// The config file read, if any.
+    config_file: Option<String>,
     /// When the run ended.
     at: String,
     /// delete, or count (a dry run).
@@ -206,6 +208,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             Some(_) => "deleted once their lease expired",
         },
         stopped: None,
+        config_file: args.mapping.config.as_ref().map(|p| p.display().to_string()),
         at: String::new(),
         action: if args.dry_run { "count" } else { "delete" },
     };

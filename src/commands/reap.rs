@@ -183,6 +183,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     }
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "keys");
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
+    crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
     out.meta("action", format!("{:?}", args.action).to_lowercase(), format!("{:?}", args.action).to_lowercase())?;
     if args.dry_run {
         out.meta("held", held, format!("{held} (held by live transactions: a run skips them)"))?;

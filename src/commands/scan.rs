@@ -57,6 +57,9 @@ pub struct ScanArgs {
     /// Only rows created before this time: RFC 3339, or a duration back from now
     #[arg(long, value_name = "TIME", value_parser = timeparse::instant)]
     pub until: Option<DateTime<Utc>>,
+    /// A file that carries a scheduled audit from run to run: each run reads on from one window before the last run's high-water mark, and lists each cluster once, in the run where it can no longer grow
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<std::path::PathBuf>,
     /// The idempotency-key column, to tell causes apart [default: idempotency_key, idem_key, ... whichever exists]
     #[arg(long, value_name = "COL")]
     pub key_column: Option<String>,
@@ -172,7 +175,11 @@ struct Exclusion {
 
 pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let started = Instant::now();
-    let args = args.with_config()?;
+    let mut args = args.with_config()?;
+    let audit = match args.state.clone() {
+        Some(path) => Some(Audit::start(&path, &mut args)?),
+        None => None,
+    };
     if let (Some(since), Some(until)) = (args.since, args.until)
         && since >= until
     {
@@ -195,7 +202,8 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
         ScanOutput::Rows => "rows",
     };
     let emitter = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), rows_key);
-    let findings = Findings::new(&args, &plan, db.engine(), emitter)?;
+    let mut findings = Findings::new(&args, &plan, db.engine(), emitter)?;
+    findings.audit = audit;
     let estimate = if report::wants_progress(args.report.quiet) {
         db_scan::row_estimate(&mut db, &plan.table).await
     } else {
@@ -652,6 +660,8 @@ struct ExtraRow<'a> {
 /// Turns clusters into report rows as they close, and keeps the totals.
 struct Findings<W: Write> {
     emitter: Emitter<W>,
+    /// With `--state`: which clusters this run lists.
+    audit: Option<Audit>,
     /// With a limit, the clusters listed so far: the most extra rows, kept
     /// in a bounded heap (so a table of 50 holds 50, not every cluster).
     kept: Option<(usize, std::collections::BinaryHeap<std::cmp::Reverse<Kept>>)>,
@@ -674,6 +684,7 @@ impl<W: Write> Findings<W> {
             format!("{}.{}", plan.table.schema, plan.table.name),
             format!("{} ({})", plan.table.name, engine.name()),
         )?;
+        crate::report::config_meta(&mut emitter, args.config.as_deref())?;
         emitter.meta("compared_columns", &plan.compared, plan.compared.join(", "))?;
         let excluded_text: Vec<String> = plan.excluded.iter().map(|e| format!("{} ({})", e.column, e.reason)).collect();
         emitter.meta("excluded_columns", &plan.excluded, excluded_text.join(", "))?;
@@ -693,6 +704,7 @@ impl<W: Write> Findings<W> {
         };
         Ok(Findings {
             emitter,
+            audit: None,
             kept: limit.map(|n| (n, std::collections::BinaryHeap::new())),
             output: args.output,
             compared: plan.compared.clone(),
@@ -708,6 +720,11 @@ impl<W: Write> Findings<W> {
     }
 
     fn add(&mut self, cluster: Cluster) -> Result<()> {
+        if let Some(audit) = &mut self.audit
+            && !audit.lists(&cluster)
+        {
+            return Ok(());
+        }
         self.clusters += 1;
         let n = self.clusters;
         let cause = Cause::of(self.has_key.then(|| cluster.members.iter().map(|m| m.key.as_deref())));
@@ -856,7 +873,151 @@ impl<W: Write> Findings<W> {
             e.summary("by_values_hit", self.by_hit.len(), self.by_hit.len().to_string())?;
         }
         e.summary("elapsed_seconds", elapsed.as_secs_f64(), format!("{:.2}", elapsed.as_secs_f64()))?;
+        if let Some(audit) = &self.audit {
+            let text = format!(
+                "clusters that ended after {} and before {}; {} still open wait for the next run",
+                audit.shown(audit.previous_final_us),
+                audit.shown(Some(audit.final_us())),
+                audit.open
+            );
+            self.emitter.summary("audit", audit.summary(), text)?;
+        }
         self.emitter.finish()?;
+        if let Some(audit) = &self.audit {
+            audit.save()?;
+        }
         Ok(Outcome::from_findings(self.clusters > 0))
+    }
+}
+
+/// A scheduled audit (`--state FILE`). A run that has read every row up to
+/// its high-water mark H knows a cluster is whole once its last row is a
+/// window before H (a later row would have joined it). So each run lists the
+/// clusters that became whole since the last run (their last row after the
+/// last run's bound, at most a window before H), and leaves the still-open
+/// ones to the next run, which reads on from the first row of the oldest of
+/// them (or a window before the last bound). Consecutive runs neither miss
+/// nor repeat a cluster.
+struct Audit {
+    path: std::path::PathBuf,
+    table: String,
+    window_us: i64,
+    /// Rows up to here were read.
+    high_water_us: i64,
+    /// The previous run's bound: clusters whose last row is not after it were listed.
+    previous_final_us: Option<i64>,
+    /// The first row of the oldest cluster left open by this run.
+    open_since_us: Option<i64>,
+    /// Clusters left open by this run.
+    open: u64,
+}
+
+#[derive(Serialize, serde::Deserialize)]
+struct AuditFile {
+    format_version: u32,
+    table: String,
+    window_seconds: f64,
+    /// Every row up to here was read.
+    high_water: String,
+    /// Clusters whose last row is not after this were listed.
+    listed_through: String,
+    /// The first row of the oldest cluster not yet listed.
+    open_since: Option<String>,
+}
+
+impl Audit {
+    /// Reads the state file (a first run has none) and narrows the scan to
+    /// what this run needs: from the oldest open cluster, or a window before
+    /// the last bound, up to now (or `--until`).
+    fn start(path: &std::path::Path, args: &mut ScanArgs) -> Result<Audit> {
+        let window_us = i64::try_from(args.window().as_micros()).unwrap_or(i64::MAX);
+        let micros = |t: &str, what: &str| -> Result<i64> {
+            timeparse::instant(t)
+                .map(|t| t.timestamp_micros())
+                .map_err(|e| anyhow::anyhow!("state file {}: {what}: {e}", path.display()))
+        };
+        let previous = match std::fs::read_to_string(path) {
+            Ok(text) => Some(
+                serde_json::from_str::<AuditFile>(&text)
+                    .with_context(|| format!("state file {} is not one idemctl wrote", path.display()))?,
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e).with_context(|| format!("cannot read state file {}", path.display())),
+        };
+        let high_water = args.until.unwrap_or_else(timeparse::now);
+        let mut audit = Audit {
+            path: path.to_path_buf(),
+            table: args.table.clone(),
+            window_us,
+            high_water_us: high_water.timestamp_micros(),
+            previous_final_us: None,
+            open_since_us: None,
+            open: 0,
+        };
+        if let Some(file) = previous {
+            if file.table != args.table {
+                bail!("state file {} belongs to table {}, not {}", path.display(), file.table, args.table);
+            }
+            if (file.window_seconds - args.window().as_secs_f64()).abs() > 1e-6 {
+                bail!(
+                    "state file {} was written with --window {}s: keep the window, or start a new state file",
+                    path.display(),
+                    file.window_seconds
+                );
+            }
+            let listed = micros(&file.listed_through, "listed_through")?;
+            let open = file.open_since.as_deref().map(|t| micros(t, "open_since")).transpose()?;
+            let from = open.unwrap_or(listed).min(listed) - window_us;
+            let from = timeparse::from_micros(from);
+            args.since = Some(args.since.map_or(from, |s| s.max(from)));
+            audit.previous_final_us = Some(listed);
+        }
+        args.until = Some(high_water);
+        Ok(audit)
+    }
+
+    /// The bound of this run: clusters whose last row is not after it are whole.
+    fn final_us(&self) -> i64 {
+        self.high_water_us - self.window_us
+    }
+
+    /// Whether this run lists the cluster: whole now, and not listed before.
+    fn lists(&mut self, cluster: &Cluster) -> bool {
+        let (Some(first), Some(last)) = (cluster.members.first(), cluster.members.last()) else { return false };
+        if last.t_us > self.final_us() {
+            self.open += 1;
+            self.open_since_us = Some(self.open_since_us.map_or(first.t_us, |t| t.min(first.t_us)));
+            return false;
+        }
+        self.previous_final_us.is_none_or(|listed| last.t_us > listed)
+    }
+
+    fn shown(&self, us: Option<i64>) -> String {
+        us.map_or_else(|| "the first row".to_string(), |us| timeparse::rfc3339(timeparse::from_micros(us)))
+    }
+
+    fn summary(&self) -> Value {
+        json!({
+            "listed_after": self.previous_final_us.map(|us| timeparse::rfc3339(timeparse::from_micros(us))),
+            "listed_through": timeparse::rfc3339(timeparse::from_micros(self.final_us())),
+            "high_water": timeparse::rfc3339(timeparse::from_micros(self.high_water_us)),
+            "open_clusters": self.open,
+        })
+    }
+
+    /// Writes the state for the next run, atomically.
+    fn save(&self) -> Result<()> {
+        let file = AuditFile {
+            format_version: crate::report::FORMAT_VERSION,
+            table: self.table.clone(),
+            window_seconds: self.window_us as f64 / 1e6,
+            high_water: timeparse::rfc3339(timeparse::from_micros(self.high_water_us)),
+            listed_through: timeparse::rfc3339(timeparse::from_micros(self.final_us())),
+            open_since: self.open_since_us.map(|us| timeparse::rfc3339(timeparse::from_micros(us))),
+        };
+        let tmp = self.path.with_extension(format!("tmp.{}", std::process::id()));
+        std::fs::write(&tmp, serde_json::to_vec_pretty(&file)?)
+            .with_context(|| format!("cannot write state file {}", tmp.display()))?;
+        std::fs::rename(&tmp, &self.path).with_context(|| format!("cannot write state file {}", self.path.display()))
     }
 }

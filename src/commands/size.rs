@@ -75,6 +75,8 @@ struct Sizing {
     growth_bytes_per_day: Option<f64>,
     projections: Vec<Projection>,
     notes: Vec<String>,
+    /// The config file read, if any.
+    config_file: Option<String>,
 }
 
 impl Sizing {
@@ -169,6 +171,10 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
     }
     let calculator = args.rate.is_some() && args.row_bytes.is_some();
     let mut sizing = Sizing::default();
+    sizing.config_file = args.mapping.config.as_ref().map(|p| p.display().to_string());
+    if let Some(file) = &sizing.config_file {
+        sizing.notes.push(format!("config file: {file}"));
+    }
     match (&args.database_url, calculator) {
         (_, true) => {}
         (Some(url), false) => measure(&args, url, &config, &mut sizing).await?,

@@ -44,6 +44,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     keys.key()?;
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "keys");
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
+    crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
     let mut notes: Vec<String> = Vec::new();
     let found = if keys.no_in_progress {
         notes.push(format!(

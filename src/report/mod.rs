@@ -427,6 +427,13 @@ fn cell(value: &Value) -> String {
     }
 }
 
+/// Names the config file the run read (`null` in JSON when none).
+pub fn config_meta<W: Write>(out: &mut Emitter<W>, path: Option<&std::path::Path>) -> Result<()> {
+    let shown = path.map(|p| p.display().to_string());
+    let text = shown.clone().unwrap_or_default();
+    out.meta("config_file", shown, text)
+}
+
 /// Says on stderr, before any work, what a command reads or changes: for a
 /// person at a terminal (cron and pipelines have it in the JSON); and names
 /// it in the metrics' labels.
