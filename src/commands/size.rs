@@ -170,8 +170,8 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
         }
     }
     let calculator = args.rate.is_some() && args.row_bytes.is_some();
-    let mut sizing = Sizing::default();
-    sizing.config_file = args.mapping.config.as_ref().map(|p| p.display().to_string());
+    let mut sizing =
+        Sizing { config_file: args.mapping.config.as_ref().map(|p| p.display().to_string()), ..Sizing::default() };
     if let Some(file) = &sizing.config_file {
         sizing.notes.push(format!("config file: {file}"));
     }
