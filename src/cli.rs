@@ -20,8 +20,8 @@ pub struct Global {
     /// TOML config file [default: ./idemctl.toml, else $XDG_CONFIG_HOME/idemctl/config.toml, when there]
     #[arg(long, env = "IDEMCTL_CONFIG", value_name = "FILE", global = true)]
     pub config: Option<PathBuf>,
-    /// Read no config file, not even the default ones
-    #[arg(long, global = true, conflicts_with = "config")]
+    /// Read no config file: not --config's, not IDEMCTL_CONFIG's, not the default ones
+    #[arg(long, global = true)]
     pub no_config: bool,
     /// Output format for the data on stdout
     #[arg(long, value_enum, default_value_t = Format::Table, global = true)]

@@ -1,0 +1,369 @@
+//! What each format promises, on the three engines: --quiet leaves only the
+//! data, JSON keeps its keys whether or not anything was found, NDJSON ends
+//! with a summary, CSV values read back as JSON, global options go before
+//! or after the subcommand, the config file is found in its order, metrics
+//! match the summary, and `scan --state` lists each cluster once.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+use common::{Engine, Run, TestDb, key_table, run};
+use serde_json::{Value, json};
+
+on_every_engine!(
+    quiet_prints_only_the_data_in_every_format,
+    json_keys_do_not_depend_on_findings,
+    ndjson_rows_are_typed_and_end_with_a_summary,
+    csv_values_are_json_and_append_without_a_header,
+    global_options_go_before_or_after_the_subcommand,
+    metrics_match_the_summary,
+    scheduled_scans_list_each_cluster_once,
+    a_long_key_is_never_broken_at_100_columns,
+);
+
+/// Orders with three clusters: ids 1-2 (equal notes), 3-4 (NULL notes), and
+/// 6 with 7 (the text 'NULL' twice); id 5 holds NULL, 8 the text 'NULL'.
+fn orders(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE orders (id {pk}, customer_id INTEGER, note {text}, created_at {ts});
+         INSERT INTO orders (customer_id, note, created_at) VALUES
+           (1, 'gift, wrap=yes \"please\"', {t0}), (1, 'gift, wrap=yes \"please\"', {t1}),
+           (2, NULL, {t0}), (2, NULL, {t1}), (3, NULL, {t3}),
+           (4, 'NULL', {t0}), (4, 'NULL', {t1}), (5, 'NULL', {t3})",
+        pk = db.ty("pk"),
+        text = db.ty("text"),
+        ts = db.ty("ts"),
+        t0 = db.ts("2026-06-01 10:00:00"),
+        t1 = db.ts("2026-06-01 10:00:02"),
+        t3 = db.ts("2026-06-01 11:00:00"),
+    ));
+}
+
+fn json_of(out: &Run) -> Value {
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr))
+}
+
+/// Every command a person runs, as it reads the tables `key_table` and `orders` make.
+fn commands() -> Vec<Vec<&'static str>> {
+    vec![
+        vec!["scan", "--table", "orders"],
+        vec!["stuck"],
+        vec!["reap", "--dry-run"],
+        vec!["expire", "--dry-run"],
+        vec!["size"],
+        vec!["doctor"],
+    ]
+}
+
+fn quiet_prints_only_the_data_in_every_format(db: &TestDb) {
+    key_table(db);
+    orders(db);
+    for args in commands() {
+        for format in ["table", "csv", "json", "ndjson"] {
+            let out = run(db.idemctl(&[&args[..], &["--format", format, "--quiet"]].concat()));
+            assert!(out.code == 0 || out.code == 1, "{args:?} {format}: {}", out.stderr);
+            assert_eq!(out.stderr, "", "{args:?} --format {format} --quiet");
+            assert!(!out.stdout.is_empty(), "{args:?} --format {format}: no data");
+        }
+    }
+}
+
+fn top_keys(doc: &Value) -> Vec<String> {
+    doc.as_object().unwrap().keys().cloned().collect()
+}
+
+/// The same keys, in the same order, on a clean table and a damaged one.
+fn json_keys_do_not_depend_on_findings(db: &TestDb) {
+    key_table(db);
+    orders(db);
+    let mut damaged = Vec::new();
+    for args in commands() {
+        let out = run(db.idemctl(&[&args[..], &["--format", "json"]].concat()));
+        let doc = json_of(&out);
+        assert_eq!(doc["format_version"], 1, "{args:?}");
+        damaged.push((args, top_keys(&doc)));
+    }
+    // Clean: no stuck or expired key, no duplicate order.
+    db.exec("DELETE FROM idempotency_keys WHERE status = 'in_progress'");
+    db.exec("DELETE FROM orders WHERE id IN (2, 4, 7)");
+    for (args, keys) in damaged {
+        let doc = json_of(&run(db.idemctl(&[&args[..], &["--format", "json"]].concat())));
+        assert_eq!(top_keys(&doc), keys, "{args:?}");
+    }
+}
+
+fn ndjson_rows_are_typed_and_end_with_a_summary(db: &TestDb) {
+    key_table(db);
+    orders(db);
+    for (args, row_type) in [
+        (vec!["scan", "--table", "orders"], "cluster"),
+        (vec!["stuck"], "key"),
+        (vec!["reap", "--dry-run"], "key"),
+        (vec!["doctor"], "check"),
+    ] {
+        let out = run(db.idemctl(&[&args[..], &["--format", "ndjson"]].concat()));
+        let lines: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let (summary, rows) = lines.split_last().unwrap();
+        assert!(!rows.is_empty() && rows.iter().all(|r| r["type"] == row_type), "{args:?}: {}", out.stdout);
+        assert_eq!(
+            (&summary["type"], &summary["format_version"], &summary["complete"]),
+            (&json!("summary"), &json!(1), &json!(true)),
+            "{args:?}"
+        );
+    }
+}
+
+fn csv_values_are_json_and_append_without_a_header(db: &TestDb) {
+    orders(db);
+    let out = run(db.idemctl(&["scan", "--table", "orders", "--columns", "customer_id,note", "--format", "csv"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let records = common::csv_records(&out.stdout);
+    let values_at = records[0].iter().position(|h| h == "values").unwrap();
+    let values: Vec<Value> = records[1..].iter().map(|r| serde_json::from_str(&r[values_at]).unwrap()).collect();
+    assert_eq!(
+        values,
+        [
+            json!({"customer_id": "1", "note": "gift, wrap=yes \"please\""}),
+            json!({"customer_id": "2", "note": null}),
+            json!({"customer_id": "4", "note": "NULL"}),
+        ]
+    );
+    let again = run(db.idemctl(&["scan", "--table", "orders", "--format", "csv", "--no-header"]));
+    assert_eq!(common::csv_records(&again.stdout), records[1..].to_vec(), "--no-header: the rows alone");
+}
+
+fn global_options_go_before_or_after_the_subcommand(db: &TestDb) {
+    key_table(db);
+    let before = Command::new(assert_cmd::cargo::cargo_bin("idemctl"))
+        .env_remove("DATABASE_URL")
+        .args(["--format", "csv", "--quiet", "--database-url", &db.url, "--no-header", "stuck"])
+        .output()
+        .unwrap();
+    let after = run(db.idemctl(&["stuck", "--format", "csv", "--quiet", "--no-header"]));
+    assert_eq!(before.status.code(), Some(1));
+    let keys = |text: &str| common::csv_records(text).into_iter().map(|r| r[2].clone()).collect::<Vec<_>>();
+    assert_eq!(keys(&String::from_utf8_lossy(&before.stdout)), keys(&after.stdout));
+    assert_eq!(keys(&after.stdout), ["k-nolock", "k-ord-6m"]);
+}
+
+fn metrics_match_the_summary(db: &TestDb) {
+    key_table(db);
+    orders(db);
+    let dir = tempfile::tempdir().unwrap();
+    let prom = dir.path().join("idemctl.prom");
+    let samples = |path: &std::path::Path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let lines = text.lines().map(|l| Ok(l.to_string()));
+        prometheus_parse::Scrape::parse(lines).unwrap().samples
+    };
+    let value = |s: &prometheus_parse::Sample| match s.value {
+        prometheus_parse::Value::Gauge(v) | prometheus_parse::Value::Untyped(v) => v,
+        _ => panic!("a gauge"),
+    };
+    let out = run(db.idemctl(&["stuck", "--format", "json", "--metrics-file", prom.to_str().unwrap()]));
+    let doc = json_of(&out);
+    let scraped = samples(&prom);
+    let total: f64 = scraped.iter().filter(|s| s.metric == "idemctl_stuck_keys").map(value).sum();
+    assert_eq!(total, doc["stuck_keys"].as_f64().unwrap());
+    let exit = scraped.iter().find(|s| s.metric == "idemctl_run_exit_code").unwrap();
+    assert_eq!((value(exit), exit.labels.get("command")), (1.0, Some("stuck")));
+    assert!(exit.labels.get("table").unwrap().ends_with("idempotency_keys"));
+    let success = scraped.iter().find(|s| s.metric == "idemctl_last_success_timestamp_seconds").map(value).unwrap();
+
+    let out =
+        run(db.idemctl(&["scan", "--table", "orders", "--format", "json", "--metrics-file", prom.to_str().unwrap()]));
+    let doc = json_of(&out);
+    let scraped = samples(&prom);
+    let extra = scraped.iter().find(|s| s.metric == "idemctl_scan_extra_rows").map(value).unwrap();
+    assert_eq!(extra, doc["extra_rows"].as_f64().unwrap());
+    let by_cause: f64 = scraped.iter().filter(|s| s.metric == "idemctl_scan_clusters").map(value).sum();
+    assert_eq!(by_cause, doc["cluster_count"].as_f64().unwrap());
+
+    // A failing run keeps the last success time of the run before it.
+    let failing = run(db.idemctl(&["scan", "--table", "no_such", "--metrics-file", prom.to_str().unwrap()]));
+    assert_eq!(failing.code, 2);
+    let scraped = samples(&prom);
+    assert_eq!(scraped.iter().find(|s| s.metric == "idemctl_run_exit_code").map(value), Some(2.0));
+    let kept = scraped.iter().find(|s| s.metric == "idemctl_last_success_timestamp_seconds").map(value).unwrap();
+    assert!(kept >= success, "the last success is kept");
+}
+
+/// Orders a minute apart, with clusters inside slices and across their
+/// bounds: three runs with --state list exactly the clusters of one scan of
+/// the whole table, each once.
+fn scheduled_scans_list_each_cluster_once(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE orders (id {pk}, customer_id INTEGER, created_at {ts})",
+        pk = db.ty("pk"),
+        ts = db.ty("ts")
+    ));
+    // (customer, seconds after 10:00): clusters at 100-102 (inside slice 1),
+    // 598-602 (across 10:10), 1197-1199-1201 (a chain across 10:20), 1500-1504.
+    let rows = [
+        (1, 0),
+        (2, 100),
+        (2, 102),
+        (3, 300),
+        (4, 598),
+        (4, 602),
+        (5, 900),
+        (6, 1197),
+        (6, 1199),
+        (6, 1201),
+        (7, 1300),
+        (8, 1500),
+        (8, 1504),
+        (9, 1700),
+    ];
+    let at = |s: i64| {
+        db.ts(&(chrono::NaiveDate::from_ymd_opt(2026, 6, 1).unwrap().and_hms_opt(10, 0, 0).unwrap()
+            + chrono::Duration::seconds(s))
+        .format("%Y-%m-%d %H:%M:%S")
+        .to_string())
+    };
+    let values: Vec<String> = rows.iter().map(|(c, s)| format!("({c}, {})", at(*s))).collect();
+    db.exec(&format!("INSERT INTO orders (customer_id, created_at) VALUES {}", values.join(", ")));
+    let clusters = |out: &Run| -> Vec<(String, String)> {
+        json_of(out)["clusters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["original_id"].as_str().unwrap().to_string(), c["extra_ids"].to_string()))
+            .collect()
+    };
+    let full = run(db.idemctl(&["scan", "--table", "orders", "--format", "json"]));
+    let whole = clusters(&full);
+    assert_eq!(whole.len(), 4, "{}", full.stdout);
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("orders.state");
+    let mut listed = Vec::new();
+    for until in ["2026-06-01T10:10:00Z", "2026-06-01T10:20:00Z", "2026-06-01T12:00:00Z"] {
+        let out = run(db.idemctl(&[
+            "scan",
+            "--table",
+            "orders",
+            "--format",
+            "json",
+            "--state",
+            state.to_str().unwrap(),
+            "--until",
+            until,
+        ]));
+        assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
+        listed.extend(clusters(&out));
+    }
+    let distinct: BTreeSet<_> = listed.iter().cloned().collect();
+    assert_eq!(distinct.len(), listed.len(), "a cluster listed twice: {listed:?}");
+    assert_eq!(distinct, whole.into_iter().collect::<BTreeSet<_>>());
+}
+
+fn a_long_key_is_never_broken_at_100_columns(db: &TestDb) {
+    key_table(db);
+    let long = "idem-2026-12-01-POST-v1-payments-cust-0000001234-attempt-0000000001-9f8e7d6c5b4a39281706";
+    db.exec(&format!(
+        "UPDATE idempotency_keys SET {} = '{long}' WHERE {} = 'k-ord-6m'",
+        db.ident("key"),
+        db.ident("key")
+    ));
+    let mut cmd = db.idemctl(&["stuck"]);
+    cmd.env("COLUMNS", "100");
+    let out = run(cmd);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stdout.lines().any(|l| l.contains(long)), "{}", out.stdout);
+    assert!(
+        out.stdout.lines().all(|l| unicode_width(l) <= 100 || l.contains(long)),
+        "a line wider than the terminal: {}",
+        out.stdout
+    );
+}
+
+fn unicode_width(line: &str) -> usize {
+    line.chars().count()
+}
+
+/// The config file is --config, else IDEMCTL_CONFIG, else ./idemctl.toml,
+/// else $XDG_CONFIG_HOME/idemctl/config.toml; --no-config reads none.
+#[test]
+fn config_files_are_found_in_order() {
+    let Some(db) = TestDb::new(Engine::Sqlite) else { return };
+    key_table(&db);
+    let dir = tempfile::tempdir().unwrap();
+    let (cwd, xdg) = (dir.path().join("work"), dir.path().join("xdg"));
+    std::fs::create_dir_all(xdg.join("idemctl")).unwrap();
+    std::fs::create_dir_all(&cwd).unwrap();
+    let table = |name: &str| format!("[key_table]\ntable = \"{name}\"\n");
+    std::fs::write(xdg.join("idemctl/config.toml"), table("from_xdg")).unwrap();
+    std::fs::write(cwd.join("idemctl.toml"), table("from_cwd")).unwrap();
+    std::fs::write(dir.path().join("env.toml"), table("from_env")).unwrap();
+    let stuck = |env: Option<&std::path::Path>, extra: &[&str]| {
+        let mut cmd = db.idemctl(&[&["stuck"][..], extra].concat());
+        cmd.current_dir(&cwd).env("XDG_CONFIG_HOME", &xdg).env_remove("IDEMCTL_CONFIG");
+        if let Some(env) = env {
+            cmd.env("IDEMCTL_CONFIG", env);
+        }
+        run(cmd)
+    };
+    let env = dir.path().join("env.toml");
+    assert!(stuck(Some(&env), &[]).stderr.contains("no table \"from_env\""));
+    assert!(stuck(None, &[]).stderr.contains("no table \"from_cwd\""));
+    std::fs::remove_file(cwd.join("idemctl.toml")).unwrap();
+    assert!(stuck(None, &[]).stderr.contains("no table \"from_xdg\""));
+    let none = stuck(Some(&env), &["--no-config", "--format", "json"]);
+    assert_eq!(none.code, 1, "{}", none.stderr);
+    assert_eq!(json_of(&none)["config_file"], Value::Null);
+    let named = stuck(None, &["--format", "json", "--table", "idempotency_keys"]);
+    assert!(json_of(&named)["config_file"].as_str().unwrap().ends_with("xdg/idemctl/config.toml"));
+}
+
+/// The server shows the session as idemctl and its command: PostgreSQL's
+/// application_name (the URL's own kept), MySQL's processlist.
+#[test]
+fn sessions_are_named_after_the_command() {
+    for engine in [Engine::Postgres, Engine::MySql] {
+        let Some(db) = TestDb::new(engine) else { return };
+        key_table(&db);
+        let (take, release) = match engine {
+            Engine::Postgres => ("BEGIN; LOCK TABLE idempotency_keys IN ACCESS EXCLUSIVE MODE", "ROLLBACK"),
+            _ => ("LOCK TABLES idempotency_keys WRITE", "UNLOCK TABLES"),
+        };
+        let named = db.while_session(take, release, || {
+            let mut waiting = Vec::new();
+            for url in [db.url.clone(), format!("{}?application_name=nightly-audit", db.url)] {
+                if engine == Engine::MySql && url.contains('?') {
+                    continue;
+                }
+                let child = Command::new(assert_cmd::cargo::cargo_bin("idemctl"))
+                    .env_remove("DATABASE_URL")
+                    .args(["stuck", "--lock-timeout", "3s", "--database-url", &url])
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .unwrap();
+                waiting.push(child);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(800));
+            let admin = TestDb::admin(engine);
+            let names = match engine {
+                Engine::Postgres => admin.column(&format!(
+                    "SELECT application_name FROM pg_stat_activity WHERE datname = '{}' AND wait_event_type = 'Lock' ORDER BY 1",
+                    db.name
+                )),
+                _ => admin.column(&format!(
+                    "SELECT LEFT(INFO, 19) FROM information_schema.PROCESSLIST WHERE DB = '{}' AND STATE LIKE '%metadata lock%'",
+                    db.name
+                )),
+            };
+            for mut child in waiting {
+                let _ = child.wait();
+            }
+            names
+        });
+        let expected: Vec<Option<String>> = match engine {
+            Engine::Postgres => vec![Some("idemctl stuck".into()), Some("nightly-audit".into())],
+            _ => vec![Some("/* idemctl stuck */".into())],
+        };
+        assert_eq!(named, expected, "{engine:?}");
+    }
+}
