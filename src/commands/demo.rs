@@ -55,21 +55,37 @@ impl Demo {
     /// The commands to try next, on stdout after the scan.
     pub fn try_next(&self) -> Result<()> {
         let db = self.path.display();
+        let idemctl = invocation();
         let mut out = std::io::stdout().lock();
         writeln!(
             out,
             "\nTry next:\n  \
-             idemctl scan --database-url sqlite:{db} --table orders --output rows --format csv   # the remediation list\n  \
-             idemctl scan --database-url sqlite:{db} --table orders --window 60s                 # a wider window joins slower retries\n  \
-             idemctl scan --database-url sqlite:{db} --table orders --since 24h --format json    # the last day, for a pipeline\n  \
-             idemctl stuck --database-url sqlite:{db} --max-duration 'POST /v1/payments=30s'     # keys a crash left in progress\n  \
-             idemctl reap --database-url sqlite:{db} --dry-run                                   # what reap would release\n  \
-             idemctl expire --database-url sqlite:{db} --dry-run                                 # keys past their expiry\n  \
-             idemctl size --database-url sqlite:{db}                                             # the key table's size and growth\n  \
-             idemctl doctor --database-url sqlite:{db} --creation-table orders                   # its design checked\n  \
+             {idemctl} scan --database-url sqlite:{db} --table orders --output rows --format csv   # the remediation list\n  \
+             {idemctl} scan --database-url sqlite:{db} --table orders --window 60s                 # a wider window joins slower retries\n  \
+             {idemctl} scan --database-url sqlite:{db} --table orders --since 24h --format json    # the last day, for a pipeline\n  \
+             {idemctl} stuck --database-url sqlite:{db} --max-duration 'POST /v1/payments=30s'     # keys a crash left in progress\n  \
+             {idemctl} reap --database-url sqlite:{db} --dry-run                                   # what reap would release\n  \
+             {idemctl} expire --database-url sqlite:{db} --dry-run                                 # keys past their expiry\n  \
+             {idemctl} size --database-url sqlite:{db}                                             # the key table's size and growth\n  \
+             {idemctl} doctor --database-url sqlite:{db} --creation-table orders                   # its design checked\n  \
              sqlite3 {db} 'SELECT status, count(*) FROM idempotency_keys GROUP BY 1'           # the key table"
         )?;
         Ok(())
+    }
+}
+
+/// How to run this binary as typed in a shell here: `idemctl` when that is
+/// on the PATH, else its path (after `cargo run`, `./target/release/idemctl`).
+fn invocation() -> String {
+    let Ok(exe) = std::env::current_exe() else { return "idemctl".into() };
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join("idemctl") == exe));
+    if on_path {
+        return "idemctl".into();
+    }
+    match std::env::current_dir().ok().and_then(|cwd| exe.strip_prefix(cwd).ok().map(std::path::Path::to_path_buf)) {
+        Some(relative) => format!("./{}", relative.display()),
+        None => exe.display().to_string(),
     }
 }
 
