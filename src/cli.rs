@@ -132,6 +132,45 @@ impl Global {
     }
 }
 
+/// How a writing run paces itself to the server (`expire`, `reap`).
+#[derive(Debug, Clone, Args)]
+pub struct Pace {
+    /// Aim each batch at this long: the batch size adapts after each batch, up to --batch-size (0s: a fixed --batch-size)
+    #[arg(long, value_name = "DURATION", default_value = "100ms", value_parser = crate::timeparse::duration)]
+    pub batch_time: Duration,
+    /// Pause this long between batches
+    #[arg(long, value_name = "DURATION", value_parser = crate::timeparse::duration)]
+    pub sleep: Option<Duration>,
+    /// After each batch, pause R times its whole time, commit included (0.5: work two thirds of the time)
+    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = ratio)]
+    pub sleep_ratio: f64,
+    /// MySQL/MariaDB: before a batch, wait while InnoDB's history list is more than N above its length at the start (the purge still to do) [default: 8]
+    #[arg(long, value_name = "N")]
+    pub max_history: Option<u64>,
+    /// Pause while the server is this busy: a status variable NAME=VALUE (Threads_running=25), or NAME alone for its value at the start plus 20%; on PostgreSQL Threads_running counts the database's active backends; repeatable
+    #[arg(long, value_name = "NAME[=VALUE]")]
+    pub max_load: Vec<String>,
+    /// Stop the run (exit 2, with what was done) once the server is this busy: NAME=VALUE, or NAME for twice its value at the start; repeatable
+    #[arg(long, value_name = "NAME[=VALUE]")]
+    pub critical_load: Vec<String>,
+    /// A replica whose lag paces the run; repeatable
+    #[arg(long, value_name = "URL")]
+    pub replica_url: Vec<String>,
+    /// Before a batch, wait while a replica is further behind than this [default: 1s with --replica-url]
+    #[arg(long, value_name = "DURATION", value_parser = crate::timeparse::duration)]
+    pub max_lag: Option<Duration>,
+    /// Stop (exit 2) once a replica has been behind, stopped or unreachable this long
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = crate::timeparse::duration)]
+    pub max_lag_wait: Duration,
+}
+
+fn ratio(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if (0.0..=100.0).contains(&r) => Ok(r),
+        _ => Err("a ratio from 0 to 100, as 0.5".into()),
+    }
+}
+
 /// What a writing run does when a row refuses a change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OnError {

@@ -10,6 +10,7 @@ pub mod exit;
 pub mod interrupt;
 pub mod keys;
 pub mod metrics;
+pub mod pacing;
 pub mod report;
 pub mod timeparse;
 pub mod units;

@@ -10,14 +10,15 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::batch_run::{self, AfterFailure, BatchRun, RunStopped, Stopped};
-use crate::cli::{Connect, Limits, OnError, Output};
+use crate::cli::{Connect, Limits, OnError, Output, Pace};
 use crate::db::catalog::Table;
 use crate::db::purge::{self, Deleted, Walk};
-use crate::db::{self, Access, Bind, Db, Writer, errors, lock, user_sql};
+use crate::db::{self, Access, Bind, Db, Writer, errors, lock, pace, user_sql};
 use crate::exit::{Interrupted, Outcome};
 use crate::keys::expiry::{self, Expiry};
 use crate::keys::stuck::Durations;
 use crate::keys::{KeyTable, Mapping, MappingArgs};
+use crate::pacing::{Pacer, Waited};
 use crate::report::{self, Emitter};
 use crate::timeparse;
 
@@ -30,15 +31,20 @@ pub struct ExpireArgs {
     /// Delete rows created longer ago than this, instead of rows whose expiry time has passed
     #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub older_than: Option<Duration>,
-    /// Rows deleted per transaction (at 5,000, each batch on 5 million rows took under 200 ms)
+    /// Most rows deleted per transaction; --batch-time sizes each batch below it
     #[arg(long, value_name = "N", default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub batch_size: u64,
-    /// Pause between batches
-    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
-    pub sleep: Option<Duration>,
     /// Stop after the batch that passes this much time
     #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub max_runtime: Option<Duration>,
+    #[command(flatten)]
+    pub pace: Pace,
+    /// PostgreSQL: VACUUM the table after the run (plain, never FULL), so its space is reused at once
+    #[arg(long)]
+    pub vacuum: bool,
+    /// PostgreSQL: pause while a VACUUM (autovacuum's) works on the table
+    #[arg(long)]
+    pub wait_for_autovacuum: bool,
     /// Delete rows still in progress too, once their lease has expired (never a key a live request holds)
     #[arg(long)]
     pub include_in_progress: bool,
@@ -85,6 +91,13 @@ struct Summary {
     /// What became of rows in progress: kept, or deleted once their lease had expired too.
     in_progress: &'static str,
     stopped: Option<&'static str>,
+    /// Time spent waiting, by what held the run (purge, load, lag, pauses).
+    waited: Waited,
+    /// PostgreSQL: the table's dead tuples before and after the run (its statistics').
+    dead_tuples_before: Option<u64>,
+    dead_tuples_after: Option<u64>,
+    /// Whether the table was vacuumed after the run (`--vacuum`).
+    vacuumed: bool,
     /// The config file read, if any.
     config_file: Option<String>,
     /// When the run ended.
@@ -130,6 +143,12 @@ impl Settings {
         let config = args.mapping.config()?;
         if let Some(filter) = &args.filter {
             user_sql::condition(db::engine_of(&args.connect.database_url)?, "--where", filter)?;
+        }
+        let engine = db::engine_of(&args.connect.database_url)?;
+        if (args.vacuum || args.wait_for_autovacuum) && engine != db::Engine::Postgres {
+            anyhow::bail!(
+                "--vacuum and --wait-for-autovacuum are for PostgreSQL: InnoDB purges, and SQLite reuses pages, on their own"
+            );
         }
         let horizon = expiry::horizon(args.older_than, &config)?;
         expiry::check_floor(horizon, args.allow_short_retention)?;
@@ -208,6 +227,10 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             Some(_) => "deleted once their lease expired",
         },
         stopped: None,
+        waited: Waited::default(),
+        dead_tuples_before: None,
+        dead_tuples_after: None,
+        vacuumed: false,
         config_file: args.mapping.config.as_ref().map(|p| p.display().to_string()),
         at: String::new(),
         action: if args.dry_run { "count" } else { "delete" },
@@ -227,7 +250,19 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     } else {
         let bar = report::progress(args.report.quiet, matching, "deleting");
         let purge = Purge { args: &args, table: &table, expired: &expired, binds: &binds, keys: &target.table };
-        let result = purge.run(&mut db, &mut walk, &mut batches, &mut summary, &bar).await;
+        let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "expire").await?;
+        if args.wait_for_autovacuum {
+            pacer.wait_for_vacuum_of(table.clone());
+        }
+        summary.dead_tuples_before = pace::dead_tuples(&mut db, &table).await;
+        let mut result = purge.run(&mut db, &mut walk, &mut batches, &mut pacer, &mut summary, &bar).await;
+        summary.waited = pacer.waited.clone();
+        pacer.close().await;
+        if result.is_ok() && args.vacuum && summary.stopped.is_none() {
+            result = pace::vacuum(&mut db, &table).await;
+            summary.vacuumed = result.is_ok();
+        }
+        summary.dead_tuples_after = pace::dead_tuples(&mut db, &table).await;
         bar.finish_and_clear();
         if let Err(err) = result {
             summary.stopped = Some("error");
@@ -275,6 +310,7 @@ impl Purge<'_> {
         db: &mut Db,
         walk: &mut Walk,
         batches: &mut BatchRun,
+        pacer: &mut Pacer,
         summary: &mut Summary,
         bar: &indicatif::ProgressBar,
     ) -> Result<()> {
@@ -286,8 +322,12 @@ impl Purge<'_> {
                 summary.stopped = Some(stopped.as_str());
                 return Ok(());
             }
+            if let Some(stopped) = pacer.before_batch(db, batches).await? {
+                summary.stopped = Some(stopped.as_str());
+                return Ok(());
+            }
             let batch_started = Instant::now();
-            let deleted = match self.batch(db, walk, batches).await {
+            let deleted = match self.batch(db, walk, batches, pacer.batch_size()).await {
                 Ok(Some(deleted)) => deleted,
                 Ok(None) => return Ok(()),
                 Err(err) => match batches.after_failure(&err).await {
@@ -317,31 +357,29 @@ impl Purge<'_> {
             summary.largest_batch_rows = summary.largest_batch_rows.max(deleted.rows);
             summary.slowest_batch_ms = summary.slowest_batch_ms.max(batch_started.elapsed().as_secs_f64() * 1000.0);
             bar.set_position(summary.rows_deleted);
-            if let Some(pause) = args.sleep
-                && !crate::interrupt::sleep(pause).await
-            {
-                summary.stopped = Some(Stopped::Interrupted.as_str());
+            let stopped = pacer.after_batch(deleted.rows, batch_started.elapsed()).await;
+            summary.waited = pacer.waited.clone();
+            if let Some(stopped) = stopped {
+                summary.stopped = Some(stopped.as_str());
                 return Ok(());
             }
         }
     }
 
     /// The next batch, found and deleted; `None` when no expired row is left.
-    async fn batch(&self, db: &mut Db, walk: &mut Walk, batches: &mut BatchRun) -> Result<Option<Deleted>> {
-        let args = self.args;
-        let Some(batch) = walk.next_batch(db, self.table, self.expired, self.binds, args.batch_size).await? else {
+    async fn batch(&self, db: &mut Db, walk: &mut Walk, batches: &mut BatchRun, size: u64) -> Result<Option<Deleted>> {
+        let Some(batch) = walk.next_batch(db, self.table, self.expired, self.binds, size).await? else {
             return Ok(None);
         };
         batches.begin_batch().await;
-        let deleted = self.delete(db, walk, &batch).await?;
-        walk.advance(&batch, &deleted, args.batch_size);
+        let deleted = self.delete(db, walk, &batch, size).await?;
+        walk.advance(&batch, &deleted, size);
         Ok(Some(deleted))
     }
 
     /// One batch. A row that refuses to go (a trigger, a constraint) fails its
     /// whole batch: the batch is then deleted by halves around it.
-    async fn delete(&self, db: &mut Db, walk: &Walk, batch: &purge::Batch) -> Result<Deleted> {
-        let limit = self.args.batch_size;
+    async fn delete(&self, db: &mut Db, walk: &Walk, batch: &purge::Batch, limit: u64) -> Result<Deleted> {
         match walk.delete(db, self.table, self.expired, batch, limit).await {
             Ok(deleted) => Ok(deleted),
             Err(e) if self.args.on_error == OnError::Skip && errors::is_row_error(&e) => {

@@ -12,13 +12,14 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::batch_run::{self, AfterFailure, BatchRun, RunStopped, Stopped};
-use crate::cli::{Connect, Limits, OnError, Output};
+use crate::cli::{Connect, Limits, OnError, Output, Pace};
 use crate::db::user_sql::VerifySql;
 use crate::db::{self, Access, Placeholders, Writer, lock};
 use crate::exit::{Interrupted, Outcome};
 use crate::keys::reaping::{self, Action, FAIL_BODY, Reaping, Resolution};
 use crate::keys::stuck::{self, Durations, Held, State};
 use crate::keys::{KeyTable, Mapping, MappingArgs};
+use crate::pacing::Pacer;
 use crate::report::Emitter;
 use crate::timeparse;
 
@@ -42,9 +43,11 @@ pub struct ReapArgs {
     /// Response body stored by --action fail
     #[arg(long, value_name = "JSON", default_value = FAIL_BODY)]
     pub fail_body: String,
-    /// Keys changed per transaction
+    /// Most keys changed per transaction; --batch-time sizes each batch below it
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub batch_size: u64,
+    #[command(flatten)]
+    pub pace: Pace,
     /// Resolve at most this many keys
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
@@ -197,7 +200,11 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
             reaping::describe(&keys, &settings.reaping, first, dialect)?
         );
     }
-    let run = resolve_all(&mut db, &keys, &settings.reaping, &args, &candidates, &mut batches, &mut out).await?;
+    let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "reap").await?;
+    let run = resolve_all(&mut db, (&keys, &settings.reaping, &args), &candidates, &mut batches, &mut pacer, &mut out)
+        .await?;
+    let waited = pacer.waited.clone();
+    pacer.close().await;
     let (counts, slowest_batch_ms, stopped, failed) = (run.counts, run.slowest_batch_ms, run.stopped, run.failed);
     let batches_run = batches.batches();
     let batches_retries = batches.attempts();
@@ -218,6 +225,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     }
     out.summary("batches", batches_run, batches_run.to_string())?;
     out.summary("slowest_batch_ms", slowest_batch_ms, format!("{slowest_batch_ms:.1}"))?;
+    out.summary("waited", &waited, waited_text(&waited))?;
     let (why, text) = match (stopped, &failed) {
         (Some(Stopped::MaxRuntime), _) => {
             (Some("max-runtime"), "--max-runtime reached; the rest waits for the next run")
@@ -252,6 +260,22 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     ))
 }
 
+/// The waits of a run for people; nothing when it did not wait.
+fn waited_text(w: &crate::pacing::Waited) -> String {
+    let parts: Vec<String> = [
+        ("purge", w.purge_seconds),
+        ("load", w.load_seconds),
+        ("replica lag", w.lag_seconds),
+        ("autovacuum", w.autovacuum_seconds),
+        ("pauses", w.sleep_seconds),
+    ]
+    .iter()
+    .filter(|(_, s)| *s > 0.0)
+    .map(|(what, s)| format!("{s:.1}s on {what}"))
+    .collect();
+    parts.join(", ")
+}
+
 /// What the batches of one run did.
 struct Resolved {
     counts: BTreeMap<&'static str, u64>,
@@ -265,23 +289,28 @@ struct Resolved {
 /// lines reach the log before the next batch starts.
 async fn resolve_all(
     db: &mut db::Db,
-    keys: &KeyTable,
-    reaping: &Reaping,
-    args: &ReapArgs,
+    (keys, reaping, args): (&KeyTable, &Reaping, &ReapArgs),
     candidates: &[stuck::StuckKey],
     batches: &mut BatchRun,
+    pacer: &mut Pacer,
     out: &mut Emitter<BufWriter<std::io::Stdout>>,
 ) -> Result<Resolved> {
     let mut counts = BTreeMap::<&'static str, u64>::new();
     let mut slowest_batch_ms: f64 = 0.0;
-    let batch_size = usize::try_from(args.batch_size).unwrap_or(usize::MAX);
-    let mut chunks = candidates.chunks(batch_size).peekable();
+    let mut at_key = 0;
     // The table's lock again, after a reconnect.
     let mut _relocked = None;
-    while let Some(&batch) = chunks.peek() {
+    while at_key < candidates.len() {
         if let Some(why) = batches.should_stop() {
             return Ok(Resolved { counts, slowest_batch_ms, stopped: Some(why), failed: None });
         }
+        match pacer.before_batch(db, batches).await {
+            Ok(None) => {}
+            Ok(Some(why)) => return Ok(Resolved { counts, slowest_batch_ms, stopped: Some(why), failed: None }),
+            Err(err) => return Ok(Resolved { counts, slowest_batch_ms, stopped: None, failed: Some(err) }),
+        }
+        let size = usize::try_from(pacer.batch_size()).unwrap_or(usize::MAX);
+        let batch = &candidates[at_key..(at_key.saturating_add(size)).min(candidates.len())];
         batches.begin_batch().await;
         let batch_started = Instant::now();
         let outcomes = match reaping::resolve_batch(db, keys, reaping, batch).await {
@@ -308,7 +337,7 @@ async fn resolve_all(
                 }
             },
         };
-        chunks.next();
+        at_key += batch.len();
         batches.batch_done();
         let at = crate::timeparse::rfc3339(crate::timeparse::now());
         let action = format!("{:?}", args.action).to_lowercase();
@@ -334,6 +363,9 @@ async fn resolve_all(
             })?;
         }
         out.flush()?;
+        if let Some(why) = pacer.after_batch(batch.len() as u64, batch_started.elapsed()).await {
+            return Ok(Resolved { counts, slowest_batch_ms, stopped: Some(why), failed: None });
+        }
     }
     Ok(Resolved { counts, slowest_batch_ms, stopped: None, failed: None })
 }

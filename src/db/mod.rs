@@ -6,6 +6,7 @@ pub mod demo;
 pub mod dialect;
 pub mod errors;
 pub mod lock;
+pub mod pace;
 pub mod purge;
 pub mod scan;
 pub mod session;
@@ -438,6 +439,18 @@ impl<'r> RowView<'r> {
             RowView::Sqlite(r) => r.try_get_raw(i).is_ok_and(|v| v.type_info().name() == "INTEGER"),
             RowView::Lite(scan) => scan.class(i) == lite::Class::Integer,
         }
+    }
+
+    /// An integer column found by the first of `names` the row has (MySQL's
+    /// SHOW statements, whose columns differ by version); `None` when it has
+    /// none of them.
+    pub fn named_int(&self, names: &[&str]) -> Option<Option<i64>> {
+        let RowView::MySql(row, _) = self else { return None };
+        names.iter().find_map(|name| {
+            row.try_get::<Option<i64>, _>(*name)
+                .or_else(|_| row.try_get::<Option<u64>, _>(*name).map(|v| v.map(|n| n as i64)))
+                .ok()
+        })
     }
 
     /// An integer column.

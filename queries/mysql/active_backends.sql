@@ -1,0 +1,1 @@
+-- mysql: the load is a status variable (status_variable.sql).

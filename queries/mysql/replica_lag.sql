@@ -1,0 +1,1 @@
+-- mysql: replication status comes from SHOW REPLICA STATUS (db/pace.rs).

@@ -1,0 +1,1 @@
+-- postgres: no history list (no undo purge to pace to).

@@ -1,0 +1,1 @@
+-- postgres: no global status variables (PostgreSQL counts active backends: active_backends.sql).

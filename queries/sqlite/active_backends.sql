@@ -1,0 +1,1 @@
+-- sqlite: the load is a status variable (status_variable.sql).

@@ -1,0 +1,1 @@
+-- sqlite: no history list (no undo purge to pace to).

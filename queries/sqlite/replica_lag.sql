@@ -1,0 +1,1 @@
+-- sqlite: replication status comes from SHOW REPLICA STATUS (db/pace.rs).

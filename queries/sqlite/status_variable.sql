@@ -1,0 +1,1 @@
+-- sqlite: no global status variables (PostgreSQL counts active backends: active_backends.sql).

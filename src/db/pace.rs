@@ -1,0 +1,128 @@
+//! What a writing run asks the server to pace itself: InnoDB's history list
+//! (the purge still to do), a load figure, a replica's lag, PostgreSQL's
+//! dead tuples and autovacuum.
+
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+
+use super::catalog::query_file;
+use super::{Bind, Db, Engine};
+
+/// The length of InnoDB's history list: committed changes whose undo purge
+/// has not yet removed. `None` where there is no such list (PostgreSQL,
+/// SQLite) or it cannot be read.
+pub async fn history_length(db: &mut Db) -> Option<u64> {
+    if db.engine() != Engine::MySql {
+        return None;
+    }
+    for sql in query_file!(Engine::MySql, "history_length.sql").split(";\n") {
+        if let Ok(Some(value)) = db.query_value(sql, &[]).await
+            && let Ok(n) = value.trim().parse::<f64>()
+        {
+            return Some(n as u64);
+        }
+    }
+    None
+}
+
+/// A load figure: on MySQL/MariaDB a global status variable
+/// (`Threads_running`, any other by name); on PostgreSQL the backends of
+/// this database running a statement (asked for as `Threads_running` or
+/// `active`).
+pub async fn load(db: &mut Db, name: &str) -> Result<f64> {
+    let value = match db.engine() {
+        Engine::MySql => {
+            let mut found = None;
+            for sql in query_file!(Engine::MySql, "status_variable.sql").split(";\n") {
+                if let Ok(rows) = db.query_text(sql, &[Bind::Text(name.to_string())]).await
+                    && let Some(value) = rows.into_iter().next().and_then(|row| row.into_iter().nth(1).flatten())
+                {
+                    found = Some(value);
+                    break;
+                }
+            }
+            found
+        }
+        Engine::Postgres => {
+            if !name.eq_ignore_ascii_case("threads_running") && !name.eq_ignore_ascii_case("active") {
+                bail!("PostgreSQL has no load figure {name}: use Threads_running (the backends running a statement)");
+            }
+            db.query_value(query_file!(Engine::Postgres, "active_backends.sql"), &[]).await?
+        }
+        Engine::Sqlite => bail!("--max-load and --critical-load need a server: SQLite has no load figure"),
+    };
+    let Some(value) = value else { bail!("the server has no status variable {name}") };
+    value.trim().parse::<f64>().map_err(|_| anyhow::anyhow!("status variable {name} is not a number: {value}"))
+}
+
+/// How far a replica is behind: `Some(lag)`; `None` when its replication
+/// is stopped (it will not catch up by waiting).
+pub async fn replica_lag(db: &mut Db) -> Result<Option<Duration>> {
+    match db.engine() {
+        Engine::Postgres => {
+            let row = db.query_text(query_file!(Engine::Postgres, "replica_lag.sql"), &[]).await?;
+            let cells = row.into_iter().next().unwrap_or_default();
+            let in_recovery = cells.first().cloned().flatten().as_deref() == Some("true");
+            if !in_recovery {
+                bail!("is not a replica (not in recovery)");
+            }
+            let streaming = cells.get(2).cloned().flatten().as_deref() != Some("0");
+            let seconds = cells.get(1).cloned().flatten().and_then(|v| v.parse::<f64>().ok());
+            Ok(seconds.filter(|_| streaming).map(|s| Duration::from_secs_f64(s.max(0.0))))
+        }
+        Engine::MySql => {
+            for sql in ["SHOW REPLICA STATUS", "SHOW SLAVE STATUS"] {
+                let mut found: Option<Option<i64>> = None;
+                let attempt = db
+                    .for_each_row(sql, &[], |row| {
+                        found = row.named_int(&["Seconds_Behind_Source", "Seconds_Behind_Master"]);
+                        Ok(())
+                    })
+                    .await;
+                if attempt.is_err() {
+                    continue;
+                }
+                return match found {
+                    None => bail!("is not a replica (no replication configured)"),
+                    Some(None) => Ok(None),
+                    Some(Some(seconds)) => Ok(Some(Duration::from_secs(seconds.max(0) as u64))),
+                };
+            }
+            bail!("cannot read its replication status (SHOW REPLICA STATUS needs REPLICATION CLIENT)")
+        }
+        Engine::Sqlite => bail!("SQLite has no replicas"),
+    }
+}
+
+/// PostgreSQL: the table's dead tuples, as its statistics count them.
+pub async fn dead_tuples(db: &mut Db, table_sql: &str) -> Option<u64> {
+    if db.engine() != Engine::Postgres {
+        return None;
+    }
+    let value = db
+        .query_value(query_file!(Engine::Postgres, "dead_tuples.sql"), &[Bind::Text(table_sql.to_string())])
+        .await
+        .ok()??;
+    value.parse().ok()
+}
+
+/// PostgreSQL: whether autovacuum (or any VACUUM) is working on the table.
+pub async fn vacuum_running(db: &mut Db, table_sql: &str) -> bool {
+    if db.engine() != Engine::Postgres {
+        return false;
+    }
+    let sql = query_file!(Engine::Postgres, "vacuum_running.sql");
+    db.query_value(sql, &[Bind::Text(table_sql.to_string())]).await.ok().flatten().as_deref() == Some("true")
+}
+
+/// PostgreSQL: a plain VACUUM of the table (never FULL), without a
+/// statement limit, within the lock timeout.
+pub async fn vacuum(db: &mut Db, table_sql: &str) -> Result<()> {
+    if db.engine() != Engine::Postgres {
+        bail!("--vacuum is for PostgreSQL: InnoDB purges and SQLite reuses pages on their own");
+    }
+    db.set_statement_limit(None).await?;
+    db.execute(&format!("VACUUM {table_sql}"), &[]).await?;
+    Ok(())
+}

@@ -1,0 +1,253 @@
+//! How a writing run paces itself to the server, between its batches: a
+//! batch size that adapts to a target batch time (a decaying average of rows
+//! per second, as pt-online-schema-change's --chunk-time), a pause after
+//! each batch (fixed, or a multiple of its time as gh-ost's --nice-ratio),
+//! and waits while InnoDB's purge catches up, while the server is busy, and
+//! while a replica is behind. Every wait is in short steps that watch Ctrl-C
+//! and --max-runtime, and is counted in the run's summary.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use serde::Serialize;
+
+use crate::batch_run::{BatchRun, Stopped};
+use crate::cli::Pace;
+use crate::db::{self, Access, Db, Target, pace};
+
+/// Time the run spent waiting, by what held it.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Waited {
+    pub purge_seconds: f64,
+    pub load_seconds: f64,
+    pub lag_seconds: f64,
+    pub autovacuum_seconds: f64,
+    pub sleep_seconds: f64,
+}
+
+/// A load threshold: a status variable and its limit.
+#[derive(Debug, Clone)]
+struct Threshold {
+    name: String,
+    limit: f64,
+}
+
+pub struct Pacer {
+    pace: Pace,
+    max_batch: u64,
+    size: u64,
+    /// Rows per second, a decaying average over the batches so far.
+    rate: Option<f64>,
+    /// The history list's length at the start, and how far above it a batch may start.
+    history: Option<(u64, u64)>,
+    max_load: Vec<Threshold>,
+    critical_load: Vec<Threshold>,
+    replicas: Vec<(String, Target, Option<Db>)>,
+    max_lag: Option<Duration>,
+    /// PostgreSQL: the table to let autovacuum finish on (`--wait-for-autovacuum`).
+    vacuumed_table: Option<String>,
+    pub waited: Waited,
+}
+
+/// The smallest batch the target time may shrink to.
+const SMALLEST_BATCH: u64 = 10;
+
+/// How much the last batch's rate weighs against the average.
+const DECAY: f64 = 0.5;
+
+impl Pacer {
+    /// Reads what the pacing measures against: the history list's length,
+    /// the load figures' values, and connects to the replicas.
+    pub async fn start(db: &mut Db, pace: &Pace, max_batch: u64, command: &str) -> Result<Pacer> {
+        let history = match pace::history_length(db).await {
+            Some(start) => Some((start, pace.max_history.unwrap_or(DEFAULT_MAX_HISTORY))),
+            None if pace.max_history.is_some() => {
+                bail!(
+                    "--max-history paces to InnoDB's history list, which this server does not have (MySQL and MariaDB only)"
+                )
+            }
+            None => None,
+        };
+        let mut max_load = Vec::new();
+        for given in &pace.max_load {
+            max_load.push(threshold(db, given, 1.2).await?);
+        }
+        let mut critical_load = Vec::new();
+        for given in &pace.critical_load {
+            critical_load.push(threshold(db, given, 2.0).await?);
+        }
+        let mut replicas = Vec::new();
+        for url in &pace.replica_url {
+            let target = Target { url: url.clone(), program: format!("idemctl {command}"), ..db.target().clone() };
+            let shown = target.host();
+            let session = db::connect(&target, Access::ReadOnly).await?;
+            replicas.push((shown, target, Some(session)));
+        }
+        let max_lag = pace.max_lag.or((!replicas.is_empty()).then_some(Duration::from_secs(1)));
+        if max_lag.is_some() && replicas.is_empty() {
+            bail!("--max-lag needs the replicas to watch: give --replica-url URL");
+        }
+        Ok(Pacer {
+            pace: pace.clone(),
+            max_batch,
+            size: max_batch,
+            rate: None,
+            history,
+            max_load,
+            critical_load,
+            replicas,
+            max_lag,
+            vacuumed_table: None,
+            waited: Waited::default(),
+        })
+    }
+
+    /// Waits before each batch while a VACUUM works on `table` (PostgreSQL).
+    pub fn wait_for_vacuum_of(&mut self, table: String) {
+        self.vacuumed_table = Some(table);
+    }
+
+    /// The size of the next batch.
+    pub fn batch_size(&self) -> u64 {
+        self.size
+    }
+
+    /// Before a batch: waits while purge, load or a replica's lag asks it
+    /// to. `Some` when Ctrl-C or --max-runtime came meanwhile; an error when
+    /// the server is past a critical load or a replica stayed behind too long.
+    pub async fn before_batch(&mut self, db: &mut Db, run: &BatchRun) -> Result<Option<Stopped>> {
+        let step = Duration::from_millis(100);
+        let mut lag_since: Option<Instant> = None;
+        loop {
+            if let Some(stopped) = run.should_stop() {
+                return Ok(Some(stopped));
+            }
+            for t in &self.critical_load {
+                let now = pace::load(db, &t.name).await?;
+                if now >= t.limit {
+                    bail!("{} is {now} (--critical-load {}={}): the server is too busy", t.name, t.name, t.limit);
+                }
+            }
+            let held = if let Some((start, over)) = self.history
+                && let Some(now) = pace::history_length(db).await
+                && now > start + over
+            {
+                Some(Hold::Purge)
+            } else if self.busy(db).await? {
+                Some(Hold::Load)
+            } else if let Some(table) = &self.vacuumed_table
+                && pace::vacuum_running(db, table).await
+            {
+                Some(Hold::Vacuum)
+            } else if let Some(why) = self.lagging().await {
+                let since = *lag_since.get_or_insert_with(Instant::now);
+                if since.elapsed() >= self.pace.max_lag_wait {
+                    bail!("{why} for {} (--max-lag-wait)", crate::timeparse::short(self.pace.max_lag_wait));
+                }
+                Some(Hold::Lag)
+            } else {
+                None
+            };
+            let Some(hold) = held else { return Ok(None) };
+            if !crate::interrupt::sleep(step).await {
+                return Ok(Some(Stopped::Interrupted));
+            }
+            let waited = step.as_secs_f64();
+            match hold {
+                Hold::Purge => self.waited.purge_seconds += waited,
+                Hold::Load => self.waited.load_seconds += waited,
+                Hold::Lag => self.waited.lag_seconds += waited,
+                Hold::Vacuum => self.waited.autovacuum_seconds += waited,
+            }
+        }
+    }
+
+    async fn busy(&self, db: &mut Db) -> Result<bool> {
+        for t in &self.max_load {
+            if pace::load(db, &t.name).await? >= t.limit {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Why the run must wait for a replica, if it must.
+    async fn lagging(&mut self) -> Option<String> {
+        let max = self.max_lag?;
+        for (shown, target, session) in &mut self.replicas {
+            if session.is_none() {
+                *session = db::connect(target, Access::ReadOnly).await.ok();
+            }
+            let Some(db) = session else { return Some(format!("replica {shown} cannot be reached")) };
+            match pace::replica_lag(db).await {
+                Ok(Some(lag)) if lag <= max => {}
+                Ok(Some(lag)) => {
+                    return Some(format!("replica {shown} is {:.1}s behind (--max-lag)", lag.as_secs_f64()));
+                }
+                Ok(None) => return Some(format!("replica {shown} has its replication stopped")),
+                Err(err) => {
+                    *session = None;
+                    return Some(format!("replica {shown}: {}", crate::exit::one_line(&err)));
+                }
+            }
+        }
+        None
+    }
+
+    /// After a batch of `rows` that took `took`: the next batch's size, and
+    /// the pause. `Some` when Ctrl-C came during the pause.
+    pub async fn after_batch(&mut self, rows: u64, took: Duration) -> Option<Stopped> {
+        let target = self.pace.batch_time;
+        if !target.is_zero() && rows > 0 {
+            let rate = rows as f64 / took.as_secs_f64().max(1e-6);
+            let average = self.rate.map_or(rate, |old| DECAY * rate + (1.0 - DECAY) * old);
+            self.rate = Some(average);
+            let fitted = (average * target.as_secs_f64()) as u64;
+            self.size = if took > target * 4 { (self.size / 2).max(SMALLEST_BATCH) } else { fitted };
+            self.size = self.size.clamp(SMALLEST_BATCH.min(self.max_batch), self.max_batch);
+        }
+        let pause = self.pace.sleep.unwrap_or_default() + took.mul_f64(self.pace.sleep_ratio);
+        if pause.is_zero() {
+            return None;
+        }
+        self.waited.sleep_seconds += pause.as_secs_f64();
+        if crate::interrupt::sleep(pause).await { None } else { Some(Stopped::Interrupted) }
+    }
+
+    /// Closes the replicas' sessions.
+    pub async fn close(self) {
+        for (_, _, session) in self.replicas {
+            if let Some(db) = session {
+                let _ = db.close().await;
+            }
+        }
+    }
+}
+
+/// What held a batch back.
+enum Hold {
+    Purge,
+    Load,
+    Lag,
+    Vacuum,
+}
+
+/// How far above its length at the start InnoDB's history list may be when
+/// a batch starts: each batch adds one transaction's worth of purge to it.
+const DEFAULT_MAX_HISTORY: u64 = 8;
+
+/// A threshold as given: NAME=VALUE, or NAME for its value now times `factor`.
+async fn threshold(db: &mut Db, given: &str, factor: f64) -> Result<Threshold> {
+    Ok(match given.split_once('=') {
+        Some((name, value)) => {
+            let limit =
+                value.trim().parse::<f64>().map_err(|_| anyhow::anyhow!("{given}: the value is not a number"))?;
+            pace::load(db, name.trim()).await?;
+            Threshold { name: name.trim().to_string(), limit }
+        }
+        None => {
+            let now = pace::load(db, given.trim()).await?;
+            Threshold { name: given.trim().to_string(), limit: (now * factor).max(now + 1.0) }
+        }
+    })
+}
