@@ -49,6 +49,9 @@ pub struct Pacer {
     pub waited: Waited,
 }
 
+/// The first batch's size under a target time, at most --batch-size.
+const FIRST_BATCH: u64 = 1000;
+
 /// The smallest batch the target time may shrink to.
 const SMALLEST_BATCH: u64 = 10;
 
@@ -90,7 +93,8 @@ impl Pacer {
         Ok(Pacer {
             pace: pace.clone(),
             max_batch,
-            size: max_batch,
+            // With a target time, start modestly and grow (pt-online-schema-change's 1,000).
+            size: if pace.batch_time.is_zero() { max_batch } else { max_batch.min(FIRST_BATCH) },
             rate: None,
             history,
             max_load,

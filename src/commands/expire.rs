@@ -84,6 +84,8 @@ struct Summary {
     slowest_batch_ms: f64,
     /// The most rows one batch deleted.
     largest_batch_rows: u64,
+    /// The fewest rows a batch that deleted any deleted (its size follows --batch-time).
+    smallest_batch_rows: u64,
     /// Rows that refused to be deleted (a trigger, a constraint): their keys.
     refused_keys: Vec<String>,
     /// Rows whose time could not be read (SQLite text in no known format): never deleted.
@@ -220,6 +222,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         rows_per_second: 0.0,
         slowest_batch_ms: 0.0,
         largest_batch_rows: 0,
+        smallest_batch_rows: 0,
         refused_keys: Vec::new(),
         unreadable_rows: expiry.time.unreadable(),
         in_progress: match settings.leases_over {
@@ -355,6 +358,12 @@ impl Purge<'_> {
             }
             summary.rows_deleted += deleted.rows;
             summary.largest_batch_rows = summary.largest_batch_rows.max(deleted.rows);
+            if deleted.rows > 0 {
+                summary.smallest_batch_rows = match summary.smallest_batch_rows {
+                    0 => deleted.rows,
+                    n => n.min(deleted.rows),
+                };
+            }
             summary.slowest_batch_ms = summary.slowest_batch_ms.max(batch_started.elapsed().as_secs_f64() * 1000.0);
             bar.set_position(summary.rows_deleted);
             let stopped = pacer.after_batch(deleted.rows, batch_started.elapsed()).await;

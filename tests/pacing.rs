@@ -1,0 +1,187 @@
+//! expire and reap pace themselves to the server: the batch size follows a
+//! target time, InnoDB's purge, the server's load and a replica's lag hold
+//! the run back, and the summary says how long each did.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Engine, Run, TestDb, run};
+use serde_json::Value;
+
+on_every_engine!(batches_grow_on_a_fast_table_and_shrink_on_a_slow_one, an_unreachable_replica_stops_the_run);
+
+/// Events created ten days ago: ids 1..=n.
+fn events(db: &TestDb, n: u64) {
+    db.exec(&format!(
+        "CREATE TABLE events (id BIGINT PRIMARY KEY, created_at {ts});
+         INSERT INTO events (id, created_at) SELECT n, {t} FROM {series}",
+        ts = db.ty("ts"),
+        t = db.ts("2026-01-01 00:00:00"),
+        series = db.series(n),
+    ));
+}
+
+const EXPIRE: [&str; 9] =
+    ["expire", "--table", "events", "--created-at-column", "created_at", "--older-than", "30d", "--format", "json"];
+
+fn summary(out: &Run) -> Value {
+    let doc: Value =
+        serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
+    doc["runs"][0].clone()
+}
+
+fn count(db: &TestDb) -> i64 {
+    db.ids("SELECT count(*) FROM events")[0]
+}
+
+/// A delete that takes about a millisecond a row.
+fn slow_rows(db: &TestDb) -> &'static str {
+    match db.engine {
+        Engine::Postgres => {
+            "CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN PERFORM pg_sleep(0.002); RETURN OLD; END $$;
+             CREATE TRIGGER slow BEFORE DELETE ON events FOR EACH ROW EXECUTE FUNCTION slow()"
+        }
+        Engine::MySql => "CREATE TRIGGER slow BEFORE DELETE ON events FOR EACH ROW BEGIN DO SLEEP(0.002); END",
+        Engine::Sqlite => {
+            "CREATE TRIGGER slow BEFORE DELETE ON events FOR EACH ROW
+             BEGIN SELECT count(*) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c
+                                         WHERE x < 30000) SELECT x FROM c); END"
+        }
+    }
+}
+
+/// The first batch is 1,000 rows: on a fast table the next ones grow to
+/// --batch-size; with every row slow they shrink toward the target time.
+fn batches_grow_on_a_fast_table_and_shrink_on_a_slow_one(db: &TestDb) {
+    events(db, 30_000);
+    let fast = run(db.idemctl(&[&EXPIRE[..], &["--batch-size", "5000", "--batch-time", "500ms"]].concat()));
+    assert_eq!(fast.code, 0, "{}", fast.stderr);
+    let s = summary(&fast);
+    assert_eq!(s["rows_deleted"], 30_000);
+    assert!(s["largest_batch_rows"].as_u64().unwrap() > 1000, "grew: {s}");
+    assert!(s["batches"].as_u64().unwrap() < 30, "{s}");
+
+    events_again(db, 3000);
+    db.exec(slow_rows(db));
+    let slow = run(db.idemctl(&[&EXPIRE[..], &["--batch-size", "5000", "--batch-time", "100ms"]].concat()));
+    assert_eq!(slow.code, 0, "{}", slow.stderr);
+    let s = summary(&slow);
+    assert_eq!(s["rows_deleted"], 3000);
+    assert!(s["batches"].as_u64().unwrap() >= 8, "shrank toward 100 ms a batch: {s}");
+    assert_eq!(count(db), 0);
+}
+
+fn events_again(db: &TestDb, n: u64) {
+    db.exec("DROP TABLE events");
+    events(db, n);
+}
+
+/// A replica that cannot be reached holds the run back, then stops it
+/// after --max-lag-wait: exit 2, one line, nothing deleted.
+fn an_unreachable_replica_stops_the_run(db: &TestDb) {
+    if db.engine == Engine::Sqlite {
+        let out = run(db.idemctl(&[&EXPIRE[..], &["--replica-url", "sqlite:/nonexistent.db"]].concat()));
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        return;
+    }
+    events(db, 100);
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let scheme = if db.engine == Engine::Postgres { "postgres" } else { "mysql" };
+    // The first connect fails: the run refuses a replica it cannot reach at the start.
+    let url = format!("{scheme}://root@127.0.0.1:{closed}/x");
+    let since = Instant::now();
+    let out = run(db
+        .idemctl(&[&EXPIRE[..], &["--replica-url", &url, "--max-lag-wait", "1s", "--connect-timeout", "1s"]].concat()));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(since.elapsed() < Duration::from_secs(10));
+    assert!(out.stderr.lines().last().unwrap().contains(&format!("127.0.0.1:{closed}")), "{}", out.stderr);
+    assert_eq!(count(db), 100);
+}
+
+/// MySQL/MariaDB: a read view held open in another session stops purge;
+/// the run waits once the history list is --max-history above its start,
+/// and goes on once the read view closes.
+#[test]
+fn the_run_waits_for_purge() {
+    let Some(db) = TestDb::new(Engine::MySql) else { return };
+    events(&db, 3000);
+    db.exec("CREATE TABLE other (id INT PRIMARY KEY); INSERT INTO other VALUES (1)");
+    let child = db.while_session(
+        "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION WITH CONSISTENT SNAPSHOT; SELECT * FROM other",
+        "COMMIT",
+        || {
+            let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idemctl"))
+                .env_remove("DATABASE_URL")
+                .args(EXPIRE)
+                .args(["--batch-size", "100", "--batch-time", "0s", "--max-history", "3", "--database-url", &db.url])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(2500));
+            assert!(count(&db) > 0, "purge held back: the run waits");
+            child
+        },
+    );
+    let out = common::finish(child);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let s = summary(&out);
+    assert_eq!(s["rows_deleted"], 3000);
+    assert!(s["waited"]["purge_seconds"].as_f64().unwrap() >= 1.0, "{s}");
+    assert_eq!(count(&db), 0);
+}
+
+/// The server busier than --max-load pauses the run; past --critical-load
+/// the run stops before any batch.
+#[test]
+fn load_pauses_and_critical_load_stops() {
+    for engine in [Engine::Postgres, Engine::MySql] {
+        let Some(db) = TestDb::new(engine) else { return };
+        events(&db, 500);
+        let sleeper = match engine {
+            Engine::Postgres => "SELECT pg_sleep(3)",
+            _ => "SELECT SLEEP(3)",
+        };
+        let sleepers: Vec<_> = (0..6)
+            .map(|_| {
+                let url = db.url.clone();
+                std::thread::spawn(move || {
+                    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+                    rt.block_on(async {
+                        use sqlx::Connection;
+                        match engine {
+                            Engine::Postgres => {
+                                let mut c = sqlx::PgConnection::connect(&url).await.unwrap();
+                                sqlx::raw_sql(sleeper).execute(&mut c).await.unwrap();
+                            }
+                            _ => {
+                                let mut c = sqlx::MySqlConnection::connect(&url).await.unwrap();
+                                sqlx::raw_sql(sleeper).execute(&mut c).await.unwrap();
+                            }
+                        }
+                    })
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(500));
+        // Threads_running counts every database on MySQL: a threshold above what the other tests run.
+        let (pause, critical) = match engine {
+            Engine::Postgres => ("Threads_running=5", "Threads_running=6"),
+            _ => ("Threads_running=6", "Threads_running=7"),
+        };
+        let stopped = run(db.idemctl(&[&EXPIRE[..], &["--critical-load", critical]].concat()));
+        let paused = run(db.idemctl(&[&EXPIRE[..], &["--max-load", pause]].concat()));
+        for s in sleepers {
+            s.join().unwrap();
+        }
+        assert_eq!(stopped.code, 2, "{engine:?}: {}", stopped.stderr);
+        let last = stopped.stderr.lines().last().unwrap_or_default();
+        assert!(last.contains("nothing was deleted") && last.contains("--critical-load"), "{}", stopped.stderr);
+        assert_eq!(paused.code, 0, "{engine:?}: {}", paused.stderr);
+        let s = summary(&paused);
+        assert!(s["waited"]["load_seconds"].as_f64().unwrap() >= 1.0, "{engine:?}: {s}");
+        assert_eq!(s["rows_deleted"], 500);
+    }
+}
