@@ -44,6 +44,8 @@ pub struct Pacer {
     critical_load: Vec<Threshold>,
     replicas: Vec<(String, Target, Option<Db>)>,
     max_lag: Option<Duration>,
+    /// PostgreSQL: the primary's WAL positions when it was asked, oldest first.
+    positions: std::collections::VecDeque<(Instant, u64)>,
     /// PostgreSQL: the table to let autovacuum finish on (`--wait-for-autovacuum`).
     vacuumed_table: Option<String>,
     pub waited: Waited,
@@ -101,6 +103,7 @@ impl Pacer {
             critical_load,
             replicas,
             max_lag,
+            positions: std::collections::VecDeque::new(),
             vacuumed_table: None,
             waited: Waited::default(),
         })
@@ -143,7 +146,7 @@ impl Pacer {
                 && pace::vacuum_running(db, table).await
             {
                 Some(Hold::Vacuum)
-            } else if let Some(why) = self.lagging().await {
+            } else if let Some(why) = self.lagging(db).await {
                 let since = *lag_since.get_or_insert_with(Instant::now);
                 if since.elapsed() >= self.pace.max_lag_wait {
                     bail!("{why} for {} (--max-lag-wait)", crate::timeparse::short(self.pace.max_lag_wait));
@@ -176,23 +179,41 @@ impl Pacer {
     }
 
     /// Why the run must wait for a replica, if it must.
-    async fn lagging(&mut self) -> Option<String> {
+    async fn lagging(&mut self, primary: &mut Db) -> Option<String> {
         let max = self.max_lag?;
+        // PostgreSQL: the primary's positions over time; a standby is as far
+        // behind as the oldest position it has not replayed.
+        if let Some(at) = pace::wal_position(primary).await {
+            let now = Instant::now();
+            self.positions.push_back((now, at));
+            while self.positions.len() > 2 && self.positions[1].0 + max * 2 < now {
+                self.positions.pop_front();
+            }
+        }
         for (shown, target, session) in &mut self.replicas {
             if session.is_none() {
                 *session = db::connect(target, Access::ReadOnly).await.ok();
             }
             let Some(db) = session else { return Some(format!("replica {shown} cannot be reached")) };
-            match pace::replica_lag(db).await {
-                Ok(Some(lag)) if lag <= max => {}
-                Ok(Some(lag)) => {
-                    return Some(format!("replica {shown} is {:.1}s behind (--max-lag)", lag.as_secs_f64()));
-                }
-                Ok(None) => return Some(format!("replica {shown} has its replication stopped")),
+            let lag = match pace::replica(db).await {
+                Ok(pace::Replica::Behind(lag)) => lag,
+                // The older of: when the primary first wrote what it has not
+                // replayed (as this run saw the primary), and when the primary
+                // committed the last transaction it replayed.
+                Ok(pace::Replica::Replayed(replayed, behind)) => self
+                    .positions
+                    .iter()
+                    .find(|(_, at)| *at > replayed)
+                    .map_or(Duration::ZERO, |(since, _)| since.elapsed())
+                    .max(behind.unwrap_or_default()),
+                Ok(pace::Replica::Stopped) => return Some(format!("replica {shown} has its replication stopped")),
                 Err(err) => {
                     *session = None;
                     return Some(format!("replica {shown}: {}", crate::exit::one_line(&err)));
                 }
+            };
+            if lag > max {
+                return Some(format!("replica {shown} is {:.1}s behind (--max-lag)", lag.as_secs_f64()));
             }
         }
         None

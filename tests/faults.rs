@@ -853,56 +853,6 @@ mod private {
         })
     }
 
-    /// A second standby of the private primary, replaying 3 s behind it.
-    pub fn pg_delayed_standby() -> Option<&'static str> {
-        static DELAYED: OnceLock<Result<String, String>> = OnceLock::new();
-        let pair = pg_pair()?;
-        match DELAYED.get_or_init(|| start_delayed_standby(pair)) {
-            Ok(url) => Some(url),
-            Err(e) => unavailable("a delayed PostgreSQL standby", e.clone()),
-        }
-    }
-
-    fn start_delayed_standby(pair: &PgPair) -> Result<String, String> {
-        let base = tempfile::Builder::new().prefix("idemctl-pg-delayed-").tempdir().map_err(|e| e.to_string())?.keep();
-        let at = |name: &str| base.join(name).display().to_string();
-        run("chown", &["postgres:postgres", &at("")])?;
-        let primary_port =
-            pair.primary.trim_start_matches("postgres://postgres@127.0.0.1:").trim_end_matches("/postgres");
-        let port = spare_port();
-        clean_up_after_exit(
-            &base,
-            &format!("runuser -u postgres -- {PG_BIN}/pg_ctl -D '{}' stop -m immediate", at("standby")),
-        );
-        as_postgres(
-            "pg_basebackup",
-            &[
-                "-h",
-                "127.0.0.1",
-                "-p",
-                primary_port,
-                "-U",
-                "postgres",
-                "-D",
-                &at("standby"),
-                "-R",
-                "-X",
-                "stream",
-                "-N",
-            ],
-        )?;
-        let options = format!(
-            "-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={} -c fsync=off -c hot_standby=on \
-             -c ssl=off -c recovery_min_apply_delay=3s",
-            base.display()
-        );
-        as_postgres(
-            "pg_ctl",
-            &["-D", &at("standby"), "-l", &at("standby.log"), "-w", "-t", "60", "-o", &options, "start"],
-        )?;
-        Ok(format!("postgres://postgres@127.0.0.1:{port}/postgres"))
-    }
-
     pub fn mariadb_tls() -> Option<&'static Maria> {
         static MARIA: OnceLock<Result<Maria, String>> = OnceLock::new();
         match MARIA.get_or_init(start_mariadb_tls) {
@@ -1247,15 +1197,42 @@ fn a_cancel_that_cannot_reach_the_server_is_said() {
     );
 }
 
-/// expire with --replica-url and --max-lag: a standby replaying 3 s behind
-/// holds each batch back until it has replayed the one before.
+/// expire with --replica-url and --max-lag: a standby whose replay is
+/// paused holds the batches back until it replays again.
 #[test]
 fn a_lagging_standby_holds_expire_back() {
     let Some(pair) = private::pg_pair() else { return };
-    let Some(standby) = private::pg_delayed_standby() else { return };
     let Some(primary) = TestDb::on_server(Engine::Postgres, &pair.primary) else { return };
     events(&primary, 300);
-    let out = run_at(
+    let standby_sql = |sql: &'static str| {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            use sqlx::Connection;
+            let mut c = sqlx::PgConnection::connect(&pair.standby).await.unwrap();
+            sqlx::raw_sql(sql).execute(&mut c).await.unwrap();
+        });
+    };
+    // Replay reaches the table, then stops.
+    let on_standby =
+        primary.url.replacen(pair.primary.trim_end_matches("/postgres"), pair.standby.trim_end_matches("/postgres"), 1);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let seen = rt.block_on(async {
+            use sqlx::Connection;
+            let mut c = sqlx::PgConnection::connect(&on_standby).await.ok()?;
+            sqlx::query_scalar::<_, i64>("SELECT count(*) FROM events").fetch_one(&mut c).await.ok()
+        });
+        if seen == Some(300) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the standby never had the table");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    standby_sql("SELECT pg_wal_replay_pause()");
+    // The standby is two seconds behind by the time the run starts.
+    std::thread::sleep(Duration::from_millis(2000));
+    let child = spawn(
         &primary.url,
         &[
             &EXPIRE_EVENTS[..],
@@ -1265,7 +1242,7 @@ fn a_lagging_standby_holds_expire_back() {
                 "--batch-time",
                 "0s",
                 "--replica-url",
-                standby,
+                &pair.standby,
                 "--max-lag",
                 "1s",
                 "--format",
@@ -1273,8 +1250,14 @@ fn a_lagging_standby_holds_expire_back() {
             ],
         ]
         .concat(),
+        &[],
     );
+    std::thread::sleep(Duration::from_millis(2500));
+    let held = event_ids(&primary).len();
+    standby_sql("SELECT pg_wal_replay_resume()");
+    let (out, _) = finish_within(child, Instant::now(), Duration::from_secs(20), "expire");
     assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(held > 0, "the run waited for the standby");
     let summary = &json(&out)["runs"][0];
     assert_eq!(summary["rows_deleted"], 300, "{summary}");
     assert!(summary["waited"]["lag_seconds"].as_f64().unwrap() >= 1.0, "{summary}");

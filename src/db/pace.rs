@@ -56,20 +56,48 @@ pub async fn load(db: &mut Db, name: &str) -> Result<f64> {
     value.trim().parse::<f64>().map_err(|_| anyhow::anyhow!("status variable {name} is not a number: {value}"))
 }
 
-/// How far a replica is behind: `Some(lag)`; `None` when its replication
-/// is stopped (it will not catch up by waiting).
-pub async fn replica_lag(db: &mut Db) -> Result<Option<Duration>> {
+/// PostgreSQL: the primary's WAL position now, as a number.
+pub async fn wal_position(db: &mut Db) -> Option<u64> {
+    if db.engine() != Engine::Postgres {
+        return None;
+    }
+    lsn(&db.query_value(query_file!(Engine::Postgres, "wal_position.sql"), &[]).await.ok()??)
+}
+
+/// A WAL position as PostgreSQL writes it (`16/B374D848`), as a number.
+fn lsn(text: &str) -> Option<u64> {
+    let (hi, lo) = text.split_once('/')?;
+    Some((u64::from_str_radix(hi, 16).ok()? << 32) | u64::from_str_radix(lo, 16).ok()?)
+}
+
+/// Where a replica is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Replica {
+    /// A PostgreSQL standby: how far it has replayed the primary's WAL, and,
+    /// when it has not replayed all it received, how long ago the primary
+    /// committed the last transaction it replayed.
+    Replayed(u64, Option<Duration>),
+    /// A MySQL/MariaDB replica: how far behind it says it is.
+    Behind(Duration),
+    /// Its replication is stopped: it will not catch up by waiting.
+    Stopped,
+}
+
+/// Where a replica is in replaying the primary's changes.
+pub async fn replica(db: &mut Db) -> Result<Replica> {
     match db.engine() {
         Engine::Postgres => {
             let row = db.query_text(query_file!(Engine::Postgres, "replica_lag.sql"), &[]).await?;
             let cells = row.into_iter().next().unwrap_or_default();
-            let in_recovery = cells.first().cloned().flatten().as_deref() == Some("true");
-            if !in_recovery {
+            let cell = |i: usize| cells.get(i).cloned().flatten();
+            if cell(0).as_deref() != Some("true") {
                 bail!("is not a replica (not in recovery)");
             }
-            let streaming = cells.get(2).cloned().flatten().as_deref() != Some("0");
-            let seconds = cells.get(1).cloned().flatten().and_then(|v| v.parse::<f64>().ok());
-            Ok(seconds.filter(|_| streaming).map(|s| Duration::from_secs_f64(s.max(0.0))))
+            if cell(3).as_deref() == Some("0") {
+                return Ok(Replica::Stopped);
+            }
+            let behind = cell(2).and_then(|s| s.parse::<f64>().ok()).map(|s| Duration::from_secs_f64(s.max(0.0)));
+            Ok(Replica::Replayed(cell(1).as_deref().and_then(lsn).unwrap_or(0), behind))
         }
         Engine::MySql => {
             for sql in ["SHOW REPLICA STATUS", "SHOW SLAVE STATUS"] {
@@ -85,8 +113,8 @@ pub async fn replica_lag(db: &mut Db) -> Result<Option<Duration>> {
                 }
                 return match found {
                     None => bail!("is not a replica (no replication configured)"),
-                    Some(None) => Ok(None),
-                    Some(Some(seconds)) => Ok(Some(Duration::from_secs(seconds.max(0) as u64))),
+                    Some(None) => Ok(Replica::Stopped),
+                    Some(Some(seconds)) => Ok(Replica::Behind(Duration::from_secs(seconds.max(0) as u64))),
                 };
             }
             bail!("cannot read its replication status (SHOW REPLICA STATUS needs REPLICATION CLIENT)")

@@ -1,0 +1,1 @@
+-- mysql: replicas report their lag in seconds (SHOW REPLICA STATUS).

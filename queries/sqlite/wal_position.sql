@@ -1,0 +1,1 @@
+-- sqlite: replicas report their lag in seconds (SHOW REPLICA STATUS).
