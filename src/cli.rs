@@ -18,7 +18,7 @@ pub struct Global {
     #[arg(long, env = "DATABASE_URL", value_name = "URL", hide_env_values = true, global = true)]
     pub database_url: Option<String>,
     /// TOML config file [default: ./idemctl.toml, else $XDG_CONFIG_HOME/idemctl/config.toml, when there]
-    #[arg(long, env = "IDEMCTL_CONFIG", value_name = "FILE", global = true)]
+    #[arg(long, env = "IDEMCTL_CONFIG", value_name = "FILE", global = true, hide_env_values = true)]
     pub config: Option<PathBuf>,
     /// Read no config file: not --config's, not IDEMCTL_CONFIG's, not the default ones
     #[arg(long, global = true)]

@@ -38,14 +38,23 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         let metrics_file = cli.global.metrics_file.clone();
         let name = cli.command.name();
         let (started, clock) = (std::time::SystemTime::now(), std::time::Instant::now());
-        let result = match cli.into_command() {
-            Ok(command) => commands::run(command).await,
+        let mut result = match cli.into_command() {
+            Ok(command) => {
+                if let Some((database, table)) = command.metrics_labels() {
+                    metrics::target(name, &database, &table);
+                }
+                commands::run(command).await
+            }
             Err(err) => Err(err),
         };
         if let Some(path) = metrics_file
             && let Err(err) = metrics::write(&path, name, exit::code(&result), started, clock.elapsed())
         {
-            eprintln!("idemctl: {}", exit::one_line(&err));
+            // A metrics file that cannot be written fails a run that went well.
+            match &result {
+                Ok(_) => result = Err(err),
+                Err(_) => eprintln!("idemctl: {}", exit::one_line(&err)),
+            }
         }
         if interrupt::is_set() {
             let _ = tokio::time::timeout(std::time::Duration::from_millis(1500), cancelling).await;

@@ -104,7 +104,7 @@ pub fn write(path: &Path, command: &str, exit_code: u8, started: SystemTime, too
     let mut text = Vec::new();
     TextEncoder::new().encode(&registry.gather(), &mut text)?;
     let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    std::fs::write(&tmp, &text).with_context(|| format!("cannot write the metrics file {}", tmp.display()))?;
+    std::fs::write(&tmp, &text).with_context(|| format!("cannot write the metrics file {}", path.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot write the metrics file {}", path.display()))?;
     Ok(())
 }

@@ -139,6 +139,9 @@ pub fn from_micros(us: i64) -> DateTime<Utc> {
 
 /// A UTC time as RFC 3339 with only the fraction digits it needs.
 pub fn rfc3339(t: DateTime<Utc>) -> String {
+    // To the millisecond at most, so that every time reads alike.
+    use chrono::Timelike;
+    let t = t.with_nanosecond(t.nanosecond() / 1_000_000 * 1_000_000).unwrap_or(t);
     t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
 }
 

@@ -17,6 +17,13 @@ fn idemctl(db: &TestDb, args: &[&str]) -> Run {
     run(db.idemctl(args))
 }
 
+/// The outcomes a run counted, the zeros of the others left out.
+fn nonzero(outcomes: &serde_json::Value) -> serde_json::Value {
+    let map: serde_json::Map<String, serde_json::Value> =
+        outcomes.as_object().unwrap().iter().filter(|(_, v)| **v != 0).map(|(k, v)| (k.clone(), v.clone())).collect();
+    serde_json::Value::Object(map)
+}
+
 fn json(out: &Run) -> Value {
     serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr))
 }
@@ -296,7 +303,7 @@ fn medusa_design(db: &TestDb) {
     let before = count_unfinished(db);
     let out = idemctl(db, &[&["reap", "--format", "json"][..], &MEDUSA[..]].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(json(&out)["outcomes"], serde_json::json!({"unchanged": 3}), "held is not held any more");
+    assert_eq!(nonzero(&json(&out)["outcomes"]), serde_json::json!({"unchanged": 3}), "held is not held any more");
     assert_eq!(count_unfinished(db), before);
     // doctor: the key is unique without a scope: one caller's key can replay another's.
     let (checks, out) = doctor(db, &MEDUSA);
@@ -382,7 +389,7 @@ fn idempotence4j_design(db: &TestDb) {
     // Its recovery is the next call re-running the procedure: nothing to write.
     let out = idemctl(db, &[&["reap", "--format", "json"][..], &IDEMPOTENCE4J[..]].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(json(&out)["outcomes"], serde_json::json!({"unchanged": 3}), "running is not held any more");
+    assert_eq!(nonzero(&json(&out)["outcomes"]), serde_json::json!({"unchanged": 3}), "running is not held any more");
     let (checks, out) = doctor(db, &IDEMPOTENCE4J);
     assert_eq!(failed(&checks), Vec::<&str>::new(), "{}", out.stdout);
     assert_eq!(checks["uniqueness"].0, "pass");
@@ -472,7 +479,11 @@ fn powertools_design(db: &TestDb) {
     let out = idemctl(db, &[&["reap", "--action", "delete", "--format", "json"][..], &POWERTOOLS[..]].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
     let deleted = 3;
-    assert_eq!(json(&out)["outcomes"], serde_json::json!({"deleted": deleted}), "fn#held is not held any more");
+    assert_eq!(
+        nonzero(&json(&out)["outcomes"]),
+        serde_json::json!({"deleted": deleted}),
+        "fn#held is not held any more"
+    );
     assert_eq!(ids(db).len(), before.len() - deleted);
     assert!(!ids(db).contains(&Some("fn#timed-out".to_string())));
     assert!(ids(db).contains(&Some("fn#running".to_string())), "a live deadline stays");

@@ -52,26 +52,51 @@ impl Demo {
             .to_vec()
     }
 
-    /// The commands to try next, on stdout after the scan.
+    /// The commands to try next, on stdout after the scan: each runs as
+    /// printed, pasted into a shell here.
     pub fn try_next(&self) -> Result<()> {
-        let db = self.path.display();
-        let idemctl = invocation();
+        let url = quoted(&format!("sqlite:{}", self.path.display()));
+        let file = quoted(&self.path.display().to_string());
+        let idemctl = quoted(&invocation());
+        let steps = [
+            (
+                "the remediation list",
+                format!("{idemctl} scan --database-url {url} --table orders --output rows --format csv"),
+            ),
+            (
+                "a wider window joins slower retries",
+                format!("{idemctl} scan --database-url {url} --table orders --window 60s"),
+            ),
+            (
+                "the last day, for a pipeline",
+                format!("{idemctl} scan --database-url {url} --table orders --since 24h --format json"),
+            ),
+            (
+                "keys a crash left in progress",
+                format!("{idemctl} stuck --database-url {url} --max-duration 'POST /v1/payments=30s'"),
+            ),
+            ("what reap would release", format!("{idemctl} reap --database-url {url} --dry-run")),
+            ("keys past their expiry", format!("{idemctl} expire --database-url {url} --dry-run")),
+            ("the key table's size and growth", format!("{idemctl} size --database-url {url}")),
+            ("its design checked", format!("{idemctl} doctor --database-url {url} --creation-table orders")),
+            ("the key table", format!("sqlite3 {file} 'SELECT status, count(*) FROM idempotency_keys GROUP BY 1'")),
+        ];
         let mut out = std::io::stdout().lock();
-        writeln!(
-            out,
-            "\nTry next:\n  \
-             {idemctl} scan --database-url sqlite:{db} --table orders --output rows --format csv   # the remediation list\n  \
-             {idemctl} scan --database-url sqlite:{db} --table orders --window 60s                 # a wider window joins slower retries\n  \
-             {idemctl} scan --database-url sqlite:{db} --table orders --since 24h --format json    # the last day, for a pipeline\n  \
-             {idemctl} stuck --database-url sqlite:{db} --max-duration 'POST /v1/payments=30s'     # keys a crash left in progress\n  \
-             {idemctl} reap --database-url sqlite:{db} --dry-run                                   # what reap would release\n  \
-             {idemctl} expire --database-url sqlite:{db} --dry-run                                 # keys past their expiry\n  \
-             {idemctl} size --database-url sqlite:{db}                                             # the key table's size and growth\n  \
-             {idemctl} doctor --database-url sqlite:{db} --creation-table orders                   # its design checked\n  \
-             sqlite3 {db} 'SELECT status, count(*) FROM idempotency_keys GROUP BY 1'           # the key table"
-        )?;
+        writeln!(out, "\nTry next:")?;
+        for (what, command) in steps {
+            writeln!(out, "  # {what}\n  {command}")?;
+        }
         Ok(())
     }
+}
+
+/// A word as a POSIX shell reads it back: quoted when it holds anything
+/// but letters, digits and `_./:-`.
+fn quoted(word: &str) -> String {
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "_./:-".contains(c)) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
 }
 
 /// How to run this binary as typed in a shell here: `idemctl` when that is

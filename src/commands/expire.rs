@@ -113,8 +113,13 @@ impl Summary {
         use crate::metrics::gauge;
         self.at = timeparse::rfc3339(timeparse::now());
         gauge("idemctl_expire_rows_deleted", "Rows this run deleted", &[], self.rows_deleted as f64);
-        if let Some(matching) = self.rows_matching {
-            let left = matching.saturating_sub(self.rows_deleted);
+        let left = match (self.stopped, self.rows_matching) {
+            // A run that went to its end left only the rows that refused to go.
+            (None, _) if !self.dry_run => Some(self.refused_keys.len() as u64),
+            (_, Some(matching)) => Some(matching.saturating_sub(self.rows_deleted)),
+            _ => None,
+        };
+        if let Some(left) = left {
             gauge("idemctl_expire_backlog_rows", "Expired rows left after this run", &[], left as f64);
         }
         gauge(

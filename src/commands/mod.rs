@@ -45,6 +45,27 @@ pub struct Cli {
 }
 
 impl Command {
+    /// What the metrics are labelled with, known before the run: the
+    /// database (engine, host, database) and the table as named by flag,
+    /// config file or default, so that a failing run's series are the same
+    /// series as a clean run's.
+    pub fn metrics_labels(&self) -> Option<(String, String)> {
+        let key_table = |url: &str, mapping: &crate::keys::MappingArgs| {
+            let file = crate::config::Config::load(mapping.config.as_deref()).unwrap_or_default();
+            let table = mapping.table.clone().or(file.key_table.table).unwrap_or_else(|| "idempotency_keys".into());
+            (crate::db::Target::new(url).place(), table)
+        };
+        match self {
+            Command::Scan(a) => Some((crate::db::Target::new(&a.connect.database_url).place(), a.table.clone())),
+            Command::Stuck(a) => Some(key_table(&a.connect.database_url, &a.mapping)),
+            Command::Reap(a) => Some(key_table(&a.connect.database_url, &a.mapping)),
+            Command::Expire(a) => Some(key_table(&a.connect.database_url, &a.mapping)),
+            Command::Doctor(a) => Some(key_table(&a.connect.database_url, &a.mapping)),
+            Command::Size(a) => a.database_url.as_deref().map(|url| key_table(url, &a.mapping)),
+            Command::Demo(_) | Command::Completions { .. } => None,
+        }
+    }
+
     /// The subcommand's name, as typed.
     pub fn name(&self) -> &'static str {
         match self {

@@ -208,7 +208,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     let (counts, slowest_batch_ms, stopped, failed) = (run.counts, run.slowest_batch_ms, run.stopped, run.failed);
     let batches_run = batches.batches();
     let batches_retries = batches.attempts();
-    let text: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let text: Vec<String> = counts.iter().filter(|(_, v)| **v > 0).map(|(k, v)| format!("{k} {v}")).collect();
     let said = match (text.is_empty(), candidates.len()) {
         (false, _) => text.join(", "),
         (true, 0) => "no stuck keys".to_string(),
@@ -256,7 +256,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         return Err(Interrupted.into());
     }
     Ok(Outcome::from_findings(
-        counts.contains_key(Resolution::NeedsReview.as_str()) || counts.contains_key(Resolution::Error.as_str()),
+        [Resolution::NeedsReview, Resolution::Error].iter().any(|r| counts.get(r.as_str()).is_some_and(|n| *n > 0)),
     ))
 }
 
@@ -295,7 +295,8 @@ async fn resolve_all(
     pacer: &mut Pacer,
     out: &mut Emitter<BufWriter<std::io::Stdout>>,
 ) -> Result<Resolved> {
-    let mut counts = BTreeMap::<&'static str, u64>::new();
+    let mut counts: BTreeMap<&'static str, u64> =
+        Resolution::possible(args.action, args.dry_run).into_iter().map(|r| (r.as_str(), 0)).collect();
     let mut slowest_batch_ms: f64 = 0.0;
     let mut at_key = 0;
     // The table's lock again, after a reconnect.

@@ -209,6 +209,10 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     } else {
         None
     };
+    if report::wants_progress(args.report.quiet) {
+        // Said before the bar starts, not across it when the first cluster comes.
+        findings.emitter.say_pending();
+    }
     let bar = report::progress(args.report.quiet, estimate, "scanning");
     let window_us = i64::try_from(args.window().as_micros()).unwrap_or(i64::MAX);
     // Candidates are confirmed, and findings written, by a task of their own
@@ -697,6 +701,27 @@ impl<W: Write> Findings<W> {
         emitter.meta("window_seconds", window, window.to_string())?;
         let notes = plan.time.notes();
         emitter.meta("notes", &notes, notes.join("; "))?;
+        let mut summary = vec![
+            "clusters_not_listed",
+            "rows_scanned",
+            "rows_unreadable",
+            "time_range",
+            "cluster_count",
+            "clusters_by_cause",
+            "extra_rows",
+            "extra_share",
+        ];
+        if args.sum.is_some() {
+            summary.push("sum_at_stake");
+        }
+        if args.by.is_some() {
+            summary.push("by_values_hit");
+        }
+        summary.push("elapsed_seconds");
+        if args.state.is_some() {
+            summary.push("audit");
+        }
+        emitter.expect_summary(&summary);
         let limit = match (args.limit, args.report.format) {
             (Some(n), _) => Some(usize::try_from(n).unwrap_or(usize::MAX)),
             (None, crate::report::Format::Table) => Some(TABLE_LIMIT),
@@ -823,7 +848,7 @@ impl<W: Write> Findings<W> {
                     format!("{} .. {}", timeparse::rfc3339(first), timeparse::rfc3339(last)),
                 )
             }
-            _ => (Value::Null, "no rows".to_string()),
+            _ => (json!({"first": null, "last": null}), "no rows".to_string()),
         };
         e.summary("time_range", range.0, range.1)?;
         let causes: Map<String, Value> = [Cause::NoKey, Cause::KeyPerAttempt, Cause::KeyReused, Cause::Unknown]

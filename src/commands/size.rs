@@ -444,8 +444,11 @@ fn blocks(s: &Sizing) -> Vec<Block> {
         line(&mut out, format!("\nwrites per day by {}, {} to {} (UTC):", w.column, w.first_day, w.last_day));
         let peak = w.by_day.iter().map(|d| d.rows).max().unwrap_or(0);
         let width = w.by_day.iter().map(|d| units::grouped(d.rows).len()).max().unwrap_or(1);
+        // The chart fits the terminal: the day and the count take 16 columns and the number's width.
+        let terminal = crate::report::table::Layout::for_stdout(false).width.unwrap_or(80);
+        let cells = terminal.saturating_sub(16 + width).clamp(8, 40);
         for d in &w.by_day {
-            line(&mut out, format!("  {}  {:>width$}  {}", d.day, units::grouped(d.rows), bar(d.rows, peak, 40)));
+            line(&mut out, format!("  {}  {:>width$}  {}", d.day, units::grouped(d.rows), bar(d.rows, peak, cells)));
         }
         let average = format!(
             "average {} rows a day over the last {} days",

@@ -112,8 +112,13 @@ fn record_metrics(stuck: &[stuck::StuckKey], held: u64) {
     use crate::metrics::gauge;
     let mut counts: BTreeMap<(String, String), u64> = BTreeMap::new();
     for key in stuck {
-        let state = serde_json::to_value(key.state).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
-        *counts.entry((state, key.operation.clone().unwrap_or_default())).or_default() += 1;
+        *counts.entry((key.state.as_str().to_string(), key.operation.clone().unwrap_or_default())).or_default() += 1;
+    }
+    // Nothing stuck is a zero, not a missing series: alerts see it.
+    if counts.is_empty() {
+        for state in ["lease-expired", "abandoned"] {
+            counts.insert((state.to_string(), String::new()), 0);
+        }
     }
     for ((state, operation), n) in counts {
         gauge(

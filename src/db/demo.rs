@@ -41,6 +41,11 @@ pub struct KeyRow {
 
 /// Refuses to touch a file that is not an earlier demo database.
 pub async fn prepare(path: &Path) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        anyhow::bail!("cannot create the demo database {}: no directory {}", path.display(), dir.display());
+    }
     if !path.exists() {
         return Ok(());
     }

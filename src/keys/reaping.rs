@@ -64,6 +64,25 @@ pub enum Resolution {
 }
 
 impl Resolution {
+    /// What a run with this action can report, so that a summary has the
+    /// same keys whatever happened.
+    pub fn possible(action: Action, dry_run: bool) -> Vec<Resolution> {
+        let done = match (action, dry_run) {
+            (Action::Release, false) => Resolution::Released,
+            (Action::Fail, false) => Resolution::Failed,
+            (Action::Delete, false) => Resolution::Deleted,
+            (Action::Release, true) => Resolution::WouldRelease,
+            (Action::Fail, true) => Resolution::WouldFail,
+            (Action::Delete, true) => Resolution::WouldDelete,
+        };
+        let mut all =
+            vec![done, Resolution::NeedsReview, Resolution::SkippedChanged, Resolution::Unchanged, Resolution::Error];
+        if !dry_run {
+            all.push(Resolution::SkippedLocked);
+        }
+        all
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Resolution::Released => "released",

@@ -302,7 +302,9 @@ pub async fn unmatched_operations(db: &mut Db, keys: &KeyTable, durations: &Dura
 
 /// Stuck keys counted by state.
 pub fn by_state(keys: &[StuckKey]) -> BTreeMap<&'static str, u64> {
-    let mut counts = BTreeMap::new();
+    // Every state, with zeros: the same keys whether or not any key is stuck.
+    let mut counts: BTreeMap<&'static str, u64> =
+        [State::LeaseExpired, State::Abandoned].iter().map(|s| (s.as_str(), 0)).collect();
     for key in keys {
         *counts.entry(key.state.as_str()).or_default() += 1;
     }

@@ -59,6 +59,9 @@ pub struct Emitter<W: Write> {
     tail: Vec<(String, Value, String)>,
     /// Closed by `finish`; otherwise closed when dropped, as incomplete.
     done: bool,
+    /// The summary's keys, for a run that stops before it has them all:
+    /// the missing ones are written as null, so the keys stay the same.
+    expected: Vec<&'static str>,
 }
 
 enum Sink<W: Write> {
@@ -106,7 +109,14 @@ impl<W: Write> Emitter<W> {
             pending: Vec::new(),
             tail: Vec::new(),
             done: false,
+            expected: Vec::new(),
         }
+    }
+
+    /// Names the summary's keys ahead, for a run that may stop before it has
+    /// them all (a scan interrupted mid-table).
+    pub fn expect_summary(&mut self, keys: &[&'static str]) {
+        self.expected = keys.to_vec();
     }
 
     /// A note or description of the run (the table, the compared columns):
@@ -134,9 +144,9 @@ impl<W: Write> Emitter<W> {
     }
 
     /// Says the meta given so far, on stderr.
-    fn say_pending(&mut self) {
+    pub fn say_pending(&mut self) {
         for line in self.pending.drain(..) {
-            eprintln!("{line}");
+            say(&line);
         }
     }
 
@@ -159,7 +169,7 @@ impl<W: Write> Emitter<W> {
                 if first {
                     *header = fields.keys().map(|k| label(k)).collect();
                 }
-                rows.push(fields.values().map(cell).collect());
+                rows.push(fields.values().map(people_cell).collect());
             }
             Sink::Csv { csv, header } => {
                 if first && *header {
@@ -213,7 +223,12 @@ impl<W: Write> Emitter<W> {
         if self.rows > 0 || incomplete.is_none() {
             self.say_pending();
         }
-        let tail = std::mem::take(&mut self.tail);
+        let mut tail = std::mem::take(&mut self.tail);
+        for key in &self.expected {
+            if !tail.iter().any(|(k, _, _)| k == key) {
+                tail.push((key.to_string(), Value::Null, String::new()));
+            }
+        }
         let complete = |doc: &mut Map<String, Value>| {
             doc.insert("complete".into(), Value::Bool(incomplete.is_none()));
             if let Some(reason) = incomplete {
@@ -353,7 +368,7 @@ impl<W: Write> Emitter<W> {
                 out.flush()?;
                 if !self.quiet {
                     for note in doc.notes() {
-                        eprintln!("note: {note}");
+                        say(&format!("note: {note}"));
                     }
                     if let Some(footer) = doc.footer() {
                         eprintln!("{footer}");
@@ -368,7 +383,7 @@ impl<W: Write> Emitter<W> {
                 self.close(None)?;
                 if !self.quiet {
                     for note in doc.notes() {
-                        eprintln!("note: {note}");
+                        say(&format!("note: {note}"));
                     }
                 }
             }
@@ -393,9 +408,35 @@ fn open_document(out: &mut impl Write, head: &Map<String, Value>, rows_key: &str
 fn print_tail_to_stderr(tail: &[(String, Value, String)], quiet: bool) {
     if !quiet {
         for (key, _, text) in tail.iter().filter(|(_, _, text)| !text.is_empty()) {
-            eprintln!("{}: {text}", label(key));
+            say(&format!("{}: {text}", label(key)));
         }
     }
+}
+
+/// A line for people on stderr: on a terminal, wrapped at its width between
+/// words (a time, a name or a number stays whole), continued two columns in.
+pub fn say(line: &str) {
+    let term = console::Term::stderr();
+    if !term.is_term() {
+        eprintln!("{line}");
+        return;
+    }
+    let width = usize::from(term.size().1).max(20);
+    let mut out = String::new();
+    let mut used = 0;
+    for word in line.split(' ') {
+        let w = unicode_width::UnicodeWidthStr::width(word);
+        if used > 0 && used + 1 + w > width {
+            out.push_str("\n  ");
+            used = 2;
+        } else if used > 0 {
+            out.push(' ');
+            used += 1;
+        }
+        out.push_str(word);
+        used += w;
+    }
+    eprintln!("{out}");
 }
 
 fn label(key: &str) -> String {
@@ -408,6 +449,17 @@ fn label(key: &str) -> String {
 fn csv_cell(value: &Value) -> String {
     match value {
         Value::Object(_) => value.to_string(),
+        other => cell(other),
+    }
+}
+
+/// A cell for people: as `cell`, fractions to three decimals at most.
+fn people_cell(value: &Value) -> String {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            let text = format!("{:.3}", n.as_f64().unwrap_or(0.0));
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        }
         other => cell(other),
     }
 }
@@ -435,10 +487,8 @@ pub fn config_meta<W: Write>(out: &mut Emitter<W>, path: Option<&std::path::Path
 }
 
 /// Says on stderr, before any work, what a command reads or changes: for a
-/// person at a terminal (cron and pipelines have it in the JSON); and names
-/// it in the metrics' labels.
+/// person at a terminal (cron and pipelines have it in the JSON).
 pub fn say_target(quiet: bool, command: &str, place: &str, table: &str) {
-    crate::metrics::target(command, place, table);
     if wants_progress(quiet) {
         eprintln!("idemctl {command}: {place}, table {table}");
     }
@@ -474,9 +524,59 @@ pub fn progress(quiet: bool, total: Option<u64>, what: &str) -> ProgressBar {
         .progress_chars("=> ")
         .with_key("rate", rate)
         .with_key("count", count);
+    let target = indicatif::ProgressDrawTarget::term_like_with_hz(Box::new(Narrowed(console::Term::stderr())), 8);
     let bar = bar.with_style(style).with_finish(indicatif::ProgressFinish::AndClear);
+    bar.set_draw_target(target);
     bar.enable_steady_tick(Duration::from_millis(120));
     bar
+}
+
+/// stderr, three columns narrower than it is: indicatif pads the bar's line
+/// to the terminal's width, and the `^C` a terminal echoes on Ctrl-C would
+/// wrap it to a new line that clearing the bar does not reach.
+#[derive(Debug)]
+struct Narrowed(console::Term);
+
+impl indicatif::TermLike for Narrowed {
+    fn width(&self) -> u16 {
+        self.0.size().1.saturating_sub(3).max(20)
+    }
+
+    fn height(&self) -> u16 {
+        self.0.size().0
+    }
+
+    fn move_cursor_up(&self, n: usize) -> io::Result<()> {
+        self.0.move_cursor_up(n)
+    }
+
+    fn move_cursor_down(&self, n: usize) -> io::Result<()> {
+        self.0.move_cursor_down(n)
+    }
+
+    fn move_cursor_right(&self, n: usize) -> io::Result<()> {
+        self.0.move_cursor_right(n)
+    }
+
+    fn move_cursor_left(&self, n: usize) -> io::Result<()> {
+        self.0.move_cursor_left(n)
+    }
+
+    fn write_line(&self, s: &str) -> io::Result<()> {
+        self.0.write_line(s)
+    }
+
+    fn write_str(&self, s: &str) -> io::Result<()> {
+        self.0.write_str(s)
+    }
+
+    fn clear_line(&self) -> io::Result<()> {
+        self.0.clear_line()
+    }
+
+    fn flush(&self) -> io::Result<()> {
+        self.0.flush()
+    }
 }
 
 #[cfg(test)]

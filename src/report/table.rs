@@ -5,7 +5,7 @@
 //! a vertical record, as psql's `\x auto` does. Piped or redirected, the
 //! table is as wide as its widest row.
 
-use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets};
+use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// How a table is laid out.
@@ -31,20 +31,25 @@ impl Layout {
     }
 }
 
+/// A rule above and below the table and under its header, no borders or
+/// column lines (comfy-table's style string: a space leaves a part out).
+const LINES_ABOVE_AND_BELOW: &str = "  ── ══      ──    ";
+
 /// Narrowest a shortened free-text column gets.
 const NARROWEST: usize = 12;
 
 /// The table, ending in a newline.
 pub fn render(header: &[String], rows: &[Vec<String>], layout: Layout) -> String {
-    // A header may wrap at its spaces: its longest word counts.
-    let natural: Vec<usize> = (0..header.len())
-        .map(|i| {
-            let word = header[i].split(' ').map(width).max().unwrap_or(0);
-            rows.iter().map(|r| width(&r[i])).chain([word]).max().unwrap_or(0)
-        })
-        .collect();
-    // Borders and padding of UTF8_FULL_CONDENSED: "│ a ┆ b │".
-    let overhead = 3 * header.len() + 1;
+    let cells = |i: usize| rows.iter().map(|r| width(&r[i])).max().unwrap_or(0);
+    let whole: Vec<usize> = (0..header.len()).map(|i| cells(i).max(width(&header[i]))).collect();
+    // A space each side of every column, and one between columns: " a   b ".
+    let overhead = 3 * header.len() - 1;
+    if layout.width.is_none_or(|w| whole.iter().sum::<usize>() + overhead <= w) {
+        return table(header, rows, &whole, layout);
+    }
+    // Narrower: a header may wrap at its spaces, so its longest word counts.
+    let natural: Vec<usize> =
+        (0..header.len()).map(|i| cells(i).max(header[i].split(' ').map(width).max().unwrap_or(0))).collect();
     let total: usize = natural.iter().sum::<usize>() + overhead;
     let Some(limit) = layout.width.filter(|w| total > *w) else {
         return table(header, rows, &natural, layout);
@@ -72,7 +77,7 @@ pub fn render(header: &[String], rows: &[Vec<String>], layout: Layout) -> String
 
 fn table(header: &[String], rows: &[Vec<String>], widths: &[usize], layout: Layout) -> String {
     let mut t = Table::new();
-    t.load_preset(presets::UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Disabled);
+    t.load_preset(LINES_ABOVE_AND_BELOW).set_content_arrangement(ContentArrangement::Disabled);
     t.set_header(header.iter().zip(widths).map(|(h, w)| wrap_words(h, *w)));
     for row in rows {
         t.add_row(row.iter().zip(header).map(|(cell, column)| {
@@ -83,14 +88,17 @@ fn table(header: &[String], rows: &[Vec<String>], widths: &[usize], layout: Layo
             }
         }));
     }
-    if layout.right {
-        for column in t.column_iter_mut().skip(1) {
+    let numeric = |i: usize| !rows.is_empty() && rows.iter().all(|r| r[i].is_empty() || is_number(&r[i]));
+    for (i, column) in t.column_iter_mut().enumerate() {
+        if (layout.right && i > 0) || numeric(i) {
             column.set_cell_alignment(CellAlignment::Right);
         }
     }
     if !layout.color {
         t.force_no_tty();
     } else {
+        // --color always wins over NO_COLOR, which the terminal library honours on its own.
+        crossterm::style::force_color_output(true);
         t.enforce_styling();
     }
     format!("{t}\n")
@@ -106,11 +114,24 @@ fn records(header: &[String], rows: &[Vec<String>], layout: Layout) -> String {
         out.push_str(&format!("{title}{}\n", "─".repeat(rule)));
         for (column, cell) in header.iter().zip(row) {
             let pad = " ".repeat(label - width(column));
-            let value = match layout.color.then(|| paint(column, cell)).flatten() {
-                Some(color) => ansi(color, cell),
-                None => cell.clone(),
+            let room = layout.width.map(|w| w.saturating_sub(label + 3));
+            let fits = room.is_none_or(|r| width(cell) <= r);
+            // Free text is shortened to the line; a token too long for it
+            // goes whole on a line of its own.
+            let (shown, own_line) = match (fits, cell.contains(char::is_whitespace), room) {
+                (false, true, Some(r)) => (shorten(cell, r.max(NARROWEST)), false),
+                (false, false, _) => (cell.clone(), true),
+                _ => (cell.clone(), false),
             };
-            out.push_str(&format!("{column}{pad} │ {value}\n"));
+            let value = match layout.color.then(|| paint(column, cell)).flatten() {
+                Some(color) => ansi(color, &shown),
+                None => shown,
+            };
+            if own_line {
+                out.push_str(&format!("{column}{pad} │\n{value}\n"));
+            } else {
+                out.push_str(&format!("{column}{pad} │ {value}\n"));
+            }
         }
     }
     out
@@ -129,6 +150,11 @@ fn wrap_words(text: &str, max: usize) -> String {
         }
     }
     lines.join("\n")
+}
+
+/// Whether a cell holds a number (a count, a size, seconds).
+fn is_number(text: &str) -> bool {
+    text.replace(',', "").parse::<f64>().is_ok()
 }
 
 /// Display width on a terminal.
