@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
-# Benchmark: idemctl expire against one unbatched DELETE on the same key
-# table of N rows (default 1,000,000; 5,000,000 for the full run), 60%
-# expired, in PostgreSQL and MariaDB, with a concurrent insert load whose
-# latency is measured at rest, during the DELETE and during idemctl.
+# Benchmark: idemctl expire (default options) against one unbatched DELETE
+# on the same key table of N rows (default 1,000,000; 5,000,000 for the full
+# run), 60% expired, in PostgreSQL and MariaDB, with a concurrent insert load.
 #
-#   bench/expire.sh                  # both engines, N=1000000
-#   N=5000000 bench/expire.sh pg
-#   BATCH=5000 bench/expire.sh mysql  # another batch size
-#   SLEEP=2ms bench/expire.sh pg       # a pause between batches
-#   TAIL=40 bench/expire.sh mysql      # the load runs 40 s on after each run,
-#                                      # measured apart: the work a run leaves
-#                                      # behind (InnoDB's purge of its rows)
+# Each side is measured over the window of the work it causes: from its
+# start until, on MariaDB, InnoDB's history list is back at its length before
+# the run (the purge of the deleted rows, which runs after the statement
+# returns, counts), on PostgreSQL until the statement or the last batch
+# commits. Rate and insert p99 are over that window; the p99 at rest is
+# measured just before each side.
+#
+#   bench/expire.sh                    # both engines on the shared servers
+#   N=5000000 bench/expire.sh pg mysql  # the full run
+#   bench/expire.sh replica-pg         # a private primary and streaming standby
+#   bench/expire.sh replica-mysql      # a private MariaDB primary and replica
+#   ARGS="--batch-size 5000 --batch-time 0s" bench/expire.sh mysql  # other options
+#   SIDES=idemctl ARGS=--sleep-ratio=1 bench/expire.sh mysql  # idemctl alone, against
+#                                      # the single DELETE's last measurement
+#
+# The replica runs start their own servers under a temp dir on spare ports
+# (removed at the end), run both sides with a lag sampler on the replica,
+# and idemctl with --replica-url and --max-lag 1s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 N=${N:-1000000}
-BATCH=${BATCH:-5000}
-SLEEP=${SLEEP:-}
-TAIL=${TAIL:-0}
-PACE=()
-[ -z "$SLEEP" ] || PACE=(--sleep "$SLEEP")
+SIDES=${SIDES:-both}
+read -r -a EXTRA <<<"${ARGS:-}"
 ENGINES=("$@")
 [ ${#ENGINES[@]} -gt 0 ] || ENGINES=(pg mysql)
 PG_URL=${PG_URL:-postgres://root@127.0.0.1:5432/test}
@@ -33,59 +40,104 @@ LOAD=target/release/examples/insert_load
 
 now() { date +%s.%N; }
 
-# with_load URL TAG COMMAND...: runs COMMAND under the insert load; the
-# load's figures go to $OUT/TAG.load (each insert in $OUT/TAG.trace), the
-# command's time to $OUT/TAG.time, the time it returned to $OUT/TAG.end.
-with_load() {
-    local url=$1 tag=$2 start end
+# --- MariaDB access -------------------------------------------------------
+
+mysql_at() { # URL ARGS...: the mariadb client on the URL's host, port and database
+    local url=$1 rest host
+    shift
+    rest=${url#*://}
+    host=${rest%%/*}
+    host=${host#*@}
+    mariadb -h "${host%:*}" -P "${host##*:}" -u root "${url##*/}" "$@"
+}
+hll() { mysql_at "$1" -N -e "SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'" | cut -f2; }
+
+# --- one measured run -----------------------------------------------------
+
+# measure URL TAG COMMAND...: the insert load runs 20 s at rest (TAG-rest),
+# then COMMAND runs under it; on MariaDB the window goes on until the
+# history list is back at its floor at rest (the list counts transactions:
+# a single DELETE's stays on it until all its rows are purged, while the
+# load's own come and go).
+# Writes TAG.window (start end returned) and TAG.trace (each insert).
+measure() {
+    local url=$1 tag=$2 start returned end base=""
     shift 2
-    INSERT_TRACE="$OUT/$tag.trace" "$LOAD" "$url" 600 >"$OUT/$tag.load" &
+    INSERT_TRACE="$OUT/$tag.trace" "$LOAD" "$url" 3600 >"$OUT/$tag.load" &
     local load=$!
-    sleep 1
+    sleep 15
+    if [[ $url == mysql* ]]; then
+        # The history list's floor at rest, under the load alone: the
+        # load's own transactions come and go, a pending purge stays.
+        base=
+        for _ in $(seq 25); do
+            local h
+            h=$(hll "$url")
+            [ -n "$base" ] && [ "$h" -ge "$base" ] || base=$h
+            sleep 0.2
+        done
+    else
+        sleep 5
+    fi
     start=$(now)
     "$@" >"$OUT/$tag.out"
+    returned=$(now)
+    if [ -n "$base" ]; then
+        while [ "$(hll "$url")" -gt "$base" ]; do sleep 0.1; done
+    fi
     end=$(now)
-    echo "$end - $start" | bc >"$OUT/$tag.time"
-    echo "$end" >"$OUT/$tag.end"
-    sleep $((TAIL > 1 ? TAIL : 1))
+    echo "$start $end $returned ${base:-}" >"$OUT/$tag.window"
+    sleep 1
     kill -TERM "$load"
     wait "$load" || true
 }
 
-# tail_p99 TAG: the p99 of the inserts that started after TAG's command returned.
-tail_p99() {
-    awk -v end="$(cat "$OUT/$1.end")" '$1 > end {print $2}' "$OUT/$1.trace" | sort -n |
-        awk '{v[NR] = $1} END {i = int(NR * 0.99) + 1; if (i > NR) i = NR; print v[i]}'
+# p99 TAG FROM TO: the p99 insert latency (ms) of the inserts that started in [FROM, TO).
+p99() {
+    awk -v a="$2" -v b="$3" '$1 >= a && $1 < b {print $2}' "$OUT/$1.trace" | sort -n |
+        awk '{v[NR] = $1} END {if (NR == 0) {print 0; exit} i = int(NR * 0.99) + 1; if (i > NR) i = NR; print v[i]}'
 }
 
-p99() { awk '{for (i = 1; i < NF; i++) if ($i == "p99") print $(i + 1)}' "$1"; }
+# side TAG EXPIRED LABEL: one line for one side.
+side() {
+    local tag=$1 expired=$2 label=$3 start end returned rest during secs
+    read -r start end returned _ <"$OUT/$tag.window"
+    secs=$(echo "$end - $start" | bc -l)
+    rest=$(p99 "$tag" "$(echo "$start - 19" | bc -l)" "$start")
+    during=$(p99 "$tag" "$start" "$end")
+    printf '  %-13s %7.2fs (returned after %6.2fs) %9.0f rows/s   insert p99 %7.2f ms, at rest %5.2f ms: %5.2fx\n' \
+        "$label" "$secs" "$(echo "$returned - $start" | bc -l)" "$(echo "$expired / $secs" | bc -l)" \
+        "$during" "$rest" "$(echo "$during / $rest" | bc -l)"
+    echo "$secs" >"$OUT/$tag.secs"
+}
+
+json_field() { grep -o "\"$2\":[^,}]*" "$OUT/$1.out" | head -n1 | cut -d: -f2-; }
 
 report() {
-    local engine=$1 expired=$2
-    local delete_s idem_s rest rest2 delete_p99 idem_p99 slowest
-    delete_s=$(cat "$OUT/$engine-delete.time")
-    idem_s=$(cat "$OUT/$engine-idemctl.time")
-    rest=$(p99 "$OUT/$engine-rest.load")
-    rest2=$(p99 "$OUT/$engine-rest2.load")
-    delete_p99=$(p99 "$OUT/$engine-delete.load")
-    idem_p99=$(p99 "$OUT/$engine-idemctl.load")
-    slowest=$(grep -o '"slowest_batch_ms":[0-9.]*' "$OUT/$engine-idemctl.out" | cut -d: -f2)
-    printf '%-6s N=%s expired=%s batch=%s sleep=%s\n' "$engine" "$N" "$expired" "$BATCH" "${SLEEP:-0}"
-    printf '  single DELETE %8.2fs %10.0f rows/s   insert p99 %7.2f ms\n' "$delete_s" "$(echo "$expired / $delete_s" | bc -l)" "$delete_p99"
-    printf '  idemctl       %8.2fs %10.0f rows/s   insert p99 %7.2f ms   slowest batch %.1f ms\n' \
-        "$idem_s" "$(echo "$expired / $idem_s" | bc -l)" "$idem_p99" "$slowest"
-    printf '  at rest                                   insert p99 %7.2f ms before the DELETE, %.2f ms before idemctl\n' \
-        "$rest" "$rest2"
-    printf '  idemctl rows/s vs DELETE: %.2fx (target >= 0.5); p99 during idemctl vs rest before it: %.2fx (target <= 3); DELETE: %.2fx\n' \
-        "$(echo "$delete_s / $idem_s" | bc -l)" "$(echo "$idem_p99 / $rest2" | bc -l)" "$(echo "$delete_p99 / $rest" | bc -l)"
-    if [ "$TAIL" -gt 0 ]; then
-        printf '  in the %s s after each returned                insert p99 %7.2f ms after the DELETE, %.2f ms after idemctl\n' \
-            "$TAIL" "$(tail_p99 "$engine-delete")" "$(tail_p99 "$engine-idemctl")"
-    fi
+    local engine=$1 expired=$2 limit=$3
+    printf '%-6s N=%s expired=%s idemctl options: %s\n' "$engine" "$N" "$expired" "${EXTRA[*]:-(defaults)}"
+    side "$engine-delete" "$expired" "single DELETE"
+    side "$engine-idemctl" "$expired" "idemctl"
+    local waited
+    waited=$(grep -o '"waited":{[^}]*}' "$OUT/$engine-idemctl.out" | head -n1)
+    printf '  idemctl: %s batches, slowest %s ms, smallest %s rows, deleted %s; %s\n' \
+        "$(json_field "$engine-idemctl" batches)" "$(json_field "$engine-idemctl" slowest_batch_ms)" \
+        "$(json_field "$engine-idemctl" smallest_batch_rows)" "$(json_field "$engine-idemctl" rows_deleted)" "$waited"
+    local d i rd ri
+    d=$(cat "$OUT/$engine-delete.secs")
+    i=$(cat "$OUT/$engine-idemctl.secs")
+    read -r sd ed _ <"$OUT/$engine-delete.window"
+    read -r si ei _ <"$OUT/$engine-idemctl.window"
+    rd=$(echo "$(p99 "$engine-delete" "$sd" "$ed") / $(p99 "$engine-delete" "$(echo "$sd - 19" | bc -l)" "$sd")" | bc -l)
+    ri=$(echo "$(p99 "$engine-idemctl" "$si" "$ei") / $(p99 "$engine-idemctl" "$(echo "$si - 19" | bc -l)" "$si")" | bc -l)
+    printf '  targets: rate %.2fx the DELETE (>= 0.5); slowest batch %s ms (< 250); p99 %.2fx rest (<= %s; the DELETE %.2fx)\n' \
+        "$(echo "$d / $i" | bc -l)" "$(json_field "$engine-idemctl" slowest_batch_ms)" "$ri" "$limit" "$rd"
 }
 
+# --- the tables -----------------------------------------------------------
+
 build_pg() {
-    psql "$PG_URL" -q -v ON_ERROR_STOP=1 <<SQL
+    psql "$1" -q -v ON_ERROR_STOP=1 <<SQL
 DROP TABLE IF EXISTS idempotency_keys;
 CREATE TABLE idempotency_keys (
     scope_id text NOT NULL, operation text NOT NULL, key text NOT NULL, request_hash bytea,
@@ -104,25 +156,9 @@ CHECKPOINT;
 SQL
 }
 
-bench_pg() {
-    local expired=$((N * 6 / 10))
-    build_pg
-    with_load "$PG_URL" pg-rest sleep 20
-    with_load "$PG_URL" pg-delete psql "$PG_URL" -q -c "DELETE FROM idempotency_keys WHERE expires_at < now()"
-    build_pg
-    with_load "$PG_URL" pg-rest2 sleep 20
-    with_load "$PG_URL" pg-idemctl "$BIN" expire --database-url "$PG_URL" --batch-size "$BATCH" "${PACE[@]}" --format json --quiet
-    report pg "$expired"
-}
-
-mysql_cli() {
-    local rest=${MYSQL_URL#*://}
-    local host=${rest%%/*}; host=${host#*@}
-    mariadb -h "${host%:*}" -P "${host##*:}" -u root "${MYSQL_URL##*/}" "$@"
-}
-
 build_mysql() {
-    mysql_cli <<SQL
+    local url=$1
+    mysql_at "$url" <<SQL
 DROP TABLE IF EXISTS idempotency_keys;
 CREATE TABLE idempotency_keys (
     scope_id VARCHAR(64) NOT NULL, operation VARCHAR(64) NOT NULL, \`key\` VARCHAR(64) NOT NULL, request_hash VARBINARY(32),
@@ -138,34 +174,153 @@ ORDER BY 1, 3;
 CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
 ANALYZE TABLE idempotency_keys;
 SQL
-    # Both runs start with the build's pages written out, as PostgreSQL's do
-    # from a CHECKPOINT: InnoDB would otherwise flush them during the run.
-    local pct
-    pct=$(mysql_cli -N -e "SELECT @@GLOBAL.innodb_max_dirty_pages_pct")
-    mysql_cli -e "SET GLOBAL innodb_max_dirty_pages_pct = 0"
-    local age
-    while age=$(mysql_cli -N -e "SHOW GLOBAL STATUS LIKE 'Innodb_checkpoint_age'" | cut -f2) &&
+    # Both runs start with the build's pages written out and its purge done,
+    # as PostgreSQL's start from a CHECKPOINT: InnoDB would otherwise do
+    # that work during the run.
+    local pct age
+    pct=$(mysql_at "$url" -N -e "SELECT @@GLOBAL.innodb_max_dirty_pages_pct")
+    mysql_at "$url" -e "SET GLOBAL innodb_max_dirty_pages_pct = 0"
+    while age=$(mysql_at "$url" -N -e "SHOW GLOBAL STATUS LIKE 'Innodb_checkpoint_age'" | cut -f2) &&
         [ -n "$age" ] && [ "$age" -ge 1000000 ]; do
         sleep 0.5
     done
-    mysql_cli -e "SET GLOBAL innodb_max_dirty_pages_pct = $pct"
+    mysql_at "$url" -e "SET GLOBAL innodb_max_dirty_pages_pct = $pct"
+    while [ "$(hll "$url")" -gt 0 ]; do sleep 0.5; done
+}
+
+bench_pg() {
+    local expired=$((N * 6 / 10))
+    if [ "$SIDES" = both ]; then
+        build_pg "$PG_URL"
+        measure "$PG_URL" pg-delete psql "$PG_URL" -q -c "DELETE FROM idempotency_keys WHERE expires_at < now()"
+    fi
+    build_pg "$PG_URL"
+    measure "$PG_URL" pg-idemctl "$BIN" expire --database-url "$PG_URL" "${EXTRA[@]}" --format json --quiet
+    report pg "$expired" 2
 }
 
 bench_mysql() {
     local expired=$((N * 6 / 10))
-    build_mysql >/dev/null
-    with_load "$MYSQL_URL" mysql-rest sleep 20
-    with_load "$MYSQL_URL" mysql-delete mysql_cli -e "DELETE FROM idempotency_keys WHERE expires_at < NOW(6)"
-    build_mysql >/dev/null
-    with_load "$MYSQL_URL" mysql-rest2 sleep 20
-    with_load "$MYSQL_URL" mysql-idemctl "$BIN" expire --database-url "$MYSQL_URL" --batch-size "$BATCH" "${PACE[@]}" --format json --quiet
-    report mysql "$expired"
+    if [ "$SIDES" = both ]; then
+        build_mysql "$MYSQL_URL" >/dev/null
+        measure "$MYSQL_URL" mysql-delete mysql_at "$MYSQL_URL" -e "DELETE FROM idempotency_keys WHERE expires_at < NOW(6)"
+    fi
+    build_mysql "$MYSQL_URL" >/dev/null
+    measure "$MYSQL_URL" mysql-idemctl "$BIN" expire --database-url "$MYSQL_URL" "${EXTRA[@]}" --format json --quiet
+    report mysql "$expired" 3
+}
+
+# --- private primary and replica -------------------------------------------
+
+PG_BIN=/usr/lib/postgresql/15/bin
+spare_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# sample_lag COMMAND...: prints "unix-time lag-seconds" every 200 ms until killed.
+sample_lag() {
+    while true; do
+        echo "$(now) $("$@" 2>/dev/null || echo NA)"
+        sleep 0.2
+    done
+}
+
+lag_line() { # TAG LABEL: the replica's lag over the side's window and until it caught up
+    local tag=$1 label=$2 start end
+    read -r start end _ <"$OUT/$tag.window"
+    awk -v a="$start" -v b="$end" -v label="$label" '
+        $2 == "NA" {next}
+        $1 >= a && $1 <= b {n++; if ($2 > max) max = $2; v[n] = $2}
+        $1 > b && $2 > 0.5 {after = $1 - b}
+        END {asort(v); i = int(n * 0.99) + 1; if (i > n) i = n; p = (n > 0) ? v[i] : 0
+             printf "  %-13s replica lag during the run: max %.2f s, p99 %.2f s; behind for %.1f s after it\n", label, max, p, after}' \
+        "$OUT/$tag.lag"
+}
+
+with_lag_sampler() { # TAG COMMAND...: runs COMMAND with the lag sampler writing TAG.lag
+    local tag=$1
+    shift
+    sample_lag "${LAG_CMD[@]}" >"$OUT/$tag.lag" &
+    local sampler=$!
+    "$@"
+    # The sampler goes on until the replica has caught up (or 120 s).
+    local until=$((SECONDS + 120))
+    sleep 1
+    while [ $SECONDS -lt $until ] && awk 'END {exit !($2 == "NA" || $2 > 0.5)}' "$OUT/$tag.lag"; do sleep 0.5; done
+    kill "$sampler"
+    wait "$sampler" 2>/dev/null || true
+}
+
+bench_replica_pg() {
+    local base p1 p2 expired=$((N * 6 / 10))
+    base=$(mktemp -d /tmp/idemctl-bench-pg.XXXXXX)
+    chown postgres:postgres "$base"
+    p1=$(spare_port)
+    p2=$(spare_port)
+    local opts="-c listen_addresses=127.0.0.1 -c unix_socket_directories=$base -c wal_level=replica -c max_wal_senders=5 -c hot_standby=on -c ssl=off -c shared_buffers=256MB -c max_wal_size=4GB"
+    trap "runuser -u postgres -- $PG_BIN/pg_ctl -D $base/standby stop -m immediate >/dev/null 2>&1; runuser -u postgres -- $PG_BIN/pg_ctl -D $base/primary stop -m immediate >/dev/null 2>&1; rm -rf $base" EXIT
+    runuser -u postgres -- "$PG_BIN/initdb" -D "$base/primary" --auth=trust -U postgres -E UTF8 >/dev/null
+    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$base/primary" -l "$base/primary.log" -w -o "-p $p1 $opts" start >/dev/null
+    runuser -u postgres -- "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$p1" -U postgres -D "$base/standby" -R -X stream >/dev/null
+    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$base/standby" -l "$base/standby.log" -w -o "-p $p2 $opts" start >/dev/null
+    local primary="postgres://postgres@127.0.0.1:$p1/postgres" standby="postgres://postgres@127.0.0.1:$p2/postgres"
+    LAG_CMD=(psql "$standby" -XAtq -c "SELECT CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0 ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp()) END")
+    build_pg "$primary"
+    with_lag_sampler pg-replica-delete measure "$primary" pg-replica-delete psql "$primary" -q -c "DELETE FROM idempotency_keys WHERE expires_at < now()"
+    build_pg "$primary"
+    with_lag_sampler pg-replica-idemctl measure "$primary" pg-replica-idemctl "$BIN" expire --database-url "$primary" \
+        --replica-url "$standby" --max-lag 1s "${EXTRA[@]}" --format json --quiet
+    report pg-replica "$expired" 2
+    lag_line pg-replica-delete "single DELETE"
+    lag_line pg-replica-idemctl "idemctl"
+}
+
+start_mariadbd() { # DIR PORT ID: a private server with binary logging
+    local dir=$1 port=$2 id=$3
+    mariadb-install-db --no-defaults --datadir="$dir/data" --auth-root-authentication-method=normal \
+        --skip-test-db --user=root >/dev/null
+    /usr/sbin/mariadbd --no-defaults --datadir="$dir/data" --port="$port" --bind-address=127.0.0.1 \
+        --socket="$dir/mysqld.sock" --pid-file="$dir/mysqld.pid" --log-error="$dir/error.log" --user=root \
+        --skip-name-resolve --innodb-buffer-pool-size=1G --server-id="$id" --log-bin="$dir/binlog" \
+        --binlog-format=ROW --log-slave-updates >/dev/null 2>&1 &
+    local tries=0
+    until mariadb -h 127.0.0.1 -P "$port" -u root -e "SELECT 1" >/dev/null 2>&1; do
+        tries=$((tries + 1))
+        [ $tries -lt 300 ] || { cat "$dir/error.log" >&2; exit 1; }
+        sleep 0.2
+    done
+}
+
+bench_replica_mysql() {
+    local base p1 p2 expired=$((N * 6 / 10))
+    base=$(mktemp -d /tmp/idemctl-bench-maria.XXXXXX)
+    p1=$(spare_port)
+    p2=$(spare_port)
+    trap "kill -9 \$(cat $base/primary/mysqld.pid $base/replica/mysqld.pid 2>/dev/null) 2>/dev/null; rm -rf $base" EXIT
+    mkdir -p "$base/primary" "$base/replica"
+    start_mariadbd "$base/primary" "$p1" 1
+    start_mariadbd "$base/replica" "$p2" 2
+    local primary="mysql://root@127.0.0.1:$p1/test" replica="mysql://root@127.0.0.1:$p2/test"
+    mariadb -h 127.0.0.1 -P "$p1" -u root -e "CREATE DATABASE test"
+    mariadb -h 127.0.0.1 -P "$p2" -u root -e "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=$p1, MASTER_USER='root', MASTER_USE_GTID=slave_pos; START SLAVE"
+    LAG_CMD=(sh -c "mariadb -h 127.0.0.1 -P $p2 -u root -e 'SHOW SLAVE STATUS\\G' | awk '/Seconds_Behind_Master/ {print (\$2 == \"NULL\") ? \"NA\" : \$2}'")
+    local wait_replica='until [ "$(mariadb -h 127.0.0.1 -P '$p2' -u root -N -e "SELECT COUNT(*) FROM test.idempotency_keys" 2>/dev/null)" = "$(mariadb -h 127.0.0.1 -P '$p1' -u root -N -e "SELECT COUNT(*) FROM test.idempotency_keys")" ]; do sleep 1; done'
+    build_mysql "$primary" >/dev/null
+    bash -c "$wait_replica"
+    with_lag_sampler mysql-replica-delete measure "$primary" mysql-replica-delete mysql_at "$primary" -e "DELETE FROM idempotency_keys WHERE expires_at < NOW(6)"
+    build_mysql "$primary" >/dev/null
+    bash -c "$wait_replica"
+    with_lag_sampler mysql-replica-idemctl measure "$primary" mysql-replica-idemctl "$BIN" expire --database-url "$primary" \
+        --replica-url "$replica" --max-lag 1s "${EXTRA[@]}" --format json --quiet
+    report mysql-replica "$expired" 3
+    lag_line mysql-replica-delete "single DELETE"
+    lag_line mysql-replica-idemctl "idemctl"
 }
 
 for engine in "${ENGINES[@]}"; do
     case $engine in
         pg | postgres) bench_pg ;;
         mysql | mariadb) bench_mysql ;;
-        *) echo "unknown engine $engine: pg or mysql" >&2; exit 2 ;;
+        replica-pg) bench_replica_pg ;;
+        replica-mysql) bench_replica_mysql ;;
+        *) echo "unknown engine $engine: pg, mysql, replica-pg or replica-mysql" >&2; exit 2 ;;
     esac
 done

@@ -144,7 +144,7 @@ pub struct Pace {
     /// After each batch, pause R times its whole time, commit included (0.5: work two thirds of the time)
     #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = ratio)]
     pub sleep_ratio: f64,
-    /// MySQL/MariaDB: before a batch, wait while InnoDB's history list is more than N above its length at the start (the purge still to do) [default: 8]
+    /// MySQL/MariaDB: before a batch, wait while InnoDB's purge is more than N of the run's batches behind (without the PROCESS privilege: while its history list is more than N above its length at the start) [default: 8]
     #[arg(long, value_name = "N")]
     pub max_history: Option<u64>,
     /// Pause while the server is this busy: a status variable NAME=VALUE (Threads_running=25), or NAME alone for its value at the start plus 20%; on PostgreSQL Threads_running counts the database's active backends; repeatable

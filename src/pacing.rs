@@ -38,8 +38,8 @@ pub struct Pacer {
     size: u64,
     /// Rows per second, a decaying average over the batches so far.
     rate: Option<f64>,
-    /// The history list's length at the start, and how far above it a batch may start.
-    history: Option<(u64, u64)>,
+    /// How the run waits for InnoDB's purge (MySQL/MariaDB).
+    purge: Option<PurgeWatch>,
     max_load: Vec<Threshold>,
     critical_load: Vec<Threshold>,
     replicas: Vec<(String, Target, Option<Db>)>,
@@ -64,14 +64,15 @@ impl Pacer {
     /// Reads what the pacing measures against: the history list's length,
     /// the load figures' values, and connects to the replicas.
     pub async fn start(db: &mut Db, pace: &Pace, max_batch: u64, command: &str) -> Result<Pacer> {
-        let history = match pace::history_length(db).await {
-            Some(start) => Some((start, pace.max_history.unwrap_or(DEFAULT_MAX_HISTORY))),
-            None if pace.max_history.is_some() => {
-                bail!(
-                    "--max-history paces to InnoDB's history list, which this server does not have (MySQL and MariaDB only)"
-                )
-            }
-            None => None,
+        let max = pace.max_history.unwrap_or(DEFAULT_MAX_HISTORY);
+        let purge = if pace::purge_position(db).await.is_some() {
+            Some(PurgeWatch::Batches { pending: std::collections::VecDeque::new(), max })
+        } else if let Some(start) = pace::history_length(db).await {
+            Some(PurgeWatch::Length { low: start, over: max })
+        } else if pace.max_history.is_some() {
+            bail!("--max-history paces to InnoDB's purge, which this server does not have (MySQL and MariaDB only)")
+        } else {
+            None
         };
         let mut max_load = Vec::new();
         for given in &pace.max_load {
@@ -98,7 +99,7 @@ impl Pacer {
             // With a target time, start modestly and grow (pt-online-schema-change's 1,000).
             size: if pace.batch_time.is_zero() { max_batch } else { max_batch.min(FIRST_BATCH) },
             rate: None,
-            history,
+            purge,
             max_load,
             critical_load,
             replicas,
@@ -135,10 +136,7 @@ impl Pacer {
                     bail!("{} is {now} (--critical-load {}={}): the server is too busy", t.name, t.name, t.limit);
                 }
             }
-            let held = if let Some((start, over)) = self.history
-                && let Some(now) = pace::history_length(db).await
-                && now > start + over
-            {
+            let held = if self.purge_behind(db).await {
                 Some(Hold::Purge)
             } else if self.busy(db).await? {
                 Some(Hold::Load)
@@ -165,6 +163,25 @@ impl Pacer {
                 Hold::Load => self.waited.load_seconds += waited,
                 Hold::Lag => self.waited.lag_seconds += waited,
                 Hold::Vacuum => self.waited.autovacuum_seconds += waited,
+            }
+        }
+    }
+
+    /// Whether InnoDB's purge is further behind than --max-history allows.
+    async fn purge_behind(&mut self, db: &mut Db) -> bool {
+        match &mut self.purge {
+            None => false,
+            Some(PurgeWatch::Batches { pending, max }) => {
+                let Some(at) = pace::purge_position(db).await else { return false };
+                while pending.front().is_some_and(|&committed_below| committed_below <= at.purged) {
+                    pending.pop_front();
+                }
+                pending.len() as u64 > *max
+            }
+            Some(PurgeWatch::Length { low, over }) => {
+                let Some(now) = pace::history_length(db).await else { return false };
+                *low = (*low).min(now);
+                now > *low + *over
             }
         }
     }
@@ -221,7 +238,13 @@ impl Pacer {
 
     /// After a batch of `rows` that took `took`: the next batch's size, and
     /// the pause. `Some` when Ctrl-C came during the pause.
-    pub async fn after_batch(&mut self, rows: u64, took: Duration) -> Option<Stopped> {
+    pub async fn after_batch(&mut self, db: &mut Db, rows: u64, took: Duration) -> Option<Stopped> {
+        if rows > 0
+            && let Some(PurgeWatch::Batches { pending, .. }) = &mut self.purge
+            && let Some(at) = pace::purge_position(db).await
+        {
+            pending.push_back(at.next);
+        }
         let target = self.pace.batch_time;
         if !target.is_zero() && rows > 0 {
             let rate = rows as f64 / took.as_secs_f64().max(1e-6);
@@ -257,8 +280,21 @@ enum Hold {
     Vacuum,
 }
 
-/// How far above its length at the start InnoDB's history list may be when
-/// a batch starts: each batch adds one transaction's worth of purge to it.
+/// How the run waits for InnoDB's purge.
+enum PurgeWatch {
+    /// The run's own batches not yet purged: each is known by a transaction
+    /// number its commit is below, and is purged once the purge is past it.
+    /// The server's other transactions never hold the run back.
+    Batches { pending: std::collections::VecDeque<u64>, max: u64 },
+    /// Where the purge position cannot be read (no PROCESS privilege): the
+    /// history list's length against the lowest it has been in the run (a
+    /// backlog draining at the start lowers it). Each batch adds one
+    /// transaction to it, and so does every other writer's.
+    Length { low: u64, over: u64 },
+}
+
+/// How many of the run's batches InnoDB's purge may be behind when a batch
+/// starts.
 const DEFAULT_MAX_HISTORY: u64 = 8;
 
 /// A threshold as given: NAME=VALUE, or NAME for its value now times `factor`.

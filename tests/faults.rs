@@ -739,6 +739,13 @@ mod private {
         pub standby: String,
     }
 
+    /// A MariaDB primary with binary logging and a replica of its own (GTID).
+    pub struct MariaPair {
+        /// Base URLs (the `mysql` database) for root on each.
+        pub primary: String,
+        pub replica: String,
+    }
+
     pub struct Maria {
         /// Base URL for root, over the network.
         pub root: String,
@@ -853,18 +860,18 @@ mod private {
         })
     }
 
-    pub fn mariadb_tls() -> Option<&'static Maria> {
-        static MARIA: OnceLock<Result<Maria, String>> = OnceLock::new();
-        match MARIA.get_or_init(start_mariadb_tls) {
-            Ok(maria) => Some(maria),
-            Err(e) => unavailable("a private MariaDB server with TLS", e.clone()),
+    pub fn maria_pair() -> Option<&'static MariaPair> {
+        static PAIR: OnceLock<Result<MariaPair, String>> = OnceLock::new();
+        match PAIR.get_or_init(start_maria_pair) {
+            Ok(pair) => Some(pair),
+            Err(e) => unavailable("a private MariaDB primary and replica", e.clone()),
         }
     }
 
-    fn start_mariadb_tls() -> Result<Maria, String> {
-        let base = tempfile::Builder::new().prefix("idemctl-maria-").tempdir().map_err(|e| e.to_string())?.keep();
-        let at = |name: &str| base.join(name).display().to_string();
-        super::certificates(&base, true);
+    /// Starts mariadbd on a fresh data directory under `dir`; its root URL
+    /// once it answers.
+    fn start_mariadbd(dir: &Path, extra: &[String]) -> Result<String, String> {
+        let at = |name: &str| dir.join(name).display().to_string();
         run(
             "mariadb-install-db",
             &[
@@ -888,36 +895,77 @@ mod private {
                 "--user=root".to_string(),
                 "--skip-name-resolve".to_string(),
                 "--innodb-buffer-pool-size=32M".to_string(),
-                format!("--ssl-ca={}", at("ca.pem")),
-                format!("--ssl-cert={}", at("server.pem")),
-                format!("--ssl-key={}", at("server-key.pem")),
             ])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| e.to_string())?;
-        clean_up_after_exit(&base, &format!("kill -9 {}", server.id()));
+        clean_up_after_exit(dir, &format!("kill -9 {}", server.id()));
         let root = format!("mysql://root@127.0.0.1:{port}/mysql");
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let deadline = Instant::now() + Duration::from_secs(60);
-        let setup = "CREATE USER 'tls'@'%' REQUIRE SSL; GRANT ALL ON *.* TO 'tls'@'%'";
-        loop {
-            let ready = rt.block_on(async {
-                use sqlx::Connection;
-                let mut c = sqlx::MySqlConnection::connect(&root).await?;
-                sqlx::raw_sql(setup).execute(&mut c).await?;
-                c.close().await
-            });
-            match ready {
-                Ok(()) => break,
-                Err(e) if Instant::now() > deadline => {
-                    let log = std::fs::read_to_string(at("error.log")).unwrap_or_default();
-                    return Err(format!("{e}: {log}"));
-                }
-                Err(_) => std::thread::sleep(Duration::from_millis(200)),
+        while let Err(e) = super::sql_at(&root, "SELECT 1") {
+            if Instant::now() > deadline {
+                let log = std::fs::read_to_string(at("error.log")).unwrap_or_default();
+                return Err(format!("{e}: {log}"));
             }
+            std::thread::sleep(Duration::from_millis(200));
         }
+        Ok(root)
+    }
+
+    fn port_of(url: &str) -> u16 {
+        url.rsplit(':').next().and_then(|p| p.split('/').next()).and_then(|p| p.parse().ok()).unwrap_or(0)
+    }
+
+    fn start_maria_pair() -> Result<MariaPair, String> {
+        let base = tempfile::Builder::new().prefix("idemctl-maria-pair-").tempdir().map_err(|e| e.to_string())?.keep();
+        let logged = |id: u32| {
+            vec![
+                format!("--server-id={id}"),
+                format!("--log-bin={}/binlog-{id}", base.display()),
+                "--binlog-format=ROW".into(),
+            ]
+        };
+        clean_up_after_exit(&base, "true");
+        std::fs::create_dir_all(base.join("primary")).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(base.join("replica")).map_err(|e| e.to_string())?;
+        let primary = start_mariadbd(&base.join("primary"), &logged(1))?;
+        let replica = start_mariadbd(&base.join("replica"), &logged(2))?;
+        let port = port_of(&primary);
+        super::sql_at(
+            &replica,
+            &format!(
+                "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT={port}, MASTER_USER='root', \
+                 MASTER_USE_GTID=slave_pos; START SLAVE"
+            ),
+        )?;
+        Ok(MariaPair { primary, replica })
+    }
+
+    pub fn mariadb_tls() -> Option<&'static Maria> {
+        static MARIA: OnceLock<Result<Maria, String>> = OnceLock::new();
+        match MARIA.get_or_init(start_mariadb_tls) {
+            Ok(maria) => Some(maria),
+            Err(e) => unavailable("a private MariaDB server with TLS", e.clone()),
+        }
+    }
+
+    fn start_mariadb_tls() -> Result<Maria, String> {
+        let base = tempfile::Builder::new().prefix("idemctl-maria-").tempdir().map_err(|e| e.to_string())?.keep();
+        let at = |name: &str| base.join(name).display().to_string();
+        super::certificates(&base, true);
+        let root = start_mariadbd(
+            &base,
+            &[
+                format!("--ssl-ca={}", at("ca.pem")),
+                format!("--ssl-cert={}", at("server.pem")),
+                format!("--ssl-key={}", at("server-key.pem")),
+            ],
+        )?;
+        super::sql_at(&root, "CREATE USER 'tls'@'%' REQUIRE SSL; GRANT ALL ON *.* TO 'tls'@'%'")?;
+        let port = port_of(&root);
         Ok(Maria { root, port, dir: base })
     }
 }
@@ -1261,5 +1309,79 @@ fn a_lagging_standby_holds_expire_back() {
     let summary = &json(&out)["runs"][0];
     assert_eq!(summary["rows_deleted"], 300, "{summary}");
     assert!(summary["waited"]["lag_seconds"].as_f64().unwrap() >= 1.0, "{summary}");
+    assert_eq!(event_ids(&primary), Vec::<i64>::new());
+}
+
+/// Runs `sql` (statements separated by `;`) on its own connection to the MariaDB `url`.
+fn sql_at(url: &str, sql: &str) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        use sqlx::Connection;
+        let mut c = sqlx::MySqlConnection::connect(url).await?;
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string())).execute(&mut c).await?;
+        c.close().await
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// The first column of the first row `sql` returns on `url`, as text.
+fn value_at(url: &str, sql: &str) -> Option<String> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        use sqlx::{Connection, Row};
+        let mut c = sqlx::MySqlConnection::connect(url).await.ok()?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql.to_string())).fetch_optional(&mut c).await.ok()??;
+        let raw = row.try_get_raw(0).ok()?;
+        <Option<String> as sqlx::Decode<sqlx::MySql>>::decode(raw).ok()?
+    })
+}
+
+/// A MariaDB replica, on a private primary with binary logging: a stopped
+/// replica stops expire after --max-lag-wait with nothing deleted; a
+/// replica that applies each change 3 s late (MASTER_DELAY) holds the
+/// batches back until it has caught up, and the run then finishes.
+#[test]
+fn a_mariadb_replica_behind_holds_expire_back() {
+    let Some(pair) = private::maria_pair() else { return };
+    let Some(primary) = TestDb::on_server(Engine::MySql, &pair.primary) else { return };
+    events(&primary, 300);
+    let on_replica =
+        primary.url.replacen(pair.primary.trim_end_matches("/mysql"), pair.replica.trim_end_matches("/mysql"), 1);
+    let replicated = || value_at(&on_replica, "SELECT CAST(COUNT(*) AS CHAR) FROM events").as_deref() == Some("300");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !replicated() {
+        assert!(Instant::now() < deadline, "the replica never had the table");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let expire = |extra: &[&str]| {
+        let args = [
+            &EXPIRE_EVENTS[..],
+            &["--batch-size", "50", "--batch-time", "0s", "--replica-url", &pair.replica, "--format", "json"],
+            extra,
+        ]
+        .concat();
+        let child = spawn(&primary.url, &args, &[]);
+        finish_within(child, Instant::now(), Duration::from_secs(60), "expire").0
+    };
+
+    // Replication stopped: the run waits --max-lag-wait, then stops.
+    sql_at(&pair.replica, "STOP SLAVE SQL_THREAD").unwrap();
+    let out = expire(&["--max-lag-wait", "2s"]);
+    sql_at(&pair.replica, "START SLAVE SQL_THREAD").unwrap();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(one_line(&out).contains("has its replication stopped for 2s (--max-lag-wait)"), "{}", out.stderr);
+    assert_eq!(event_ids(&primary).len(), 300);
+
+    // Each change applied 3 s late.
+    sql_at(&pair.replica, "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY=3; START SLAVE").unwrap();
+    let started = Instant::now();
+    let out = expire(&["--max-lag", "1s", "--sleep", "300ms"]);
+    let took = started.elapsed();
+    sql_at(&pair.replica, "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY=0; START SLAVE").unwrap();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let summary = &json(&out)["runs"][0];
+    assert_eq!(summary["rows_deleted"], 300, "{summary}");
+    assert!(summary["waited"]["lag_seconds"].as_f64().unwrap() >= 1.0, "{summary}");
+    assert!(took >= Duration::from_secs(3), "{took:?}");
     assert_eq!(event_ids(&primary), Vec::<i64>::new());
 }

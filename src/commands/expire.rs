@@ -371,7 +371,7 @@ impl Purge<'_> {
             }
             summary.slowest_batch_ms = summary.slowest_batch_ms.max(batch_started.elapsed().as_secs_f64() * 1000.0);
             bar.set_position(summary.rows_deleted);
-            let stopped = pacer.after_batch(deleted.rows, batch_started.elapsed()).await;
+            let stopped = pacer.after_batch(db, deleted.rows, batch_started.elapsed()).await;
             summary.waited = pacer.waited.clone();
             if let Some(stopped) = stopped {
                 summary.stopped = Some(stopped.as_str());

@@ -364,7 +364,7 @@ async fn resolve_all(
             })?;
         }
         out.flush()?;
-        if let Some(why) = pacer.after_batch(batch.len() as u64, batch_started.elapsed()).await {
+        if let Some(why) = pacer.after_batch(db, batch.len() as u64, batch_started.elapsed()).await {
             return Ok(Resolved { counts, slowest_batch_ms, stopped: Some(why), failed: None });
         }
     }

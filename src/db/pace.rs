@@ -26,6 +26,38 @@ pub async fn history_length(db: &mut Db) -> Option<u64> {
     None
 }
 
+/// Where InnoDB's purge is: every transaction committed with a number below
+/// `purged` has been purged, and the next transaction gets `next` or above
+/// (so one that committed before has a number below it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PurgePosition {
+    pub purged: u64,
+    pub next: u64,
+}
+
+/// InnoDB's purge position, from `SHOW ENGINE INNODB STATUS` (MySQL and
+/// MariaDB; it needs the PROCESS privilege). `None` where it cannot be read.
+pub async fn purge_position(db: &mut Db) -> Option<PurgePosition> {
+    if db.engine() != Engine::MySql {
+        return None;
+    }
+    let rows = db.query_text("SHOW ENGINE INNODB STATUS", &[]).await.ok()?;
+    parse_purge_position(&rows.into_iter().next()?.into_iter().nth(2).flatten()?)
+}
+
+/// Reads `Trx id counter N` and `Purge done for trx's n:o < N ...` from the
+/// status text.
+fn parse_purge_position(status: &str) -> Option<PurgePosition> {
+    let number_after = |prefix: &str| {
+        status
+            .lines()
+            .find_map(|line| line.trim().strip_prefix(prefix))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+    };
+    Some(PurgePosition { purged: number_after("Purge done for trx's n:o < ")?, next: number_after("Trx id counter ")? })
+}
+
 /// A load figure: on MySQL/MariaDB a global status variable
 /// (`Threads_running`, any other by name); on PostgreSQL the backends of
 /// this database running a statement (asked for as `Threads_running` or
@@ -153,4 +185,17 @@ pub async fn vacuum(db: &mut Db, table_sql: &str) -> Result<()> {
     db.set_statement_limit(None).await?;
     db.execute(&format!("VACUUM {table_sql}"), &[]).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_purge_position_is_read_from_the_status_text() {
+        let status = "------------\nTRANSACTIONS\n------------\nTrx id counter 193735\n\
+                      Purge done for trx's n:o < 193702 undo n:o < 0 state: running\nHistory list length 4\n";
+        assert_eq!(parse_purge_position(status), Some(PurgePosition { purged: 193702, next: 193735 }));
+        assert_eq!(parse_purge_position("History list length 4\n"), None);
+    }
 }
