@@ -281,6 +281,7 @@ start_mariadbd() { # DIR PORT ID: a private server with binary logging
         --socket="$dir/mysqld.sock" --pid-file="$dir/mysqld.pid" --log-error="$dir/error.log" --user=root \
         --skip-name-resolve --innodb-buffer-pool-size=1G --server-id="$id" --log-bin="$dir/binlog" \
         --binlog-format=ROW --log-slave-updates >/dev/null 2>&1 &
+    disown
     local tries=0
     until mariadb -h 127.0.0.1 -P "$port" -u root -e "SELECT 1" >/dev/null 2>&1; do
         tries=$((tries + 1))

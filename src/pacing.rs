@@ -23,6 +23,29 @@ pub struct Waited {
     pub lag_seconds: f64,
     pub autovacuum_seconds: f64,
     pub sleep_seconds: f64,
+    /// What held the run when it stopped (--max-runtime, Ctrl-C) before a
+    /// batch: `purge`, `load`, `lag` or `autovacuum`; `null` otherwise.
+    pub held_when_stopped: Option<&'static str>,
+}
+
+impl Waited {
+    /// The time per throttle, as metrics (`idemctl_waited_seconds`).
+    pub fn metrics(&self) {
+        for (throttle, seconds) in [
+            ("purge", self.purge_seconds),
+            ("load", self.load_seconds),
+            ("lag", self.lag_seconds),
+            ("autovacuum", self.autovacuum_seconds),
+            ("sleep", self.sleep_seconds),
+        ] {
+            crate::metrics::gauge(
+                "idemctl_waited_seconds",
+                "Time this run waited before its batches, by what held it",
+                &[("throttle", throttle)],
+                seconds,
+            );
+        }
+    }
 }
 
 /// A load threshold: a status variable and its limit.
@@ -126,8 +149,10 @@ impl Pacer {
     pub async fn before_batch(&mut self, db: &mut Db, run: &BatchRun) -> Result<Option<Stopped>> {
         let step = Duration::from_millis(100);
         let mut lag_since: Option<Instant> = None;
+        let mut holding: Option<Hold> = None;
         loop {
             if let Some(stopped) = run.should_stop() {
+                self.waited.held_when_stopped = holding.map(Hold::name);
                 return Ok(Some(stopped));
             }
             for t in &self.critical_load {
@@ -154,7 +179,9 @@ impl Pacer {
                 None
             };
             let Some(hold) = held else { return Ok(None) };
+            holding = Some(hold);
             if !crate::interrupt::sleep(step).await {
+                self.waited.held_when_stopped = Some(hold.name());
                 return Ok(Some(Stopped::Interrupted));
             }
             let waited = step.as_secs_f64();
@@ -273,11 +300,23 @@ impl Pacer {
 }
 
 /// What held a batch back.
+#[derive(Debug, Clone, Copy)]
 enum Hold {
     Purge,
     Load,
     Lag,
     Vacuum,
+}
+
+impl Hold {
+    fn name(self) -> &'static str {
+        match self {
+            Hold::Purge => "purge",
+            Hold::Load => "load",
+            Hold::Lag => "lag",
+            Hold::Vacuum => "autovacuum",
+        }
+    }
 }
 
 /// How the run waits for InnoDB's purge.

@@ -7,7 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Engine, Run, TestDb, run};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 on_every_engine!(batches_grow_on_a_fast_table_and_shrink_on_a_slow_one, an_unreachable_replica_stops_the_run);
 
@@ -187,6 +187,7 @@ fn load_pauses_and_critical_load_stops() {
             _ => ("Threads_running=6", "Threads_running=7"),
         };
         let stopped = run(db.idemctl(&[&EXPIRE[..], &["--critical-load", critical]].concat()));
+        let out_of_time = run(db.idemctl(&[&EXPIRE[..], &["--max-load", pause, "--max-runtime", "1s"]].concat()));
         let paused = run(db.idemctl(&[&EXPIRE[..], &["--max-load", pause]].concat()));
         for s in sleepers {
             s.join().unwrap();
@@ -194,9 +195,97 @@ fn load_pauses_and_critical_load_stops() {
         assert_eq!(stopped.code, 2, "{engine:?}: {}", stopped.stderr);
         let last = stopped.stderr.lines().last().unwrap_or_default();
         assert!(last.contains("nothing was deleted") && last.contains("--critical-load"), "{}", stopped.stderr);
+        // --max-runtime passed while the load held the run: the summary says so.
+        assert_eq!(out_of_time.code, 0, "{engine:?}: {}", out_of_time.stderr);
+        let s = summary(&out_of_time);
+        assert_eq!(
+            (&s["stopped"], &s["waited"]["held_when_stopped"], &s["rows_deleted"]),
+            (&json!("max-runtime"), &json!("load"), &json!(0)),
+            "{engine:?}: {s}"
+        );
         assert_eq!(paused.code, 0, "{engine:?}: {}", paused.stderr);
         let s = summary(&paused);
         assert!(s["waited"]["load_seconds"].as_f64().unwrap() >= 1.0, "{engine:?}: {s}");
         assert_eq!(s["rows_deleted"], 500);
     }
+}
+
+/// PostgreSQL: the summary gives the table's dead tuples before and after;
+/// --vacuum runs a plain VACUUM at the end (last_vacuum set, no dead tuples
+/// left); --wait-for-autovacuum pauses while a VACUUM works on the table,
+/// and goes on once it is done. MariaDB refuses --vacuum before deleting.
+#[test]
+fn vacuum_after_the_run_and_waiting_for_one() {
+    if let Some(db) = TestDb::new(Engine::MySql) {
+        events(&db, 100);
+        let out = run(db.idemctl(&[&EXPIRE[..], &["--vacuum"]].concat()));
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains("are for PostgreSQL"), "{}", out.stderr);
+        assert_eq!(count(&db), 100);
+    }
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    events(&db, 2000);
+    let vacuumed =
+        |db: &TestDb| db.ids("SELECT count(last_vacuum) FROM pg_stat_user_tables WHERE relname = 'events'")[0];
+    let out = run(db.idemctl(&[&EXPIRE[..], &["--vacuum"]].concat()));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let s = summary(&out);
+    assert_eq!(
+        (&s["rows_deleted"], &s["vacuumed"], &s["dead_tuples_after"]),
+        (&json!(2000), &json!(true), &json!(0)),
+        "{s}"
+    );
+    assert!(s["dead_tuples_before"].is_u64(), "{s}");
+    assert_eq!(vacuumed(&db), 1);
+    assert_eq!(db.ids("SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'events'"), [0]);
+
+    // A slow VACUUM in another session (a cost delay on every page).
+    db.exec("DROP TABLE events");
+    events(&db, 20000);
+    db.exec("DELETE FROM events WHERE id > 10000");
+    let url = db.url.clone();
+    let slow = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            use sqlx::Connection;
+            let mut c = sqlx::PgConnection::connect(&url).await.unwrap();
+            for sql in ["SET vacuum_cost_delay = 100", "SET vacuum_cost_limit = 1", "VACUUM events"] {
+                // Canceled at the end of the test.
+                let _ = sqlx::raw_sql(sql).execute(&mut c).await;
+            }
+        });
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while db.ids("SELECT count(*) FROM pg_stat_progress_vacuum WHERE relid = 'events'::regclass")[0] == 0 {
+        assert!(Instant::now() < deadline, "the VACUUM never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let prom = tempfile::NamedTempFile::new().unwrap();
+    let out = run(db.idemctl(
+        &[
+            &EXPIRE[..],
+            &["--wait-for-autovacuum", "--max-runtime", "2s", "--metrics-file", prom.path().to_str().unwrap()],
+        ]
+        .concat(),
+    ));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let s = summary(&out);
+    let metrics = std::fs::read_to_string(prom.path()).unwrap();
+    let waited =
+        metrics.lines().find(|l| l.starts_with("idemctl_waited_seconds{") && l.contains("throttle=\"autovacuum\""));
+    let seconds: f64 = waited.and_then(|l| l.rsplit(' ').next()).and_then(|v| v.parse().ok()).unwrap_or_default();
+    assert_eq!(seconds, s["waited"]["autovacuum_seconds"].as_f64().unwrap(), "{metrics}");
+    assert_eq!(
+        (&s["stopped"], &s["waited"]["held_when_stopped"], &s["rows_deleted"]),
+        (&json!("max-runtime"), &json!("autovacuum"), &json!(0)),
+        "{s}"
+    );
+    assert!(s["waited"]["autovacuum_seconds"].as_f64().unwrap() >= 1.5, "{s}");
+    assert_eq!(count(&db), 10000);
+    db.exec("SELECT pg_cancel_backend(pid) FROM pg_stat_progress_vacuum WHERE relid = 'events'::regclass");
+    let _ = slow.join();
+    let out = run(db.idemctl(&[&EXPIRE[..], &["--wait-for-autovacuum"]].concat()));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(summary(&out)["rows_deleted"], 10000);
+    assert_eq!(count(&db), 0);
 }

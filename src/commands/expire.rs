@@ -129,6 +129,7 @@ impl Summary {
             self.slowest_batch_ms / 1000.0,
         );
         gauge("idemctl_expire_batches", "Batches this run ran", &[], batches.batches() as f64);
+        self.waited.metrics();
         self.batches = batches.batches();
         self.elapsed_seconds = started.elapsed().as_secs_f64();
         self.rows_per_second =

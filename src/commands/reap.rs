@@ -204,6 +204,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     let run = resolve_all(&mut db, (&keys, &settings.reaping, &args), &candidates, &mut batches, &mut pacer, &mut out)
         .await?;
     let waited = pacer.waited.clone();
+    waited.metrics();
     pacer.close().await;
     let (counts, slowest_batch_ms, stopped, failed) = (run.counts, run.slowest_batch_ms, run.stopped, run.failed);
     let batches_run = batches.batches();
@@ -227,9 +228,22 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     out.summary("slowest_batch_ms", slowest_batch_ms, format!("{slowest_batch_ms:.1}"))?;
     out.summary("waited", &waited, waited_text(&waited))?;
     let (why, text) = match (stopped, &failed) {
-        (Some(Stopped::MaxRuntime), _) => {
-            (Some("max-runtime"), "--max-runtime reached; the rest waits for the next run")
-        }
+        (Some(Stopped::MaxRuntime), _) => (
+            Some("max-runtime"),
+            match waited.held_when_stopped {
+                Some("purge") => {
+                    "--max-runtime reached while waiting for InnoDB's purge; the rest waits for the next run"
+                }
+                Some("load") => {
+                    "--max-runtime reached while the server was busy (--max-load); the rest waits for the next run"
+                }
+                Some("lag") => {
+                    "--max-runtime reached while a replica was behind (--max-lag); the rest waits for the next run"
+                }
+                Some(_) => "--max-runtime reached while a VACUUM worked on the table; the rest waits for the next run",
+                None => "--max-runtime reached; the rest waits for the next run",
+            },
+        ),
         (Some(Stopped::Interrupted), _) => (Some("interrupted"), "interrupted"),
         (None, Some(_)) => (Some("error"), "by the error below"),
         (None, None) => (None, ""),
@@ -273,7 +287,10 @@ fn waited_text(w: &crate::pacing::Waited) -> String {
     .filter(|(_, s)| *s > 0.0)
     .map(|(what, s)| format!("{s:.1}s on {what}"))
     .collect();
-    parts.join(", ")
+    match w.held_when_stopped {
+        Some(held) => format!("{} (stopped while held by {held})", parts.join(", ")),
+        None => parts.join(", "),
+    }
 }
 
 /// What the batches of one run did.
