@@ -72,6 +72,8 @@ pub struct Pacer {
     /// PostgreSQL: the table to let autovacuum finish on (`--wait-for-autovacuum`).
     vacuumed_table: Option<String>,
     pub waited: Waited,
+    /// The progress bar that shows what holds the run, if any.
+    bar: Option<indicatif::ProgressBar>,
 }
 
 /// The first batch's size under a target time, at most --batch-size.
@@ -130,7 +132,13 @@ impl Pacer {
             positions: std::collections::VecDeque::new(),
             vacuumed_table: None,
             waited: Waited::default(),
+            bar: None,
         })
+    }
+
+    /// Shows on `bar` what holds the run while it waits (` (purge)`).
+    pub fn show_holds_on(&mut self, bar: indicatif::ProgressBar) {
+        self.bar = Some(bar);
     }
 
     /// Waits before each batch while a VACUUM works on `table` (PostgreSQL).
@@ -178,19 +186,29 @@ impl Pacer {
             } else {
                 None
             };
-            let Some(hold) = held else { return Ok(None) };
+            let Some(hold) = held else {
+                if holding.is_some()
+                    && let Some(bar) = &self.bar
+                {
+                    bar.set_message("");
+                }
+                return Ok(None);
+            };
+            if let Some(bar) = &self.bar {
+                bar.set_message(format!(" ({})", hold.name()));
+            }
             holding = Some(hold);
             if !crate::interrupt::sleep(step).await {
                 self.waited.held_when_stopped = Some(hold.name());
                 return Ok(Some(Stopped::Interrupted));
             }
-            let waited = step.as_secs_f64();
-            match hold {
-                Hold::Purge => self.waited.purge_seconds += waited,
-                Hold::Load => self.waited.load_seconds += waited,
-                Hold::Lag => self.waited.lag_seconds += waited,
-                Hold::Vacuum => self.waited.autovacuum_seconds += waited,
-            }
+            let seconds = match hold {
+                Hold::Purge => &mut self.waited.purge_seconds,
+                Hold::Load => &mut self.waited.load_seconds,
+                Hold::Lag => &mut self.waited.lag_seconds,
+                Hold::Vacuum => &mut self.waited.autovacuum_seconds,
+            };
+            *seconds = to_ms(*seconds + step.as_secs_f64());
         }
     }
 
@@ -285,7 +303,7 @@ impl Pacer {
         if pause.is_zero() {
             return None;
         }
-        self.waited.sleep_seconds += pause.as_secs_f64();
+        self.waited.sleep_seconds = to_ms(self.waited.sleep_seconds + pause.as_secs_f64());
         if crate::interrupt::sleep(pause).await { None } else { Some(Stopped::Interrupted) }
     }
 
@@ -297,6 +315,11 @@ impl Pacer {
             }
         }
     }
+}
+
+/// Seconds rounded to the millisecond, so that sums of steps stay readable.
+fn to_ms(seconds: f64) -> f64 {
+    (seconds * 1000.0).round() / 1000.0
 }
 
 /// What held a batch back.

@@ -263,6 +263,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         if args.wait_for_autovacuum {
             pacer.wait_for_vacuum_of(table.clone());
         }
+        pacer.show_holds_on(bar.clone());
         summary.dead_tuples_before = pace::dead_tuples(&mut db, &table).await;
         let mut result = purge.run(&mut db, &mut walk, &mut batches, &mut pacer, &mut summary, &bar).await;
         summary.waited = pacer.waited.clone();

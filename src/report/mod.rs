@@ -460,6 +460,12 @@ fn people_cell(value: &Value) -> String {
             let text = format!("{:.3}", n.as_f64().unwrap_or(0.0));
             text.trim_end_matches('0').trim_end_matches('.').to_string()
         }
+        Value::Array(items) => items.iter().map(people_cell).collect::<Vec<_>>().join(" "),
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(k, v)| if v.is_null() { format!("{k}=NULL") } else { format!("{k}={}", people_cell(v)) })
+            .collect::<Vec<_>>()
+            .join(" "),
         other => cell(other),
     }
 }
@@ -514,10 +520,11 @@ pub fn progress(quiet: bool, total: Option<u64>, what: &str) -> ProgressBar {
         let _ = write!(w, "{}", crate::units::human_count(state.pos() as f64));
     };
     let (bar, template) = match total {
-        Some(total) if total > 0 => {
-            (ProgressBar::new(total), format!("{{spinner}} {what} {{bar:16}} {{count}} rows {{rate}} ETA {{eta}}"))
-        }
-        _ => (ProgressBar::new_spinner(), format!("{{spinner}} {what} {{count}} rows {{rate}} {{elapsed}}")),
+        Some(total) if total > 0 => (
+            ProgressBar::new(total),
+            format!("{{spinner}} {what} {{bar:16}} {{count}} rows {{rate}} ETA {{eta}}{{msg}}"),
+        ),
+        _ => (ProgressBar::new_spinner(), format!("{{spinner}} {what} {{count}} rows {{rate}} {{elapsed}}{{msg}}")),
     };
     let style = ProgressStyle::with_template(&template)
         .expect("valid template")
