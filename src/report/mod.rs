@@ -460,25 +460,24 @@ fn people_cell(value: &Value) -> String {
             let text = format!("{:.3}", n.as_f64().unwrap_or(0.0));
             text.trim_end_matches('0').trim_end_matches('.').to_string()
         }
-        Value::Array(items) => items.iter().map(people_cell).collect::<Vec<_>>().join(" "),
-        Value::Object(fields) => fields
-            .iter()
-            .map(|(k, v)| if v.is_null() { format!("{k}=NULL") } else { format!("{k}={}", people_cell(v)) })
-            .collect::<Vec<_>>()
-            .join(" "),
-        other => cell(other),
+        other => text_of(other, people_cell),
     }
 }
 
 /// A JSON value as one text cell: arrays joined by spaces, objects as k=v.
 fn cell(value: &Value) -> String {
+    text_of(value, cell)
+}
+
+/// A value as text, the items of an array or object each by `each`.
+fn text_of(value: &Value, each: fn(&Value) -> String) -> String {
     match value {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
-        Value::Array(items) => items.iter().map(cell).collect::<Vec<_>>().join(" "),
+        Value::Array(items) => items.iter().map(each).collect::<Vec<_>>().join(" "),
         Value::Object(fields) => fields
             .iter()
-            .map(|(k, v)| if v.is_null() { format!("{k}=NULL") } else { format!("{k}={}", cell(v)) })
+            .map(|(k, v)| if v.is_null() { format!("{k}=NULL") } else { format!("{k}={}", each(v)) })
             .collect::<Vec<_>>()
             .join(" "),
         other => other.to_string(),
