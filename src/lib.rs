@@ -36,6 +36,9 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
             }
         });
         let metrics_file = cli.global.metrics_file.clone();
+        if metrics_file.is_some() {
+            metrics::want();
+        }
         let name = cli.command.name();
         let (started, clock) = (std::time::SystemTime::now(), std::time::Instant::now());
         let mut result = match cli.into_command() {

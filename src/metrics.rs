@@ -27,10 +27,21 @@ struct Target {
 }
 
 static SAMPLES: Mutex<Vec<Sample>> = Mutex::new(Vec::new());
+static WANTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 static TARGET: Mutex<Option<Target>> = Mutex::new(None);
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The run writes a metrics file: figures that cost a query are worth it.
+pub fn want() {
+    WANTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether the run writes a metrics file.
+pub fn wanted() -> bool {
+    WANTED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Names what the run read or changed, for the labels.

@@ -275,6 +275,11 @@ fn vacuum_after_the_run_and_waiting_for_one() {
         metrics.lines().find(|l| l.starts_with("idemctl_waited_seconds{") && l.contains("throttle=\"autovacuum\""));
     let seconds: f64 = waited.and_then(|l| l.rsplit(' ').next()).and_then(|v| v.parse().ok()).unwrap_or_default();
     assert_eq!(seconds, s["waited"]["autovacuum_seconds"].as_f64().unwrap(), "{metrics}");
+    // Stopped by --max-runtime: the backlog is counted for the alerts.
+    assert!(
+        metrics.lines().any(|l| l.starts_with("idemctl_expire_backlog_rows{") && l.ends_with(" 10000")),
+        "{metrics}"
+    );
     assert_eq!(
         (&s["stopped"], &s["waited"]["held_when_stopped"], &s["rows_deleted"]),
         (&json!("max-runtime"), &json!("autovacuum"), &json!(0)),

@@ -95,6 +95,9 @@ struct Summary {
     stopped: Option<&'static str>,
     /// Time spent waiting, by what held the run (purge, load, lag, pauses).
     waited: Waited,
+    /// Expired rows counted after a run --max-runtime stopped (for the metrics).
+    #[serde(skip)]
+    backlog_after: Option<u64>,
     /// PostgreSQL: the table's dead tuples before and after the run (its statistics').
     dead_tuples_before: Option<u64>,
     dead_tuples_after: Option<u64>,
@@ -116,6 +119,7 @@ impl Summary {
         let left = match (self.stopped, self.rows_matching) {
             // A run that went to its end left only the rows that refused to go.
             (None, _) if !self.dry_run => Some(self.refused_keys.len() as u64),
+            _ if self.backlog_after.is_some() => self.backlog_after,
             (_, Some(matching)) => Some(matching.saturating_sub(self.rows_deleted)),
             _ => None,
         };
@@ -237,6 +241,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         },
         stopped: None,
         waited: Waited::default(),
+        backlog_after: None,
         dead_tuples_before: None,
         dead_tuples_after: None,
         vacuumed: false,
@@ -268,6 +273,15 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         let mut result = purge.run(&mut db, &mut walk, &mut batches, &mut pacer, &mut summary, &bar).await;
         summary.waited = pacer.waited.clone();
         pacer.close().await;
+        // Stopped by --max-runtime, uncounted (--quiet): the backlog left,
+        // for the metrics' alerts.
+        if result.is_ok()
+            && summary.stopped == Some(Stopped::MaxRuntime.as_str())
+            && summary.rows_matching.is_none()
+            && crate::metrics::wanted()
+        {
+            summary.backlog_after = expiry::count_matching(&mut db, &table, &expired, &binds, None).await.ok();
+        }
         if result.is_ok() && args.vacuum && summary.stopped.is_none() {
             result = pace::vacuum(&mut db, &table).await;
             summary.vacuumed = result.is_ok();
