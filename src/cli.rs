@@ -136,15 +136,21 @@ impl Global {
 #[derive(Debug, Clone, Args)]
 pub struct Pace {
     /// Aim each batch at this long: the batch size adapts after each batch, up to --batch-size (0s: a fixed --batch-size)
-    #[arg(long, value_name = "DURATION", default_value = "100ms", value_parser = crate::timeparse::duration)]
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "100ms",
+        value_parser = crate::timeparse::duration,
+        allow_negative_numbers = true
+    )]
     pub batch_time: Duration,
-    /// Pause this long between batches
-    #[arg(long, value_name = "DURATION", value_parser = crate::timeparse::duration)]
+    /// Pause this long after each batch
+    #[arg(long, value_name = "DURATION", value_parser = crate::timeparse::duration, allow_negative_numbers = true)]
     pub sleep: Option<Duration>,
     /// After each batch, pause R times its whole time, commit included (0.5: work two thirds of the time)
-    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = ratio)]
+    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = ratio, allow_negative_numbers = true)]
     pub sleep_ratio: f64,
-    /// MySQL/MariaDB: before a batch, wait while InnoDB's purge is more than N of the run's batches behind (without the PROCESS privilege: while its history list is more than N above its length at the start) [default: 8]
+    /// MySQL/MariaDB: before a batch, wait while InnoDB's purge is more than N of the run's batches behind (without the PROCESS privilege: while its history list is more than N above the lowest it has been in the run) [default: 8]
     #[arg(long, value_name = "N")]
     pub max_history: Option<u64>,
     /// Pause while the server is this busy: a status variable NAME=VALUE (Threads_running=25), or NAME alone for its value at the start plus 20%; on PostgreSQL Threads_running counts the database's active backends; repeatable
@@ -162,6 +168,9 @@ pub struct Pace {
     /// Stop (exit 2) once a replica has been behind, stopped or unreachable this long
     #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = crate::timeparse::duration)]
     pub max_lag_wait: Duration,
+    /// Stop (exit 2) once InnoDB's purge, the load (--max-load) or a VACUUM (--wait-for-autovacuum) has held the run this long without a break
+    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = crate::timeparse::duration)]
+    pub max_throttle_wait: Duration,
 }
 
 fn ratio(text: &str) -> Result<f64, String> {

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use crate::batch_run::{BatchRun, Stopped};
@@ -46,6 +46,33 @@ impl Waited {
             );
         }
     }
+}
+
+/// A throttle that stopped the run: the summary's `stopped` reason
+/// (`critical-load`, `max-lag-wait`, `max-throttle-wait`) and the line said.
+#[derive(Debug)]
+pub struct ThrottleStop {
+    pub reason: &'static str,
+    pub message: String,
+}
+
+impl std::fmt::Display for ThrottleStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ThrottleStop {}
+
+impl ThrottleStop {
+    /// The reason a failed run stopped: a throttle's, or `error`.
+    pub fn reason_of(err: &anyhow::Error) -> &'static str {
+        err.chain().find_map(|e| e.downcast_ref::<ThrottleStop>()).map_or("error", |t| t.reason)
+    }
+}
+
+fn stop(reason: &'static str, message: String) -> anyhow::Error {
+    ThrottleStop { reason, message }.into()
 }
 
 /// A load threshold: a status variable and its limit.
@@ -111,7 +138,13 @@ impl Pacer {
         for url in &pace.replica_url {
             let target = Target { url: url.clone(), program: format!("idemctl {command}"), ..db.target().clone() };
             let shown = target.host();
-            let session = db::connect(&target, Access::ReadOnly).await?;
+            // A replica named wrongly is a mistake to say at once, not lag to wait out.
+            let mut session = db::connect(&target, Access::ReadOnly)
+                .await
+                .with_context(|| format!("--replica-url {shown}: cannot connect"))?;
+            if let Err(err) = pace::replica(&mut session).await {
+                bail!("--replica-url {shown} {}", crate::exit::one_line(&err));
+            }
             replicas.push((shown, target, Some(session)));
         }
         let max_lag = pace.max_lag.or((!replicas.is_empty()).then_some(Duration::from_secs(1)));
@@ -157,6 +190,7 @@ impl Pacer {
     pub async fn before_batch(&mut self, db: &mut Db, run: &BatchRun) -> Result<Option<Stopped>> {
         let step = Duration::from_millis(100);
         let mut lag_since: Option<Instant> = None;
+        let mut held_since: Option<Instant> = None;
         let mut holding: Option<Hold> = None;
         loop {
             if let Some(stopped) = run.should_stop() {
@@ -166,7 +200,9 @@ impl Pacer {
             for t in &self.critical_load {
                 let now = pace::load(db, &t.name).await?;
                 if now >= t.limit {
-                    bail!("{} is {now} (--critical-load {}={}): the server is too busy", t.name, t.name, t.limit);
+                    let said =
+                        format!("{} is {now} (--critical-load {}={}): the server is too busy", t.name, t.name, t.limit);
+                    return Err(stop("critical-load", said));
                 }
             }
             let held = if self.purge_behind(db).await {
@@ -180,7 +216,8 @@ impl Pacer {
             } else if let Some(why) = self.lagging(db).await {
                 let since = *lag_since.get_or_insert_with(Instant::now);
                 if since.elapsed() >= self.pace.max_lag_wait {
-                    bail!("{why} for {} (--max-lag-wait)", crate::timeparse::short(self.pace.max_lag_wait));
+                    let waited = crate::timeparse::short(self.pace.max_lag_wait);
+                    return Err(stop("max-lag-wait", format!("{why} for {waited} (--max-lag-wait)")));
                 }
                 Some(Hold::Lag)
             } else {
@@ -197,6 +234,14 @@ impl Pacer {
             if let Some(bar) = &self.bar {
                 bar.set_message(format!(" ({})", hold.name()));
             }
+            if !matches!(hold, Hold::Lag) {
+                let since = *held_since.get_or_insert_with(Instant::now);
+                if since.elapsed() >= self.pace.max_throttle_wait {
+                    let waited = crate::timeparse::short(self.pace.max_throttle_wait);
+                    let said = format!("{} for {waited} (--max-throttle-wait)", self.why_held(db, hold).await);
+                    return Err(stop("max-throttle-wait", said));
+                }
+            }
             holding = Some(hold);
             if !crate::interrupt::sleep(step).await {
                 self.waited.held_when_stopped = Some(hold.name());
@@ -209,6 +254,29 @@ impl Pacer {
                 Hold::Vacuum => &mut self.waited.autovacuum_seconds,
             };
             *seconds = to_ms(*seconds + step.as_secs_f64());
+        }
+    }
+
+    /// What has been holding the run, in words, naming what holds it up
+    /// where the server tells.
+    async fn why_held(&self, db: &mut Db, hold: Hold) -> String {
+        match hold {
+            Hold::Purge => match pace::oldest_transaction(db).await {
+                Some(oldest) => format!("InnoDB's purge is held back by {oldest}"),
+                None => "InnoDB's purge has not caught up with the run's batches".to_string(),
+            },
+            Hold::Load => {
+                let names: Vec<String> = self.max_load.iter().map(|t| format!("{}={}", t.name, t.limit)).collect();
+                format!("the server has been busier than --max-load {}", names.join(", "))
+            }
+            Hold::Vacuum => match &self.vacuumed_table {
+                Some(table) => match pace::vacuum_session(db, table).await {
+                    Some(who) => format!("{who} has been working on the table"),
+                    None => "a VACUUM has been working on the table".to_string(),
+                },
+                None => "a VACUUM has been working on the table".to_string(),
+            },
+            Hold::Lag => "a replica has been behind".to_string(),
         }
     }
 
@@ -365,6 +433,9 @@ async fn threshold(db: &mut Db, given: &str, factor: f64) -> Result<Threshold> {
         Some((name, value)) => {
             let limit =
                 value.trim().parse::<f64>().map_err(|_| anyhow::anyhow!("{given}: the value is not a number"))?;
+            if limit <= 0.0 {
+                bail!("{given}: the value must be above 0 (a server is never less busy than that)");
+            }
             pace::load(db, name.trim()).await?;
             Threshold { name: name.trim().to_string(), limit }
         }

@@ -78,8 +78,10 @@ fn events_again(db: &TestDb, n: u64) {
     events(db, n);
 }
 
-/// A replica that cannot be reached holds the run back, then stops it
-/// after --max-lag-wait: exit 2, one line, nothing deleted.
+/// A replica that cannot be reached at the start, or that is no replica at
+/// all, is a mistake said at once: exit 2, one line naming it, nothing
+/// deleted (one lost during the run holds it back for --max-lag-wait). A load
+/// threshold of 0 is refused the same way.
 fn an_unreachable_replica_stops_the_run(db: &TestDb) {
     if db.engine == Engine::Sqlite {
         let out = run(db.idemctl(&[&EXPIRE[..], &["--replica-url", "sqlite:/nonexistent.db"]].concat()));
@@ -96,7 +98,23 @@ fn an_unreachable_replica_stops_the_run(db: &TestDb) {
         .idemctl(&[&EXPIRE[..], &["--replica-url", &url, "--max-lag-wait", "1s", "--connect-timeout", "1s"]].concat()));
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(since.elapsed() < Duration::from_secs(10));
-    assert!(out.stderr.lines().last().unwrap().contains(&format!("127.0.0.1:{closed}")), "{}", out.stderr);
+    let last = out.stderr.lines().last().unwrap();
+    assert!(last.contains(&format!("--replica-url 127.0.0.1:{closed}: cannot connect")), "{}", out.stderr);
+    assert_eq!(count(db), 100);
+
+    // The primary named as its own replica: a mistake said at once, not lag waited out.
+    let since = Instant::now();
+    let out = run(db.idemctl(&[&EXPIRE[..], &["--replica-url", &db.url]].concat()));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(since.elapsed() < Duration::from_secs(10));
+    let last = out.stderr.lines().last().unwrap();
+    assert!(last.contains("--replica-url 127.0.0.1:") && last.contains("is not a replica"), "{}", out.stderr);
+    assert_eq!(count(db), 100);
+
+    // Thresholds a server can never be under are refused.
+    let out = run(db.idemctl(&[&EXPIRE[..], &["--max-load", "Threads_running=0"]].concat()));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("must be above 0"), "{}", out.stderr);
     assert_eq!(count(db), 100);
 }
 
@@ -146,6 +164,29 @@ fn the_run_waits_for_purge() {
         db.exec("DROP TABLE events");
     }
     db.exec(&format!("DROP USER '{user}'@'%'"));
+
+    // Held past --max-throttle-wait: the run stops and names the transaction.
+    events(&db, 3000);
+    let out = db.while_session(
+        "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION WITH CONSISTENT SNAPSHOT; SELECT * FROM other",
+        "COMMIT",
+        || {
+            run(db.idemctl(
+                &[&EXPIRE[..], &["--batch-size", "100", "--batch-time", "0s", "--max-history", "3", "--max-throttle-wait", "2s"]]
+                    .concat(),
+            ))
+        },
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let last = out.stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("InnoDB's purge is held back by the transaction of thread")
+            && last.contains("for 2s (--max-throttle-wait)"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(summary(&out)["stopped"], "max-throttle-wait");
+    assert!(count(&db) >= 2500);
 }
 
 /// The server busier than --max-load pauses the run; past --critical-load
@@ -184,7 +225,7 @@ fn load_pauses_and_critical_load_stops() {
         // Threads_running counts every database on MySQL: a threshold above what the other tests run.
         let (pause, critical) = match engine {
             Engine::Postgres => ("Threads_running=5", "Threads_running=6"),
-            _ => ("Threads_running=6", "Threads_running=7"),
+            _ => ("Threads_running=6", "Threads_running=6"),
         };
         let stopped = run(db.idemctl(&[&EXPIRE[..], &["--critical-load", critical]].concat()));
         let out_of_time = run(db.idemctl(&[&EXPIRE[..], &["--max-load", pause, "--max-runtime", "1s"]].concat()));
@@ -195,6 +236,7 @@ fn load_pauses_and_critical_load_stops() {
         assert_eq!(stopped.code, 2, "{engine:?}: {}", stopped.stderr);
         let last = stopped.stderr.lines().last().unwrap_or_default();
         assert!(last.contains("nothing was deleted") && last.contains("--critical-load"), "{}", stopped.stderr);
+        assert_eq!(summary(&stopped)["stopped"], "critical-load");
         // --max-runtime passed while the load held the run: the summary says so.
         assert_eq!(out_of_time.code, 0, "{engine:?}: {}", out_of_time.stderr);
         let s = summary(&out_of_time);
@@ -287,10 +329,25 @@ fn vacuum_after_the_run_and_waiting_for_one() {
     );
     assert!(s["waited"]["autovacuum_seconds"].as_f64().unwrap() >= 1.5, "{s}");
     assert_eq!(count(&db), 10000);
+    // Held past --max-throttle-wait: the run stops and names the VACUUM.
+    let out = run(db.idemctl(&[&EXPIRE[..], &["--wait-for-autovacuum", "--max-throttle-wait", "1s"]].concat()));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let last = out.stderr.lines().last().unwrap_or_default();
+    assert!(last.contains("a VACUUM (pid ") && last.contains("for 1s (--max-throttle-wait)"), "{}", out.stderr);
+    assert_eq!(summary(&out)["stopped"], "max-throttle-wait");
+    assert_eq!(count(&db), 10000);
+    // --vacuum while that VACUUM holds the table: the rows go, the run's own
+    // VACUUM is left to autovacuum with a warning, and the run succeeds.
+    let out = run(db.idemctl(&[&EXPIRE[..], &["--vacuum"]].concat()));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("warning: the VACUUM after the run did not run"), "{}", out.stderr);
+    let s = summary(&out);
+    assert_eq!(
+        (&s["rows_deleted"], &s["vacuumed"], &s["stopped"]),
+        (&json!(10000), &json!(false), &Value::Null),
+        "{s}"
+    );
+    assert_eq!(count(&db), 0);
     db.exec("SELECT pg_cancel_backend(pid) FROM pg_stat_progress_vacuum WHERE relid = 'events'::regclass");
     let _ = slow.join();
-    let out = run(db.idemctl(&[&EXPIRE[..], &["--wait-for-autovacuum"]].concat()));
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(summary(&out)["rows_deleted"], 10000);
-    assert_eq!(count(&db), 0);
 }

@@ -270,7 +270,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         }
         pacer.show_holds_on(bar.clone());
         summary.dead_tuples_before = pace::dead_tuples(&mut db, &table).await;
-        let mut result = purge.run(&mut db, &mut walk, &mut batches, &mut pacer, &mut summary, &bar).await;
+        let result = purge.run(&mut db, &mut walk, &mut batches, &mut pacer, &mut summary, &bar).await;
         summary.waited = pacer.waited.clone();
         pacer.close().await;
         // Stopped by --max-runtime, uncounted (--quiet): the backlog left,
@@ -283,17 +283,25 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             summary.backlog_after = expiry::count_matching(&mut db, &table, &expired, &binds, None).await.ok();
         }
         if result.is_ok() && args.vacuum && summary.stopped.is_none() {
-            result = pace::vacuum(&mut db, &table).await;
-            summary.vacuumed = result.is_ok();
+            // The rows are deleted either way: a VACUUM that cannot run now
+            // is said, and left to autovacuum; it does not fail the run.
+            match pace::vacuum(&mut db, &table).await {
+                Ok(()) => summary.vacuumed = true,
+                Err(err) => report::say(&format!(
+                    "warning: the VACUUM after the run did not run ({}); autovacuum will get to the table",
+                    crate::exit::one_line(&err)
+                )),
+            }
         }
         summary.dead_tuples_after = pace::dead_tuples(&mut db, &table).await;
         bar.finish_and_clear();
         if let Err(err) = result {
-            summary.stopped = Some("error");
+            let reason = crate::pacing::ThrottleStop::reason_of(&err);
+            summary.stopped = Some(reason);
             summary.finish(&batches, started);
             let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
             out.row(&summary)?;
-            out.finish_incomplete("error")?;
+            out.finish_incomplete(reason)?;
             let retried = match batches.attempts() {
                 0 => String::new(),
                 n => format!(" after {n} retries"),

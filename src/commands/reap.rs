@@ -245,13 +245,13 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
             },
         ),
         (Some(Stopped::Interrupted), _) => (Some("interrupted"), "interrupted"),
-        (None, Some(_)) => (Some("error"), "by the error below"),
+        (None, Some(err)) => (Some(crate::pacing::ThrottleStop::reason_of(err)), "by the error below"),
         (None, None) => (None, ""),
     };
     out.summary("stopped", why, text)?;
     out.summary("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
-    match why {
-        Some(reason @ ("interrupted" | "error")) => out.finish_incomplete(reason)?,
+    match (why, &failed) {
+        (Some(reason), Some(_)) | (Some(reason @ "interrupted"), None) => out.finish_incomplete(reason)?,
         _ => out.finish()?,
     }
     if let Some(err) = failed {

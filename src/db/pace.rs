@@ -85,7 +85,15 @@ pub async fn load(db: &mut Db, name: &str) -> Result<f64> {
         Engine::Sqlite => bail!("--max-load and --critical-load need a server: SQLite has no load figure"),
     };
     let Some(value) = value else { bail!("the server has no status variable {name}") };
-    value.trim().parse::<f64>().map_err(|_| anyhow::anyhow!("status variable {name} is not a number: {value}"))
+    let value =
+        value.trim().parse::<f64>().map_err(|_| anyhow::anyhow!("status variable {name} is not a number: {value}"))?;
+    // MySQL's Threads_running counts the session asking: the run's own,
+    // which PostgreSQL's count of the other active backends leaves out.
+    Ok(if db.engine() == Engine::MySql && name.eq_ignore_ascii_case("threads_running") {
+        (value - 1.0).max(0.0)
+    } else {
+        value
+    })
 }
 
 /// PostgreSQL: the primary's WAL position now, as a number.
@@ -173,6 +181,23 @@ pub async fn dead_tuples(db: &mut Db, table_sql: &str) -> Option<u64> {
 /// flush happens when the statement ends; older servers lack the function.
 async fn flush_statistics(db: &mut Db) {
     let _ = db.query_value("SELECT pg_stat_force_next_flush()::text", &[]).await;
+}
+
+/// MySQL/MariaDB: the oldest open transaction of another session, in words.
+pub async fn oldest_transaction(db: &mut Db) -> Option<String> {
+    if db.engine() != Engine::MySql {
+        return None;
+    }
+    db.query_value(query_file!(Engine::MySql, "oldest_transaction.sql"), &[]).await.ok()?
+}
+
+/// PostgreSQL: the VACUUM working on the table, in words.
+pub async fn vacuum_session(db: &mut Db, table_sql: &str) -> Option<String> {
+    if db.engine() != Engine::Postgres {
+        return None;
+    }
+    let sql = query_file!(Engine::Postgres, "vacuum_session.sql");
+    db.query_value(sql, &[Bind::Text(table_sql.to_string())]).await.ok()?
 }
 
 /// PostgreSQL: whether autovacuum (or any VACUUM) is working on the table.

@@ -1,0 +1,1 @@
+-- postgres: MySQL/MariaDB only (InnoDB's purge).

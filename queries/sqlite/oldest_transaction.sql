@@ -1,0 +1,1 @@
+-- sqlite: no undo purge, no transactions of other sessions to name.
