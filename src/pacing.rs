@@ -115,11 +115,17 @@ const DECAY: f64 = 0.5;
 impl Pacer {
     /// Reads what the pacing measures against: the history list's length,
     /// the load figures' values, and connects to the replicas.
-    pub async fn start(db: &mut Db, pace: &Pace, max_batch: u64, command: &str) -> Result<Pacer> {
+    pub async fn start(db: &mut Db, pace: &Pace, max_batch: u64, command: &str, quiet: bool) -> Result<Pacer> {
         let max = pace.max_history.unwrap_or(DEFAULT_MAX_HISTORY);
         let purge = if pace::purge_position(db).await.is_some() {
             Some(PurgeWatch::Batches { pending: std::collections::VecDeque::new(), max })
         } else if let Some(start) = pace::history_length(db).await {
+            if !quiet {
+                crate::report::say(
+                    "note: without the PROCESS privilege the wait for InnoDB's purge reads the history list's length, \
+                     which counts every session's transactions: grant PROCESS to wait for this run's batches alone",
+                );
+            }
             Some(PurgeWatch::Length { low: start, over: max })
         } else if pace.max_history.is_some() {
             bail!("--max-history paces to InnoDB's purge, which this server does not have (MySQL and MariaDB only)")

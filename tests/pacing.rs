@@ -157,6 +157,7 @@ fn the_run_waits_for_purge() {
         // privilege), which counts a batch's transaction as InnoDB allots its
         // undo logs: within ten batches.
         let most = if url == &db.url { 5 } else { 10 };
+        assert_eq!(out.stderr.contains("without the PROCESS privilege"), url != &db.url, "{}", out.stderr);
         assert!(left >= 3000 - most * 100, "purge held back, yet {left} rows were left ({url}): {s}");
         assert_eq!(s["rows_deleted"], 3000);
         assert!(s["waited"]["purge_seconds"].as_f64().unwrap() >= 1.0, "{s}");
@@ -197,8 +198,8 @@ fn load_pauses_and_critical_load_stops() {
         let Some(db) = TestDb::new(engine) else { return };
         events(&db, 500);
         let sleeper = match engine {
-            Engine::Postgres => "SELECT pg_sleep(3)",
-            _ => "SELECT SLEEP(3)",
+            Engine::Postgres => "SELECT pg_sleep(5)",
+            _ => "SELECT SLEEP(5)",
         };
         let sleepers: Vec<_> = (0..6)
             .map(|_| {
@@ -229,6 +230,9 @@ fn load_pauses_and_critical_load_stops() {
         };
         let stopped = run(db.idemctl(&[&EXPIRE[..], &["--critical-load", critical]].concat()));
         let out_of_time = run(db.idemctl(&[&EXPIRE[..], &["--max-load", pause, "--max-runtime", "1s"]].concat()));
+        common::key_table(&db);
+        let reap_held = run(db.idemctl(&["reap", "--max-duration", "30s", "--max-load", pause, "--max-runtime", "1s"]));
+        let still_stuck = db.ids("SELECT count(*) FROM idempotency_keys WHERE status = 'in_progress'")[0];
         let paused = run(db.idemctl(&[&EXPIRE[..], &["--max-load", pause]].concat()));
         for s in sleepers {
             s.join().unwrap();
@@ -238,7 +242,20 @@ fn load_pauses_and_critical_load_stops() {
         assert!(last.contains("nothing was deleted") && last.contains("--critical-load"), "{}", stopped.stderr);
         assert_eq!(summary(&stopped)["stopped"], "critical-load");
         // --max-runtime passed while the load held the run: the summary says so.
-        assert_eq!(out_of_time.code, 0, "{engine:?}: {}", out_of_time.stderr);
+        assert_eq!(reap_held.code, 1, "{engine:?}: {}", reap_held.stderr);
+        assert!(
+            reap_held.stderr.contains("reap made no progress: load held it until --max-runtime"),
+            "{}",
+            reap_held.stderr
+        );
+        assert_eq!(still_stuck, 5, "nothing was released");
+        // It made no progress: exit 1 and a line, for cron.
+        assert_eq!(out_of_time.code, 1, "{engine:?}: {}", out_of_time.stderr);
+        assert!(
+            out_of_time.stderr.contains("expire made no progress: load held it until --max-runtime"),
+            "{}",
+            out_of_time.stderr
+        );
         let s = summary(&out_of_time);
         assert_eq!(
             (&s["stopped"], &s["waited"]["held_when_stopped"], &s["rows_deleted"]),
@@ -310,13 +327,14 @@ fn vacuum_after_the_run_and_waiting_for_one() {
         ]
         .concat(),
     ));
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.code, 1, "no progress: {}", out.stderr);
     let s = summary(&out);
     let metrics = std::fs::read_to_string(prom.path()).unwrap();
     let waited =
         metrics.lines().find(|l| l.starts_with("idemctl_waited_seconds{") && l.contains("throttle=\"autovacuum\""));
     let seconds: f64 = waited.and_then(|l| l.rsplit(' ').next()).and_then(|v| v.parse().ok()).unwrap_or_default();
     assert_eq!(seconds, s["waited"]["autovacuum_seconds"].as_f64().unwrap(), "{metrics}");
+    assert!(metrics.contains("idemctl_expire_dead_tuples{"), "{metrics}");
     // Stopped by --max-runtime: the backlog is counted for the alerts.
     assert!(
         metrics.lines().any(|l| l.starts_with("idemctl_expire_backlog_rows{") && l.ends_with(" 10000")),

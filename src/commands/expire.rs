@@ -264,7 +264,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     } else {
         let bar = report::progress(args.report.quiet, matching, "deleting");
         let purge = Purge { args: &args, table: &table, expired: &expired, binds: &binds, keys: &target.table };
-        let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "expire").await?;
+        let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "expire", args.report.quiet).await?;
         if args.wait_for_autovacuum {
             pacer.wait_for_vacuum_of(table.clone());
         }
@@ -294,6 +294,12 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             }
         }
         summary.dead_tuples_after = pace::dead_tuples(&mut db, &table).await;
+        for (when, dead) in [("before", summary.dead_tuples_before), ("after", summary.dead_tuples_after)] {
+            if let Some(dead) = dead {
+                let help = "PostgreSQL: the table's dead tuples before and after the run";
+                crate::metrics::gauge("idemctl_expire_dead_tuples", help, &[("when", when)], dead as f64);
+            }
+        }
         bar.finish_and_clear();
         if let Err(err) = result {
             let reason = crate::pacing::ThrottleStop::reason_of(&err);
@@ -324,7 +330,15 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     if summary.stopped == Some(Stopped::Interrupted.as_str()) {
         return Err(Interrupted.into());
     }
-    Ok(Outcome::from_findings(!summary.refused_keys.is_empty()))
+    // A scheduled run that a throttle held for all of its time made no
+    // progress: cron should hear of it before the backlog grows.
+    let stalled = summary.stopped == Some(Stopped::MaxRuntime.as_str())
+        && summary.rows_deleted == 0
+        && summary.waited.held_when_stopped.is_some();
+    if let Some(held) = summary.waited.held_when_stopped.filter(|_| stalled) {
+        report::say(&format!("expire made no progress: {held} held it until --max-runtime (exit 1)"));
+    }
+    Ok(Outcome::from_findings(!summary.refused_keys.is_empty() || stalled))
 }
 
 /// The batch loop of one run.

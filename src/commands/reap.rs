@@ -200,7 +200,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
             reaping::describe(&keys, &settings.reaping, first, dialect)?
         );
     }
-    let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "reap").await?;
+    let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "reap", args.report.quiet).await?;
     let run = resolve_all(&mut db, (&keys, &settings.reaping, &args), &candidates, &mut batches, &mut pacer, &mut out)
         .await?;
     let waited = pacer.waited.clone();
@@ -269,8 +269,20 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     if stopped == Some(Stopped::Interrupted) {
         return Err(Interrupted.into());
     }
+    // A scheduled run that a throttle held for all of its time made no
+    // progress on the stuck keys: cron should hear of it.
+    let stalled = stopped == Some(Stopped::MaxRuntime)
+        && counts.values().sum::<u64>() == 0
+        && !candidates.is_empty()
+        && waited.held_when_stopped.is_some();
+    if let Some(held) = waited.held_when_stopped.filter(|_| stalled) {
+        crate::report::say(&format!("reap made no progress: {held} held it until --max-runtime (exit 1)"));
+    }
     Ok(Outcome::from_findings(
-        [Resolution::NeedsReview, Resolution::Error].iter().any(|r| counts.get(r.as_str()).is_some_and(|n| *n > 0)),
+        stalled
+            || [Resolution::NeedsReview, Resolution::Error]
+                .iter()
+                .any(|r| counts.get(r.as_str()).is_some_and(|n| *n > 0)),
     ))
 }
 
