@@ -495,7 +495,7 @@ pub fn config_meta<W: Write>(out: &mut Emitter<W>, path: Option<&std::path::Path
 /// person at a terminal (cron and pipelines have it in the JSON).
 pub fn say_target(quiet: bool, command: &str, place: &str, table: &str) {
     if wants_progress(quiet) {
-        eprintln!("idemctl {command}: {place}, table {table}");
+        say(&format!("idemctl {command}: {place}, table {table}"));
     }
 }
 
@@ -521,7 +521,7 @@ pub fn progress(quiet: bool, total: Option<u64>, what: &str) -> ProgressBar {
     let (bar, template) = match total {
         Some(total) if total > 0 => (
             ProgressBar::new(total),
-            format!("{{spinner}} {what} {{bar:16}} {{count}} rows {{rate}} ETA {{eta}}{{msg}}"),
+            format!("{{spinner}} {what} {{bar:12}} {{count}} rows {{rate}} ETA {{eta}}{{msg}}"),
         ),
         _ => (ProgressBar::new_spinner(), format!("{{spinner}} {what} {{count}} rows {{rate}} {{elapsed}}{{msg}}")),
     };
