@@ -106,6 +106,11 @@ pub struct Pacer {
 /// The first batch's size under a target time, at most --batch-size.
 const FIRST_BATCH: u64 = 1000;
 
+/// The first batch's size under a target time, given --batch-size.
+pub fn first_batch(max_batch: u64) -> u64 {
+    max_batch.min(FIRST_BATCH)
+}
+
 /// The smallest batch the target time may shrink to.
 const SMALLEST_BATCH: u64 = 10;
 
@@ -161,7 +166,7 @@ impl Pacer {
             pace: pace.clone(),
             max_batch,
             // With a target time, start modestly and grow (pt-online-schema-change's 1,000).
-            size: if pace.batch_time.is_zero() { max_batch } else { max_batch.min(FIRST_BATCH) },
+            size: if pace.batch_time.is_zero() { max_batch } else { first_batch(max_batch) },
             rate: None,
             purge,
             max_load,

@@ -90,6 +90,13 @@ fn dry_run_deletes_nothing(db: &TestDb) {
     assert_eq!(summary(&out)["rows_matching"], 2);
     assert_eq!(summary(&out)["rows_deleted"], 0);
     assert!(out.stderr.contains("DELETE FROM"), "the SQL is shown: {}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "batches start at 1,000 rows and adapt to take about 100ms each (--batch-time), 5,000 rows at most"
+        ),
+        "the pacing is said: {}",
+        out.stderr
+    );
     assert_eq!(remaining(db).len(), 5);
 }
 

@@ -260,6 +260,14 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
                 "dry run: nothing is deleted; each batch would run: {}",
                 walk.describe(&dialect, &table, &expired, args.batch_size)
             );
+            if !args.pace.batch_time.is_zero() {
+                eprintln!(
+                    "dry run: batches start at {} rows and adapt to take about {} each (--batch-time), {} rows at most (--batch-size)",
+                    crate::units::grouped(crate::pacing::first_batch(args.batch_size)),
+                    timeparse::short(args.pace.batch_time),
+                    crate::units::grouped(args.batch_size)
+                );
+            }
         }
     } else {
         let bar = report::progress(args.report.quiet, matching, "deleting");
