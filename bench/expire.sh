@@ -4,11 +4,11 @@
 # run), 60% expired, in PostgreSQL and MariaDB, with a concurrent insert load.
 #
 # Each side is measured over the window of the work it causes: from its
-# start until, on MariaDB, InnoDB's history list is back at its length before
-# the run (the purge of the deleted rows, which runs after the statement
-# returns, counts), on PostgreSQL until the statement or the last batch
-# commits. Rate and insert p99 are over that window; the p99 at rest is
-# measured just before each side.
+# start until, on MariaDB, InnoDB's purge has passed every transaction
+# committed before it returned (the purge of the deleted rows, which for a
+# single DELETE runs long after the statement returns, counts), on
+# PostgreSQL until the statement or the last batch commits. Rate and insert
+# p99 are over that window; the p99 at rest is measured just before each side.
 #
 #   bench/expire.sh                    # both engines on the shared servers
 #   N=5000000 bench/expire.sh pg mysql  # the full run
@@ -51,39 +51,33 @@ mysql_at() { # URL ARGS...: the mariadb client on the URL's host, port and datab
     mariadb -h "${host%:*}" -P "${host##*:}" -u root "${url##*/}" "$@"
 }
 hll() { mysql_at "$1" -N -e "SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'" | cut -f2; }
+# innodb_status URL FIELD: the number after FIELD in SHOW ENGINE INNODB STATUS.
+innodb_status() {
+    mysql_at "$1" -N -e "SHOW ENGINE INNODB STATUS" | tr '\t' '\n' | sed 's/\\n/\n/g' |
+        awk -v f="$2" 'index($0, f) == 1 {print substr($0, length(f) + 1) + 0; exit}'
+}
 
 # --- one measured run -----------------------------------------------------
 
 # measure URL TAG COMMAND...: the insert load runs 20 s at rest (TAG-rest),
-# then COMMAND runs under it; on MariaDB the window goes on until the
-# history list is back at its floor at rest (the list counts transactions:
-# a single DELETE's stays on it until all its rows are purged, while the
-# load's own come and go).
+# then COMMAND runs under it; on MariaDB the window goes on until InnoDB's
+# purge has passed every transaction committed before COMMAND returned
+# (`Purge done for trx's n:o <` at or past the `Trx id counter` read when it
+# returned): the purge of everything COMMAND deleted, whatever the load's
+# own transactions do meanwhile.
 # Writes TAG.window (start end returned) and TAG.trace (each insert).
 measure() {
     local url=$1 tag=$2 start returned end base=""
     shift 2
     INSERT_TRACE="$OUT/$tag.trace" "$LOAD" "$url" 3600 >"$OUT/$tag.load" &
     local load=$!
-    sleep 15
-    if [[ $url == mysql* ]]; then
-        # The history list's floor at rest, under the load alone: the
-        # load's own transactions come and go, a pending purge stays.
-        base=
-        for _ in $(seq 25); do
-            local h
-            h=$(hll "$url")
-            [ -n "$base" ] && [ "$h" -ge "$base" ] || base=$h
-            sleep 0.2
-        done
-    else
-        sleep 5
-    fi
+    sleep 20
     start=$(now)
     "$@" >"$OUT/$tag.out"
     returned=$(now)
-    if [ -n "$base" ]; then
-        while [ "$(hll "$url")" -gt "$base" ]; do sleep 0.1; done
+    if [[ $url == mysql* ]]; then
+        base=$(innodb_status "$url" "Trx id counter ")
+        while [ "$(innodb_status "$url" "Purge done for trx's n:o < ")" -lt "$base" ]; do sleep 0.1; done
     fi
     end=$(now)
     echo "$start $end $returned ${base:-}" >"$OUT/$tag.window"
