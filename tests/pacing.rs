@@ -198,8 +198,8 @@ fn load_pauses_and_critical_load_stops() {
         let Some(db) = TestDb::new(engine) else { return };
         events(&db, 500);
         let sleeper = match engine {
-            Engine::Postgres => "SELECT pg_sleep(5)",
-            _ => "SELECT SLEEP(5)",
+            Engine::Postgres => "SELECT pg_sleep(6)",
+            _ => "SELECT SLEEP(6)",
         };
         let sleepers: Vec<_> = (0..6)
             .map(|_| {
