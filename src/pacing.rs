@@ -29,6 +29,15 @@ pub struct Waited {
 }
 
 impl Waited {
+    /// Whether a run that --max-runtime stopped (`out_of_time`) changed
+    /// nothing because a throttle held it all along; says so, since cron
+    /// should hear of it (exit 1) before the backlog grows.
+    pub fn stalled(&self, command: &str, out_of_time: bool, changed: u64) -> bool {
+        let Some(held) = self.held_when_stopped.filter(|_| out_of_time && changed == 0) else { return false };
+        crate::report::say(&format!("{command} made no progress: {held} held it until --max-runtime (exit 1)"));
+        true
+    }
+
     /// The time per throttle, as metrics (`idemctl_waited_seconds`).
     pub fn metrics(&self) {
         for (throttle, seconds) in [

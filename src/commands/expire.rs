@@ -156,11 +156,8 @@ impl Settings {
         if let Some(filter) = &args.filter {
             user_sql::condition(db::engine_of(&args.connect.database_url)?, "--where", filter)?;
         }
-        let engine = db::engine_of(&args.connect.database_url)?;
-        if (args.vacuum || args.wait_for_autovacuum) && engine != db::Engine::Postgres {
-            anyhow::bail!(
-                "--vacuum and --wait-for-autovacuum are for PostgreSQL: InnoDB purges, and SQLite reuses pages, on their own"
-            );
+        if args.vacuum || args.wait_for_autovacuum {
+            db::pace::check_vacuum(db::engine_of(&args.connect.database_url)?)?;
         }
         let horizon = expiry::horizon(args.older_than, &config)?;
         expiry::check_floor(horizon, args.allow_short_retention)?;
@@ -338,14 +335,8 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     if summary.stopped == Some(Stopped::Interrupted.as_str()) {
         return Err(Interrupted.into());
     }
-    // A scheduled run that a throttle held for all of its time made no
-    // progress: cron should hear of it before the backlog grows.
-    let stalled = summary.stopped == Some(Stopped::MaxRuntime.as_str())
-        && summary.rows_deleted == 0
-        && summary.waited.held_when_stopped.is_some();
-    if let Some(held) = summary.waited.held_when_stopped.filter(|_| stalled) {
-        report::say(&format!("expire made no progress: {held} held it until --max-runtime (exit 1)"));
-    }
+    let out_of_time = summary.stopped == Some(Stopped::MaxRuntime.as_str());
+    let stalled = summary.waited.stalled("expire", out_of_time, summary.rows_deleted);
     Ok(Outcome::from_findings(!summary.refused_keys.is_empty() || stalled))
 }
 

@@ -269,15 +269,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     if stopped == Some(Stopped::Interrupted) {
         return Err(Interrupted.into());
     }
-    // A scheduled run that a throttle held for all of its time made no
-    // progress on the stuck keys: cron should hear of it.
-    let stalled = stopped == Some(Stopped::MaxRuntime)
-        && counts.values().sum::<u64>() == 0
-        && !candidates.is_empty()
-        && waited.held_when_stopped.is_some();
-    if let Some(held) = waited.held_when_stopped.filter(|_| stalled) {
-        crate::report::say(&format!("reap made no progress: {held} held it until --max-runtime (exit 1)"));
-    }
+    let stalled = waited.stalled("reap", stopped == Some(Stopped::MaxRuntime), counts.values().sum());
     Ok(Outcome::from_findings(
         stalled
             || [Resolution::NeedsReview, Resolution::Error]

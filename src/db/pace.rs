@@ -209,12 +209,21 @@ pub async fn vacuum_running(db: &mut Db, table_sql: &str) -> bool {
     db.query_value(sql, &[Bind::Text(table_sql.to_string())]).await.ok().flatten().as_deref() == Some("true")
 }
 
+/// Refuses `--vacuum` and `--wait-for-autovacuum` on an engine without
+/// VACUUM, before the run starts.
+pub fn check_vacuum(engine: Engine) -> Result<()> {
+    if engine != Engine::Postgres {
+        bail!(
+            "--vacuum and --wait-for-autovacuum are for PostgreSQL: InnoDB purges, and SQLite reuses pages, on their own"
+        );
+    }
+    Ok(())
+}
+
 /// PostgreSQL: a plain VACUUM of the table (never FULL), without a
 /// statement limit, within the lock timeout.
 pub async fn vacuum(db: &mut Db, table_sql: &str) -> Result<()> {
-    if db.engine() != Engine::Postgres {
-        bail!("--vacuum is for PostgreSQL: InnoDB purges and SQLite reuses pages on their own");
-    }
+    check_vacuum(db.engine())?;
     db.set_statement_limit(None).await?;
     // The run's own deletes counted first, or they would be added after
     // the VACUUM has counted the table clean.
