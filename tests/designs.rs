@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 
 use chrono::Duration;
 use common::{Engine, Run, TestDb, ago, run};
-use serde_json::Value;
 
 fn idemctl(db: &TestDb, args: &[&str]) -> Run {
     run(db.idemctl(args))
@@ -24,15 +23,11 @@ fn nonzero(outcomes: &serde_json::Value) -> serde_json::Value {
     serde_json::Value::Object(map)
 }
 
-fn json(out: &Run) -> Value {
-    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr))
-}
-
 /// The stuck keys (key, state) oldest first, and the count held by live transactions.
 fn stuck(db: &TestDb, mapping: &[&str]) -> (Vec<(String, String)>, u64, Run) {
     let out = idemctl(db, &[&["stuck", "--format", "json"][..], mapping].concat());
     assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
-    let doc = json(&out);
+    let doc = out.json();
     let keys = doc["keys"]
         .as_array()
         .unwrap()
@@ -50,7 +45,7 @@ fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
 fn doctor(db: &TestDb, args: &[&str]) -> (BTreeMap<String, (String, String)>, Run) {
     let out = idemctl(db, &[&["doctor", "--format", "json"][..], args].concat());
     assert_ne!(out.code, 2, "{}", out.stderr);
-    let doc = json(&out);
+    let doc = out.json();
     let checks = doc["checks"]
         .as_array()
         .unwrap()
@@ -72,7 +67,7 @@ fn failed(checks: &BTreeMap<String, (String, String)>) -> Vec<&str> {
 fn rows_matching(db: &TestDb, args: &[&str]) -> u64 {
     let out = idemctl(db, &[&["expire", "--dry-run", "--format", "json"][..], args].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
-    json(&out)["runs"][0]["rows_matching"].as_u64().unwrap()
+    out.json()["runs"][0]["rows_matching"].as_u64().unwrap()
 }
 
 fn count(db: &TestDb, table: &str) -> usize {
@@ -195,7 +190,7 @@ fn rocket_rides_design(db: &TestDb) {
     }
     assert_eq!(keys, pairs(&expected), "{}", out.stderr);
     assert_eq!(held, u64::from(db.engine != Engine::Sqlite), "a live transaction holds one key");
-    assert_eq!(json(&out)["keys"][0]["operation"], "POST /rides", "the operation spans two columns");
+    assert_eq!(out.json()["keys"][0]["operation"], "POST /rides", "the operation spans two columns");
     // Its reaper deletes keys created over 72 h ago, finished or not.
     assert_eq!(rows_matching(db, &[&mapping[..10], &["--older-than", "72h", "--include-in-progress"]].concat()), 2);
     assert_eq!(rows_matching(db, &[&mapping[..10], &["--older-than", "72h"]].concat()), 1, "unfinished kept");
@@ -203,7 +198,7 @@ fn rocket_rides_design(db: &TestDb) {
     // the next retry (or its completer) takes the key over.
     let out = idemctl(db, &[&["reap", "--format", "json"][..], &ROCKET_RIDES[..]].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let outcomes: Vec<(String, String)> = json(&out)["keys"]
+    let outcomes: Vec<(String, String)> = out.json()["keys"]
         .as_array()
         .unwrap()
         .iter()
@@ -289,12 +284,12 @@ fn medusa_design(db: &TestDb) {
     }
     assert_eq!(keys, pairs(&expected), "{}", out.stderr);
     assert_eq!(held, u64::from(db.engine != Engine::Sqlite));
-    assert_eq!(json(&out)["notes"], serde_json::json!([]), "the glob matches the paths with ids in them");
+    assert_eq!(out.json()["notes"], serde_json::json!([]), "the glob matches the paths with ids in them");
     // A --max-duration that names no operation of the table says so.
     let mut typo = MEDUSA;
     typo[13] = "POST /store/cart/*/completed=2m";
     let (_, _, out) = stuck(db, &typo);
-    let notes = json(&out)["notes"].to_string();
+    let notes = out.json()["notes"].to_string();
     assert!(
         notes.contains("names operations no key has") && notes.contains("POST /store/carts/cart_3/complete"),
         "{notes}"
@@ -303,7 +298,7 @@ fn medusa_design(db: &TestDb) {
     let before = count_unfinished(db);
     let out = idemctl(db, &[&["reap", "--format", "json"][..], &MEDUSA[..]].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(nonzero(&json(&out)["outcomes"]), serde_json::json!({"unchanged": 3}), "held is not held any more");
+    assert_eq!(nonzero(&out.json()["outcomes"]), serde_json::json!({"unchanged": 3}), "held is not held any more");
     assert_eq!(count_unfinished(db), before);
     // doctor: the key is unique without a scope: one caller's key can replay another's.
     let (checks, out) = doctor(db, &MEDUSA);
@@ -389,7 +384,7 @@ fn idempotence4j_design(db: &TestDb) {
     // Its recovery is the next call re-running the procedure: nothing to write.
     let out = idemctl(db, &[&["reap", "--format", "json"][..], &IDEMPOTENCE4J[..]].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(nonzero(&json(&out)["outcomes"]), serde_json::json!({"unchanged": 3}), "running is not held any more");
+    assert_eq!(nonzero(&out.json()["outcomes"]), serde_json::json!({"unchanged": 3}), "running is not held any more");
     let (checks, out) = doctor(db, &IDEMPOTENCE4J);
     assert_eq!(failed(&checks), Vec::<&str>::new(), "{}", out.stdout);
     assert_eq!(checks["uniqueness"].0, "pass");
@@ -480,7 +475,7 @@ fn powertools_design(db: &TestDb) {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let deleted = 3;
     assert_eq!(
-        nonzero(&json(&out)["outcomes"]),
+        nonzero(&out.json()["outcomes"]),
         serde_json::json!({"deleted": deleted}),
         "fn#held is not held any more"
     );
@@ -526,7 +521,7 @@ fn lago_design(db: &TestDb) {
     lago(db);
     let (keys, held, out) = stuck(db, &LAGO);
     assert_eq!((keys.len(), held, out.code), (0, 0, 0));
-    assert!(json(&out)["notes"].to_string().contains("no in-progress state"), "{}", out.stdout);
+    assert!(out.json()["notes"].to_string().contains("no in-progress state"), "{}", out.stdout);
     let out = idemctl(db, &[&["reap"][..], &LAGO[..]].concat());
     assert_eq!(out.code, 2);
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
@@ -691,7 +686,7 @@ on_expired_lease = "takeover"
     .unwrap();
     let (keys, _, out) = stuck(db, &["--config", config]);
     assert_eq!(keys.len(), 4, "{keys:?} {}", out.stderr);
-    assert_eq!(json(&out)["keys"][0]["operation"], "POST /rides");
+    assert_eq!(out.json()["keys"][0]["operation"], "POST /rides");
     dj_stripe(db);
     std::fs::write(
         &path,

@@ -242,10 +242,6 @@ fn event_ids(db: &TestDb) -> Vec<i64> {
     db.ids("SELECT id FROM events ORDER BY id")
 }
 
-fn json(run: &Run) -> serde_json::Value {
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr))
-}
-
 /// SIGTERM during `--sleep 30s`: the run ends at once with its summary.
 fn a_signal_during_sleep_ends_the_run_at_once(db: &TestDb) {
     events(db, 3);
@@ -264,7 +260,7 @@ fn a_signal_during_sleep_ends_the_run_at_once(db: &TestDb) {
     signal(&child, "-TERM");
     let (run, _) = finish_within(child, since, Duration::from_secs(2), "expire --sleep 30s");
     assert_eq!(run.code, 130, "{}", run.stderr);
-    let summary = &json(&run)["runs"][0];
+    let summary = &run.json()["runs"][0];
     assert_eq!(summary["rows_deleted"], 1, "{summary}");
     assert_eq!(summary["stopped"], "interrupted", "{summary}");
     assert_eq!(event_ids(db), vec![2, 3]);
@@ -313,7 +309,7 @@ fn a_signal_mid_batch_rolls_the_batch_back(db: &TestDb) {
     signal(&child, "-TERM");
     let (run, _) = finish_within(child, since, Duration::from_secs(2), "expire mid-batch");
     assert_eq!(run.code, 130, "{}", run.stderr);
-    let summary = &json(&run)["runs"][0];
+    let summary = &run.json()["runs"][0];
     assert_eq!(summary["rows_deleted"], 2, "{summary}");
     assert_eq!(summary["stopped"], "interrupted", "{summary}");
     assert_eq!(event_ids(db), vec![3, 4, 5, 6], "batch 2 rolled back whole");
@@ -490,7 +486,7 @@ fn a_killed_writer_reconnects_once_and_finishes(db: &TestDb) {
     let (run, _) = finish_within(child, Instant::now(), Duration::from_secs(15), "expire");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("lost the connection") && run.stderr.contains("connecting again"), "{}", run.stderr);
-    assert_eq!(json(&run)["runs"][0]["rows_deleted"], 8, "{}", run.stdout);
+    assert_eq!(run.json()["runs"][0]["rows_deleted"], 8, "{}", run.stdout);
     assert_eq!(event_ids(db), Vec::<i64>::new());
 }
 
@@ -515,12 +511,12 @@ fn a_second_loss_stops_the_writer_and_a_rerun_finishes(db: &TestDb) {
         last.starts_with("idemctl: expire stopped: the 4 rows deleted before it stay deleted, and a rerun goes on from there: lost the connection to"),
         "{last}"
     );
-    let summary = &json(&run)["runs"][0];
+    let summary = &run.json()["runs"][0];
     assert_eq!((summary["rows_deleted"].as_u64(), summary["stopped"].as_str()), (Some(4), Some("error")), "{summary}");
     assert_eq!(event_ids(db), vec![5, 6, 7, 8]);
     let rerun = common::run(db.idemctl(&[&EXPIRE_EVENTS[..], &["--format", "json"]].concat()));
     assert_eq!(rerun.code, 0, "{}", rerun.stderr);
-    assert_eq!(json(&rerun)["runs"][0]["rows_deleted"], 4);
+    assert_eq!(rerun.json()["runs"][0]["rows_deleted"], 4);
     assert_eq!(event_ids(db), Vec::<i64>::new());
 }
 
@@ -763,6 +759,24 @@ mod private {
         None
     }
 
+    /// The server(s) `start` starts, once per test binary.
+    fn started<T>(
+        cell: &'static OnceLock<Result<T, String>>,
+        start: fn() -> Result<T, String>,
+        what: &str,
+    ) -> Option<&'static T> {
+        match cell.get_or_init(start) {
+            Ok(servers) => Some(servers),
+            Err(e) => unavailable(what, e.clone()),
+        }
+    }
+
+    /// A directory of its own under the temp dir, kept after the test (a
+    /// clean-up watcher removes it).
+    fn kept_dir(prefix: &str) -> Result<PathBuf, String> {
+        Ok(tempfile::Builder::new().prefix(prefix).tempdir().map_err(|e| e.to_string())?.keep())
+    }
+
     fn spare_port() -> u16 {
         std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
     }
@@ -802,14 +816,11 @@ mod private {
 
     pub fn pg_pair() -> Option<&'static PgPair> {
         static PAIR: OnceLock<Result<PgPair, String>> = OnceLock::new();
-        match PAIR.get_or_init(start_pg_pair) {
-            Ok(pair) => Some(pair),
-            Err(e) => unavailable("a private PostgreSQL primary and standby", e.clone()),
-        }
+        started(&PAIR, start_pg_pair, "a private PostgreSQL primary and standby")
     }
 
     fn start_pg_pair() -> Result<PgPair, String> {
-        let base = tempfile::Builder::new().prefix("idemctl-pg-").tempdir().map_err(|e| e.to_string())?.keep();
+        let base = kept_dir("idemctl-pg-")?;
         let at = |name: &str| base.join(name).display().to_string();
         run("chown", &["postgres:postgres", &at("")])?;
         let (p1, p2) = (spare_port(), spare_port());
@@ -862,10 +873,7 @@ mod private {
 
     pub fn maria_pair() -> Option<&'static MariaPair> {
         static PAIR: OnceLock<Result<MariaPair, String>> = OnceLock::new();
-        match PAIR.get_or_init(start_maria_pair) {
-            Ok(pair) => Some(pair),
-            Err(e) => unavailable("a private MariaDB primary and replica", e.clone()),
-        }
+        started(&PAIR, start_maria_pair, "a private MariaDB primary and replica")
     }
 
     /// Starts mariadbd on a fresh data directory under `dir`; its root URL
@@ -920,7 +928,7 @@ mod private {
     }
 
     fn start_maria_pair() -> Result<MariaPair, String> {
-        let base = tempfile::Builder::new().prefix("idemctl-maria-pair-").tempdir().map_err(|e| e.to_string())?.keep();
+        let base = kept_dir("idemctl-maria-pair-")?;
         let logged = |id: u32| {
             vec![
                 format!("--server-id={id}"),
@@ -946,14 +954,11 @@ mod private {
 
     pub fn mariadb_tls() -> Option<&'static Maria> {
         static MARIA: OnceLock<Result<Maria, String>> = OnceLock::new();
-        match MARIA.get_or_init(start_mariadb_tls) {
-            Ok(maria) => Some(maria),
-            Err(e) => unavailable("a private MariaDB server with TLS", e.clone()),
-        }
+        started(&MARIA, start_mariadb_tls, "a private MariaDB server with TLS")
     }
 
     fn start_mariadb_tls() -> Result<Maria, String> {
-        let base = tempfile::Builder::new().prefix("idemctl-maria-").tempdir().map_err(|e| e.to_string())?.keep();
+        let base = kept_dir("idemctl-maria-")?;
         let at = |name: &str| base.join(name).display().to_string();
         super::certificates(&base, true);
         let root = start_mariadbd(
@@ -1147,7 +1152,7 @@ fn a_row_held_by_a_live_transaction_is_named_as_such(db: &TestDb) {
             "{last}"
         );
     }
-    assert_eq!(json(&run)["runs"][0]["stopped"], "error");
+    assert_eq!(run.json()["runs"][0]["stopped"], "error");
     assert_eq!(event_ids(db), vec![1, 2, 3, 4], "the batch rolled back");
 }
 
@@ -1306,7 +1311,7 @@ fn a_lagging_standby_holds_expire_back() {
     let (out, _) = finish_within(child, Instant::now(), Duration::from_secs(20), "expire");
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(held > 0, "the run waited for the standby");
-    let summary = &json(&out)["runs"][0];
+    let summary = &out.json()["runs"][0];
     assert_eq!(summary["rows_deleted"], 300, "{summary}");
     assert!(summary["waited"]["lag_seconds"].as_f64().unwrap() >= 1.0, "{summary}");
     assert_eq!(event_ids(&primary), Vec::<i64>::new());
@@ -1379,7 +1384,7 @@ fn a_mariadb_replica_behind_holds_expire_back() {
     let took = started.elapsed();
     sql_at(&pair.replica, "STOP SLAVE; CHANGE MASTER TO MASTER_DELAY=0; START SLAVE").unwrap();
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let summary = &json(&out)["runs"][0];
+    let summary = &out.json()["runs"][0];
     assert_eq!(summary["rows_deleted"], 300, "{summary}");
     assert!(summary["waited"]["lag_seconds"].as_f64().unwrap() >= 1.0, "{summary}");
     assert!(took >= Duration::from_secs(3), "{took:?}");

@@ -18,10 +18,6 @@ fn idemctl(db: &TestDb, args: &[&str]) -> Run {
     run(cmd)
 }
 
-fn json(out: &Run) -> serde_json::Value {
-    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr))
-}
-
 /// Keys with epoch-second times: ids 1..=1000 created an hour ago and live
 /// for another 23 hours, and `extra` rows given as (id, created_at, expires_at).
 fn epoch_keys(db: &TestDb, extra: &[(i64, i64, i64)]) {
@@ -60,12 +56,12 @@ fn a_never_marker_keeps_its_column_in_seconds(db: &TestDb) {
     );
     let dry = idemctl(db, &[&["expire", "--dry-run"][..], &EPOCH_KEYS].concat());
     assert_eq!(dry.code, 0, "{}", dry.stderr);
-    assert_eq!(json(&dry)["runs"][0]["rows_matching"], 2);
+    assert_eq!(dry.json()["runs"][0]["rows_matching"], 2);
     let by_age = idemctl(db, &[&["expire", "--dry-run", "--older-than", "72h"][..], &EPOCH_KEYS].concat());
-    assert_eq!(json(&by_age)["runs"][0]["rows_matching"], 2, "{}", by_age.stdout);
+    assert_eq!(by_age.json()["runs"][0]["rows_matching"], 2, "{}", by_age.stdout);
     let out = idemctl(db, &[&["expire"][..], &EPOCH_KEYS].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(json(&out)["runs"][0]["rows_deleted"], 2);
+    assert_eq!(out.json()["runs"][0]["rows_deleted"], 2);
     assert_eq!(epoch_ids(db), (1..=1001).collect::<Vec<_>>(), "the live keys and the never-expiring one stay");
 }
 
@@ -90,7 +86,7 @@ fn one_row_in_milliseconds_stops_writers(db: &TestDb) {
     // A reading command reads the bulk and says what it leaves out.
     let out = idemctl(db, &["size", "--table", "epoch_keys", "--format", "json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let notes = json(&out)["notes"].to_string();
+    let notes = out.json()["notes"].to_string();
     assert!(notes.contains("column \\\"created_at\\\" is read in seconds; 1 of its values"), "{notes}");
 }
 
@@ -129,7 +125,7 @@ fn sqlite_time_forms_are_read_or_left_alone(db: &TestDb) {
     let out = idemctl(db, &args);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(db.ids("SELECT id FROM events ORDER BY id"), [1, 3, 5, 8, 9, 11, 12, 13, 15, 17]);
-    assert_eq!(json(&out)["runs"][0]["unreadable_rows"], 3);
+    assert_eq!(out.json()["runs"][0]["unreadable_rows"], 3);
     assert!(out.stderr.contains("3 rows with unreadable seen_at were left alone"), "{}", out.stderr);
 }
 
@@ -149,7 +145,7 @@ fn sqlite_scan_reads_mixed_forms(db: &TestDb) {
     ));
     let out = idemctl(db, &["scan", "--table", "orders", "--format", "json"]);
     assert_eq!(out.code, 1, "{}", out.stderr);
-    let doc = json(&out);
+    let doc = out.json();
     let clusters: Vec<(String, String)> = doc["clusters"]
         .as_array()
         .unwrap()
@@ -252,7 +248,7 @@ fn batches_stay_bounded_after_a_partial_run(db: &TestDb) {
     db.exec("DELETE FROM events WHERE id <= 2000 AND id % 10 <> 0");
     let out = idemctl(db, &[&["expire", "--batch-size", "1000"][..], &EVENTS].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let summary = &json(&out)["runs"][0];
+    let summary = &out.json()["runs"][0];
     assert_eq!(summary["rows_deleted"], 16_200, "{summary}");
     let largest = summary["largest_batch_rows"].as_u64().unwrap();
     assert!(largest <= 1000 && largest > 0, "a batch deleted {largest} rows: {summary}");
@@ -284,7 +280,7 @@ fn a_refusing_row_does_not_stop_the_run(db: &TestDb) {
     });
     let out = idemctl(db, &[&["expire"][..], &EVENTS].concat());
     assert_eq!(out.code, 1, "{}", out.stderr);
-    let summary = &json(&out)["runs"][0];
+    let summary = &out.json()["runs"][0];
     assert_eq!(summary["rows_deleted"], 199_999, "{summary}");
     assert_eq!(summary["refused_keys"], serde_json::json!(["111111"]));
     assert!(out.stderr.contains("row (111111) was not deleted") && out.stderr.contains("legal hold"), "{}", out.stderr);
@@ -300,7 +296,7 @@ fn a_refusing_row_does_not_stop_the_run(db: &TestDb) {
     // A permanent error is not retried: the run stops at once, with its summary.
     let last = again.stderr.lines().last().unwrap();
     assert!(last.starts_with("idemctl: expire stopped: ") && !last.contains("retries"), "{last}");
-    assert_eq!(json(&again)["runs"][0]["stopped"], "error");
+    assert_eq!(again.json()["runs"][0]["stopped"], "error");
     assert_eq!(event_ids(db).len(), 22_222);
 }
 

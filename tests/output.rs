@@ -41,10 +41,6 @@ fn orders(db: &TestDb) {
     ));
 }
 
-fn json_of(out: &Run) -> Value {
-    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr))
-}
-
 /// Every command a person runs, as it reads the tables `key_table` and `orders` make.
 fn commands() -> Vec<Vec<&'static str>> {
     vec![
@@ -81,7 +77,7 @@ fn json_keys_do_not_depend_on_findings(db: &TestDb) {
     let mut damaged = Vec::new();
     for args in commands() {
         let out = run(db.idemctl(&[&args[..], &["--format", "json"]].concat()));
-        let doc = json_of(&out);
+        let doc = out.json();
         assert_eq!(doc["format_version"], 1, "{args:?}");
         damaged.push((args, top_keys(&doc)));
     }
@@ -89,7 +85,7 @@ fn json_keys_do_not_depend_on_findings(db: &TestDb) {
     db.exec("DELETE FROM idempotency_keys WHERE status = 'in_progress'");
     db.exec("DELETE FROM orders WHERE id IN (2, 4, 7)");
     for (args, keys) in damaged {
-        let doc = json_of(&run(db.idemctl(&[&args[..], &["--format", "json"]].concat())));
+        let doc = run(db.idemctl(&[&args[..], &["--format", "json"]].concat())).json();
         assert_eq!(top_keys(&doc), keys, "{args:?}");
     }
 }
@@ -163,7 +159,7 @@ fn metrics_match_the_summary(db: &TestDb) {
         _ => panic!("a gauge"),
     };
     let out = run(db.idemctl(&["stuck", "--format", "json", "--metrics-file", prom.to_str().unwrap()]));
-    let doc = json_of(&out);
+    let doc = out.json();
     let scraped = samples(&prom);
     let total: f64 = scraped.iter().filter(|s| s.metric == "idemctl_stuck_keys").map(value).sum();
     assert_eq!(total, doc["stuck_keys"].as_f64().unwrap());
@@ -174,7 +170,7 @@ fn metrics_match_the_summary(db: &TestDb) {
 
     let out =
         run(db.idemctl(&["scan", "--table", "orders", "--format", "json", "--metrics-file", prom.to_str().unwrap()]));
-    let doc = json_of(&out);
+    let doc = out.json();
     let scraped = samples(&prom);
     let extra = scraped.iter().find(|s| s.metric == "idemctl_scan_extra_rows").map(value).unwrap();
     assert_eq!(extra, doc["extra_rows"].as_f64().unwrap());
@@ -226,7 +222,7 @@ fn scheduled_scans_list_each_cluster_once(db: &TestDb) {
     let values: Vec<String> = rows.iter().map(|(c, s)| format!("({c}, {})", at(*s))).collect();
     db.exec(&format!("INSERT INTO orders (customer_id, created_at) VALUES {}", values.join(", ")));
     let clusters = |out: &Run| -> Vec<(String, String)> {
-        json_of(out)["clusters"]
+        out.json()["clusters"]
             .as_array()
             .unwrap()
             .iter()
@@ -312,9 +308,9 @@ fn config_files_are_found_in_order() {
     assert!(stuck(None, &[]).stderr.contains("no table \"from_xdg\""));
     let none = stuck(Some(&env), &["--no-config", "--format", "json"]);
     assert_eq!(none.code, 1, "{}", none.stderr);
-    assert_eq!(json_of(&none)["config_file"], Value::Null);
+    assert_eq!(none.json()["config_file"], Value::Null);
     let named = stuck(None, &["--format", "json", "--table", "idempotency_keys"]);
-    assert!(json_of(&named)["config_file"].as_str().unwrap().ends_with("xdg/idemctl/config.toml"));
+    assert!(named.json()["config_file"].as_str().unwrap().ends_with("xdg/idemctl/config.toml"));
 }
 
 /// The server shows the session as idemctl and its command: PostgreSQL's

@@ -26,9 +26,7 @@ const EXPIRE: [&str; 9] =
     ["expire", "--table", "events", "--created-at-column", "created_at", "--older-than", "30d", "--format", "json"];
 
 fn summary(out: &Run) -> Value {
-    let doc: Value =
-        serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", out.stdout, out.stderr));
-    doc["runs"][0].clone()
+    out.json()["runs"][0].clone()
 }
 
 fn count(db: &TestDb) -> i64 {

@@ -334,6 +334,14 @@ pub struct Run {
     pub stderr: String,
 }
 
+impl Run {
+    /// The JSON document on stdout; a test that gets none fails, showing both streams.
+    #[allow(dead_code)]
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", self.stdout, self.stderr))
+    }
+}
+
 pub fn run(mut cmd: Command) -> Run {
     let out = cmd.output().unwrap();
     Run {
