@@ -186,11 +186,17 @@ pub async fn reconnect(db: &mut Db, table: &Table, writer: Writer) -> Result<Tab
 
 /// Lets the tests stop a run between reading the keys and changing batch
 /// `n`: with `IDEMCTL_TEST_PAUSE_BEFORE_BATCH=PATH`, writes `PATH.waiting.n`
-/// and waits for `PATH.n` to exist.
+/// and waits for `PATH.n` to exist. The `i`th database of a fleet writes
+/// `PATH-i.waiting.n`.
 async fn pause_for_tests(n: u64) {
     let Some(path) = std::env::var_os("IDEMCTL_TEST_PAUSE_BEFORE_BATCH") else { return };
-    let flag = format!("{}.{n}", path.to_string_lossy());
-    let _ = std::fs::write(format!("{}.waiting.{n}", path.to_string_lossy()), b"");
+    let path = path.to_string_lossy();
+    let flag = format!("{path}.{n}");
+    let waiting = match crate::fleet::scope::current() {
+        Some(scope) => format!("{path}-{}.waiting.{n}", scope.index()),
+        None => format!("{path}.waiting.{n}"),
+    };
+    let _ = std::fs::write(waiting, b"");
     let deadline = Instant::now() + Duration::from_secs(60);
     while !std::path::Path::new(&flag).exists() && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;

@@ -35,6 +35,21 @@ pub struct Global {
     /// CSV without its header row, for appending to a file
     #[arg(long, global = true)]
     pub no_header: bool,
+    /// Run across databases of the config file's [[databases]], by name; repeatable
+    #[arg(long = "database", value_name = "NAME", global = true, help_heading = "Fleet")]
+    pub databases: Vec<String>,
+    /// Run across the config file's databases carrying tag T (T,U: carrying both); repeatable
+    #[arg(long = "tag", value_name = "T", global = true, help_heading = "Fleet")]
+    pub tags: Vec<String>,
+    /// Run across every database of the config file and of --databases
+    #[arg(long, global = true, help_heading = "Fleet")]
+    pub all_databases: bool,
+    /// Run across the databases whose URLs FILE lists, one a line (# comments), each named host/database
+    #[arg(long = "databases", value_name = "FILE", global = true, help_heading = "Fleet")]
+    pub databases_file: Option<PathBuf>,
+    /// Across several databases: how many run at a time
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=256), global = true, help_heading = "Fleet")]
+    pub parallel: u16,
     /// Write the run's figures to PATH in the Prometheus text format (for node_exporter's textfile collector), atomically
     #[arg(long, value_name = "PATH", global = true)]
     pub metrics_file: Option<PathBuf>,
@@ -60,6 +75,11 @@ pub struct Connect {
 }
 
 impl Connect {
+    /// The same, on the database at `url`.
+    pub fn on(&self, url: &str) -> Connect {
+        Connect { database_url: url.to_string(), ..self.clone() }
+    }
+
     /// The database to reach, its sessions named after the command (`idemctl scan`).
     pub fn target(&self, command: &str) -> Target {
         self.waits.target(&self.database_url, command)

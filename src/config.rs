@@ -24,6 +24,22 @@ pub struct Config {
     /// Scan options of each creation table, by table name.
     #[serde(default)]
     pub scan: BTreeMap<String, ScanConfig>,
+    /// The fleet: databases a run can pick by name or tag.
+    #[serde(default)]
+    pub databases: Vec<DatabaseConfig>,
+}
+
+/// One database of the fleet (`[[databases]]`).
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseConfig {
+    pub name: String,
+    /// The URL, in the file.
+    pub url: Option<String>,
+    /// The name of an environment variable that holds the URL, so that secrets stay out of the file.
+    pub url_env: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
 }
 
 /// A creation table's scan options; each as its flag.

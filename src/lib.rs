@@ -7,6 +7,7 @@ pub mod commands;
 pub mod config;
 pub mod db;
 pub mod exit;
+pub mod fleet;
 pub mod interrupt;
 pub mod keys;
 pub mod metrics;
@@ -25,7 +26,12 @@ pub use exit::Outcome;
 /// Runs one parsed command line to its outcome.
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     // Two workers: a scan reads the database on one while it clusters on the other.
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        // A fleet runs its commands on the workers, whose futures are deep in a debug build.
+        .thread_stack_size(8 << 20)
+        .enable_all()
+        .build()?;
     runtime.block_on(async {
         // Signals first: from here on, Ctrl-C and SIGTERM cancel what runs on the server.
         interrupt::install();
@@ -41,16 +47,24 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         }
         let name = cli.command.name();
         let (started, clock) = (std::time::SystemTime::now(), std::time::Instant::now());
-        let mut result = match cli.into_command() {
-            Ok(command) => {
+        let mut fleet = false;
+        let mut result = match cli.into_run() {
+            Ok(commands::Run::One(command)) => {
                 if let Some((database, table)) = command.metrics_labels() {
                     metrics::target(name, &database, &table);
                 }
                 commands::run(command).await
             }
+            Ok(commands::Run::Fleet(plan)) => {
+                fleet = true;
+                if let Some((_, table)) = plan.command.metrics_labels() {
+                    metrics::target(name, "", &table);
+                }
+                fleet::run(plan).await
+            }
             Err(err) => Err(err),
         };
-        if let Some(path) = metrics_file
+        if let Some(path) = metrics_file.filter(|_| !fleet)
             && let Err(err) = metrics::write(&path, name, exit::code(&result), started, clock.elapsed())
         {
             // A metrics file that cannot be written fails a run that went well.

@@ -11,11 +11,21 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result};
 use prometheus::{Encoder, GaugeVec, Opts, Registry, TextEncoder};
 
-struct Sample {
+/// One figure a command recorded.
+pub struct Sample {
     name: &'static str,
     help: &'static str,
     labels: Vec<(&'static str, String)>,
     value: f64,
+}
+
+/// One database's run in a fleet: its figures, labelled with its name.
+pub struct Run {
+    pub database: String,
+    pub exit_code: u8,
+    pub started: SystemTime,
+    pub took: Duration,
+    pub samples: Vec<Sample>,
 }
 
 /// What every sample is labelled with: the command, the database, the table.
@@ -53,19 +63,24 @@ pub fn target(command: &str, database: &str, table: &str) {
 /// Records one figure of the run.
 pub fn gauge(name: &'static str, help: &'static str, labels: &[(&'static str, &str)], value: f64) {
     let labels = labels.iter().map(|(k, v)| (*k, v.to_string())).collect();
-    lock(&SAMPLES).push(Sample { name, help, labels, value });
+    let sample = Sample { name, help, labels, value };
+    match crate::fleet::scope::current() {
+        Some(scope) => scope.sample(sample),
+        None => lock(&SAMPLES).push(sample),
+    }
 }
 
 fn seconds(t: SystemTime) -> f64 {
     t.duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
 }
 
-/// The last success time a previous run wrote to the same file, so that a
-/// failing run keeps it.
-fn last_success(path: &Path) -> Option<f64> {
+/// The last success time a previous run wrote to the same file for the
+/// database, so that a failing run keeps it.
+fn last_success(path: &Path, database: &str) -> Option<f64> {
     let text = std::fs::read_to_string(path).ok()?;
+    let label = format!("database=\"{}\"", database.replace('\\', "\\\\").replace('"', "\\\""));
     text.lines()
-        .find(|l| l.starts_with("idemctl_last_success_timestamp_seconds"))
+        .find(|l| l.starts_with("idemctl_last_success_timestamp_seconds") && l.contains(&label))
         .and_then(|l| l.rsplit(' ').next())
         .and_then(|v| v.parse().ok())
 }
@@ -74,9 +89,42 @@ fn last_success(path: &Path) -> Option<f64> {
 /// and the figures the command recorded.
 pub fn write(path: &Path, command: &str, exit_code: u8, started: SystemTime, took: Duration) -> Result<()> {
     let target = lock(&TARGET).clone().unwrap_or(Target { command: command.to_string(), ..Target::default() });
-    let base = [("command", target.command.as_str()), ("database", &target.database), ("table", &target.table)];
+    let samples = std::mem::take(&mut *lock(&SAMPLES));
+    let run = Run { database: target.database.clone(), exit_code, started, took, samples };
+    write_runs(path, &target, &[run])
+}
+
+/// Writes the file of a fleet's run: each database's series labelled with its name.
+pub fn write_fleet(path: &Path, command: &str, runs: &[Run]) -> Result<()> {
+    let target = lock(&TARGET).clone().unwrap_or_default();
+    write_runs(path, &Target { command: command.to_string(), ..target }, runs)
+}
+
+fn write_runs(path: &Path, target: &Target, runs: &[Run]) -> Result<()> {
     let registry = Registry::new();
     let mut families: Vec<(&'static str, GaugeVec)> = Vec::new();
+    for run in runs {
+        let target = Target { database: run.database.clone(), ..target.clone() };
+        record(&registry, &mut families, path, &target, run)?;
+    }
+    let mut text = Vec::new();
+    TextEncoder::new().encode(&registry.gather(), &mut text)?;
+    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
+    std::fs::write(&tmp, &text).with_context(|| format!("cannot write the metrics file {}", path.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write the metrics file {}", path.display()))?;
+    Ok(())
+}
+
+/// Sets one run's series.
+fn record(
+    registry: &Registry,
+    families: &mut Vec<(&'static str, GaugeVec)>,
+    path: &Path,
+    target: &Target,
+    run: &Run,
+) -> Result<()> {
+    let (exit_code, started, took) = (run.exit_code, run.started, run.took);
+    let base = [("command", target.command.as_str()), ("database", &target.database), ("table", &target.table)];
     let mut set =
         |name: &'static str, help: &'static str, extra: &[(&'static str, String)], value: f64| -> Result<()> {
             let names: Vec<&str> = base.iter().map(|(k, _)| *k).chain(extra.iter().map(|(k, _)| *k)).collect();
@@ -104,18 +152,13 @@ pub fn write(path: &Path, command: &str, exit_code: u8, started: SystemTime, too
     )?;
     let success = match exit_code {
         0 | 1 => Some(seconds(ended)),
-        _ => last_success(path),
+        _ => last_success(path, &target.database),
     };
     if let Some(at) = success {
         set("idemctl_last_success_timestamp_seconds", "When a run last ended clean or with findings", &[], at)?;
     }
-    for sample in lock(&SAMPLES).iter() {
+    for sample in &run.samples {
         set(sample.name, sample.help, &sample.labels, sample.value)?;
     }
-    let mut text = Vec::new();
-    TextEncoder::new().encode(&registry.gather(), &mut text)?;
-    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    std::fs::write(&tmp, &text).with_context(|| format!("cannot write the metrics file {}", path.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write the metrics file {}", path.display()))?;
     Ok(())
 }

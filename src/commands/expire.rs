@@ -248,22 +248,22 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     };
     if !args.report.quiet {
         for note in expiry.time.notes() {
-            eprintln!("note: {note}");
+            crate::report::say(&format!("note: {note}"));
         }
     }
     if args.dry_run {
         if !args.report.quiet {
-            eprintln!(
+            crate::report::say(&format!(
                 "dry run: nothing is deleted; each batch would run: {}",
                 walk.describe(&dialect, &table, &expired, args.batch_size)
-            );
+            ));
             if !args.pace.batch_time.is_zero() {
-                eprintln!(
+                crate::report::say(&format!(
                     "dry run: batches start at {} rows and adapt to take about {} each (--batch-time), {} rows at most (--batch-size)",
                     crate::units::grouped(crate::pacing::first_batch(args.batch_size)),
                     timeparse::short(args.pace.batch_time),
                     crate::units::grouped(args.batch_size)
-                );
+                ));
             }
         }
     } else {
@@ -379,7 +379,7 @@ impl Purge<'_> {
                     AfterFailure::Retry => continue,
                     AfterFailure::Reconnect => {
                         if !args.report.quiet {
-                            eprintln!("note: {}; connecting again", crate::exit::one_line(&err));
+                            crate::report::say(&format!("note: {}; connecting again", crate::exit::one_line(&err)));
                         }
                         _relocked = Some(batch_run::reconnect(db, self.keys, Writer::Purge).await?);
                         continue;
@@ -394,7 +394,7 @@ impl Purge<'_> {
             batches.batch_done();
             for refused in &deleted.refused {
                 if !args.report.quiet {
-                    eprintln!("row ({}) was not deleted: {}", refused.shown, refused.error);
+                    crate::report::say(&format!("row ({}) was not deleted: {}", refused.shown, refused.error));
                 }
                 summary.refused_keys.push(refused.shown.clone());
             }

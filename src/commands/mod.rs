@@ -66,6 +66,63 @@ impl Command {
         }
     }
 
+    /// For a writing command, whether it only shows what it would do
+    /// (`--dry-run`); `None` for a command that only reads.
+    pub fn writes(&self) -> Option<bool> {
+        match self {
+            Command::Reap(a) => Some(a.dry_run),
+            Command::Expire(a) => Some(a.dry_run),
+            _ => None,
+        }
+    }
+
+    /// What the report's rows are called (`clusters`, `keys`, ...).
+    pub fn rows_key(&self) -> &'static str {
+        match self {
+            Command::Scan(a) => a.rows_key(),
+            Command::Stuck(_) | Command::Reap(_) => "keys",
+            Command::Expire(_) => "runs",
+            Command::Size(_) => "figures",
+            Command::Doctor(_) => "checks",
+            Command::Demo(_) | Command::Completions { .. } => "rows",
+        }
+    }
+
+    /// The same command, on the database `name` at `url`; a `{database}`
+    /// in scan's `--state` path becomes the name, made fit for a file name.
+    pub fn for_database(&self, url: &str, name: &str) -> Command {
+        match self {
+            Command::Scan(a) => {
+                let file_name: String = name
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' })
+                    .collect();
+                let state = a.state.as_ref().map(|p| p.to_string_lossy().replace("{database}", &file_name).into());
+                Command::Scan(Box::new(ScanArgs { connect: a.connect.on(url), state, ..(**a).clone() }))
+            }
+            Command::Stuck(a) => Command::Stuck(Box::new(StuckArgs { connect: a.connect.on(url), ..(**a).clone() })),
+            Command::Reap(a) => Command::Reap(Box::new(ReapArgs { connect: a.connect.on(url), ..(**a).clone() })),
+            Command::Expire(a) => Command::Expire(Box::new(ExpireArgs { connect: a.connect.on(url), ..(**a).clone() })),
+            Command::Doctor(a) => Command::Doctor(Box::new(DoctorArgs { connect: a.connect.on(url), ..(**a).clone() })),
+            Command::Size(a) => {
+                Command::Size(Box::new(SizeArgs { database_url: Some(url.to_string()), ..(**a).clone() }))
+            }
+            Command::Demo(a) => Command::Demo(a.clone()),
+            Command::Completions { shell } => Command::Completions { shell: *shell },
+        }
+    }
+
+    /// Why the command cannot run across several databases as given, if it cannot.
+    pub fn fleet_refusal(&self) -> Option<&'static str> {
+        match self {
+            Command::Scan(a) if a.state.as_ref().is_some_and(|p| !p.to_string_lossy().contains("{database}")) => {
+                Some("--state across several databases needs {database} in its path, so that each keeps its own")
+            }
+            Command::Demo(_) | Command::Completions { .. } => Some("this command runs on no database"),
+            _ => None,
+        }
+    }
+
     /// The subcommand's name, as typed.
     pub fn name(&self) -> &'static str {
         match self {
@@ -81,17 +138,40 @@ impl Command {
     }
 }
 
+/// What a command line runs: a command on one database, or across a fleet.
+pub enum Run {
+    One(Command),
+    Fleet(crate::fleet::Plan),
+}
+
 impl Cli {
+    /// The command line's run: across the databases `--database`, `--tag`,
+    /// `--all-databases` or `--databases` pick, else on one database.
+    pub fn into_run(mut self) -> Result<Run> {
+        let picked = match &self.command {
+            Command::Demo(_) | Command::Completions { .. } => None,
+            _ => crate::fleet::select(&self.global, self.global.config_file().as_deref())?,
+        };
+        let Some(members) = picked else { return self.into_command().map(Run::One) };
+        let (parallel, output, metrics_file) =
+            (usize::from(self.global.parallel), self.global.output(), self.global.metrics_file.clone());
+        self.global.database_url = Some(members[0].url.clone());
+        let command = self.into_command()?;
+        Ok(Run::Fleet(crate::fleet::Plan { command, members, parallel, output, metrics_file }))
+    }
+
     /// The subcommand with the global options filled into its arguments.
     pub fn into_command(self) -> Result<Command> {
         let Cli { global, mut command } = self;
         let output = global.output();
         let config = global.config_file();
         let url = || {
-            global
-                .database_url
-                .clone()
-                .ok_or_else(|| anyhow::anyhow!("no database: give --database-url URL, or set DATABASE_URL"))
+            global.database_url.clone().ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no database: give --database-url URL, or set DATABASE_URL (or pick the config file's \
+                         [[databases]] with --database NAME, --tag T or --all-databases)"
+                )
+            })
         };
         match &mut command {
             Command::Scan(args) => {

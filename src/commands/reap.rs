@@ -154,7 +154,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     if let Some(note) = stuck::unmatched_operations(&mut db, &keys, &settings.durations).await?
         && !args.report.quiet
     {
-        eprintln!("note: {note}");
+        crate::report::say(&format!("note: {note}"));
     }
 
     let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &keys.table).await?) };
@@ -195,10 +195,10 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         && !args.report.quiet
         && let Some(first) = candidates.first()
     {
-        eprintln!(
+        crate::report::say(&format!(
             "dry run: nothing changes; each batch of keys would be changed by one statement like: {}",
             reaping::describe(&keys, &settings.reaping, first, dialect)?
-        );
+        ));
     }
     let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "reap", args.report.quiet).await?;
     let run = resolve_all(&mut db, (&keys, &settings.reaping, &args), &candidates, &mut batches, &mut pacer, &mut out)
@@ -341,7 +341,7 @@ async fn resolve_all(
                 AfterFailure::Retry => continue,
                 AfterFailure::Reconnect => {
                     if !args.report.quiet {
-                        eprintln!("note: {}; connecting again", crate::exit::one_line(&err));
+                        crate::report::say(&format!("note: {}; connecting again", crate::exit::one_line(&err)));
                     }
                     _relocked = Some(batch_run::reconnect(db, &keys.table, Writer::Reap).await?);
                     continue;
@@ -369,7 +369,7 @@ async fn resolve_all(
             if let Some(error) = &error
                 && !args.report.quiet
             {
-                eprintln!("key {} was left as it was: {error}", key.key);
+                crate::report::say(&format!("key {} was left as it was: {error}", key.key));
             }
             out.row(&ReapedKey {
                 scope: &key.scope,

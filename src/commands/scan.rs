@@ -86,6 +86,14 @@ pub struct ScanArgs {
 }
 
 impl ScanArgs {
+    /// What the report's rows are called: `clusters`, or `rows` with `--output rows`.
+    pub fn rows_key(&self) -> &'static str {
+        match self.output {
+            ScanOutput::Clusters => "clusters",
+            ScanOutput::Rows => "rows",
+        }
+    }
+
     /// The options of `[scan.TABLE]` in the config file, wherever a flag left one unset.
     fn with_config(mut self) -> Result<ScanArgs> {
         let config = crate::config::Config::load(self.config.as_deref())?;
@@ -197,11 +205,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let mut confirming = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
     confirming.set_subject(&plan.table.schema, &plan.table.name);
     let confirm = Confirm::new(&args, &plan, confirming);
-    let rows_key = match args.output {
-        ScanOutput::Clusters => "clusters",
-        ScanOutput::Rows => "rows",
-    };
-    let emitter = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), rows_key);
+    let emitter = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), args.rows_key());
     let mut findings = Findings::new(&args, &plan, db.engine(), emitter)?;
     findings.audit = audit;
     let estimate = if report::wants_progress(args.report.quiet) {

@@ -82,23 +82,20 @@ enum Sink<W: Write> {
     Ndjson {
         out: W,
     },
+    /// One database's report in a fleet: its rows to the merged report, its
+    /// notes and summary kept for the fleet's summary.
+    Forward {
+        scope: std::sync::Arc<crate::fleet::scope::Scope>,
+    },
 }
 
 impl<W: Write> Emitter<W> {
     /// `rows_key` names the rows in the JSON document (`clusters`, `keys`,
     /// ...); in NDJSON each row's `type` is its singular (`cluster`, `key`).
     pub fn new(output: &Output, out: W, rows_key: &'static str) -> Self {
-        let sink = match output.format {
-            Format::Table => {
-                let layout = table::Layout::for_stdout(output.color);
-                Sink::Table { out, header: Vec::new(), rows: Vec::new(), layout }
-            }
-            Format::Csv => Sink::Csv {
-                csv: Box::new(csv::WriterBuilder::new().has_headers(false).from_writer(out)),
-                header: !output.no_header,
-            },
-            Format::Json => Sink::Json { out },
-            Format::Ndjson => Sink::Ndjson { out },
+        let sink = match (crate::fleet::scope::current(), output.format) {
+            (Some(scope), _) => Sink::Forward { scope },
+            (None, format) => Self::sink(output, out, format),
         };
         Emitter {
             sink,
@@ -110,6 +107,21 @@ impl<W: Write> Emitter<W> {
             tail: Vec::new(),
             done: false,
             expected: Vec::new(),
+        }
+    }
+
+    fn sink(output: &Output, out: W, format: Format) -> Sink<W> {
+        match format {
+            Format::Table => {
+                let layout = table::Layout::for_stdout(output.color);
+                Sink::Table { out, header: Vec::new(), rows: Vec::new(), layout }
+            }
+            Format::Csv => Sink::Csv {
+                csv: Box::new(csv::WriterBuilder::new().has_headers(false).from_writer(out)),
+                header: !output.no_header,
+            },
+            Format::Json => Sink::Json { out },
+            Format::Ndjson => Sink::Ndjson { out },
         }
     }
 
@@ -125,6 +137,10 @@ impl<W: Write> Emitter<W> {
     pub fn meta(&mut self, key: &str, value: impl Serialize, text: impl Into<String>) -> Result<()> {
         let value = serde_json::to_value(value)?;
         let text = text.into();
+        if let Sink::Forward { scope } = &self.sink {
+            scope.meta(key, value, text);
+            return Ok(());
+        }
         if self.rows > 0 {
             self.tail.push((key.to_string(), value, text));
             return Ok(());
@@ -139,6 +155,10 @@ impl<W: Write> Emitter<W> {
     /// A figure of the summary: after the rows in JSON, in NDJSON's summary
     /// record, on stderr after the data for people.
     pub fn summary(&mut self, key: &str, value: impl Serialize, text: impl Into<String>) -> Result<()> {
+        if let Sink::Forward { scope } = &self.sink {
+            scope.meta(key, serde_json::to_value(value)?, text.into());
+            return Ok(());
+        }
         self.tail.push((key.to_string(), serde_json::to_value(value)?, text.into()));
         Ok(())
     }
@@ -186,6 +206,7 @@ impl<W: Write> Emitter<W> {
                 out.write_all(b"\n  ")?;
                 serde_json::to_writer(&mut *out, &fields)?;
             }
+            Sink::Forward { scope } => scope.row(fields)?,
             Sink::Ndjson { out } => {
                 let mut typed = Map::with_capacity(fields.len() + 1);
                 typed.insert("type".into(), Value::from(row_type(self.rows_key)));
@@ -197,10 +218,18 @@ impl<W: Write> Emitter<W> {
         Ok(())
     }
 
+    /// Orders the rows a table holds by `rank` of their first cell (a
+    /// fleet's table lists each database's rows together, in its order).
+    pub fn order_table_rows(&mut self, rank: impl Fn(&str) -> usize) {
+        if let Sink::Table { rows, .. } = &mut self.sink {
+            rows.sort_by_key(|row| row.first().map_or(usize::MAX, |cell| rank(cell)));
+        }
+    }
+
     /// Writes out what is buffered (not the table, which needs every row).
     pub fn flush(&mut self) -> Result<()> {
         match &mut self.sink {
-            Sink::Table { .. } => {}
+            Sink::Table { .. } | Sink::Forward { .. } => {}
             Sink::Csv { csv, .. } => csv.flush()?,
             Sink::Json { out } | Sink::Ndjson { out } => out.flush()?,
         }
@@ -236,6 +265,14 @@ impl<W: Write> Emitter<W> {
             }
         };
         match &mut self.sink {
+            Sink::Forward { scope } => {
+                for key in &self.expected {
+                    if !tail.iter().any(|(k, _, _)| k == key) {
+                        scope.meta(key, Value::Null, String::new());
+                    }
+                }
+                scope.end(incomplete);
+            }
             Sink::Table { out, header, rows, layout } => {
                 if !rows.is_empty() {
                     out.write_all(table::render(header, rows, *layout).as_bytes())?;
@@ -300,7 +337,7 @@ impl<W: Write> Drop for Emitter<W> {
                 }
             }
             Sink::Table { .. } | Sink::Csv { .. } => {}
-            Sink::Json { .. } | Sink::Ndjson { .. } => {
+            Sink::Json { .. } | Sink::Ndjson { .. } | Sink::Forward { .. } => {
                 self.quiet = true;
                 let _ = self.close(Some(reason));
             }
@@ -375,6 +412,17 @@ impl<W: Write> Emitter<W> {
                     }
                 }
             }
+            Sink::Forward { scope } => {
+                if let Value::Object(fields) = serde_json::to_value(doc)? {
+                    for (key, value) in fields {
+                        scope.meta(&key, value, String::new());
+                    }
+                }
+                for figure in doc.figures() {
+                    self.row(&figure)?;
+                }
+                self.close(None)?;
+            }
             Sink::Csv { .. } | Sink::Ndjson { .. } => {
                 for figure in doc.figures() {
                     self.row(&figure)?;
@@ -415,10 +463,26 @@ fn print_tail_to_stderr(tail: &[(String, Value, String)], quiet: bool) {
 
 /// A line for people on stderr: on a terminal, wrapped at its width between
 /// words (a time, a name or a number stays whole), continued two columns in.
+///
+/// For a database of a fleet, the line is led by its name, and said above
+/// the fleet's progress lines.
 pub fn say(line: &str) {
+    let scope = crate::fleet::scope::current();
+    let led;
+    let line = match &scope {
+        Some(scope) => {
+            led = format!("{}: {line}", scope.name);
+            led.as_str()
+        }
+        None => line,
+    };
+    let print = |text: &str| match &scope {
+        Some(scope) => scope.print(text),
+        None => eprintln!("{text}"),
+    };
     let term = console::Term::stderr();
     if !term.is_term() {
-        eprintln!("{line}");
+        print(line);
         return;
     }
     let width = usize::from(term.size().1).max(20);
@@ -436,7 +500,7 @@ pub fn say(line: &str) {
         out.push_str(word);
         used += w;
     }
-    eprintln!("{out}");
+    print(&out);
 }
 
 fn label(key: &str) -> String {
@@ -494,14 +558,18 @@ pub fn config_meta<W: Write>(out: &mut Emitter<W>, path: Option<&std::path::Path
 /// Says on stderr, before any work, what a command reads or changes: for a
 /// person at a terminal (cron and pipelines have it in the JSON).
 pub fn say_target(quiet: bool, command: &str, place: &str, table: &str) {
-    if wants_progress(quiet) {
+    // A fleet says its databases once, before it starts.
+    if wants_progress(quiet) && crate::fleet::scope::current().is_none() {
         say(&format!("idemctl {command}: {place}, table {table}"));
     }
 }
 
 /// Whether a progress bar would be shown: only to a person at a terminal.
 pub fn wants_progress(quiet: bool) -> bool {
-    !quiet && io::stderr().is_terminal()
+    match crate::fleet::scope::current() {
+        Some(scope) => scope.shows_progress(),
+        None => !quiet && io::stderr().is_terminal(),
+    }
 }
 
 /// A progress bar on stderr for people; hidden in cron, pipes and `--quiet`.
@@ -525,11 +593,23 @@ pub fn progress(quiet: bool, total: Option<u64>, what: &str) -> ProgressBar {
         ),
         _ => (ProgressBar::new_spinner(), format!("{{spinner}} {what} {{count}} rows {{rate}} {{elapsed}}{{msg}}")),
     };
+    let scope = crate::fleet::scope::current();
+    let template = match &scope {
+        Some(scope) => format!("{{spinner}} {} {}", scope.name, template.trim_start_matches("{spinner} ")),
+        None => template,
+    };
     let style = ProgressStyle::with_template(&template)
         .expect("valid template")
         .progress_chars("=> ")
         .with_key("rate", rate)
         .with_key("count", count);
+    if let Some(scope) = scope {
+        let bar = scope.progress(style);
+        bar.set_length(total.unwrap_or(0));
+        bar.set_position(0);
+        bar.reset();
+        return bar;
+    }
     let target = indicatif::ProgressDrawTarget::term_like_with_hz(Box::new(Narrowed(console::Term::stderr())), 8);
     let bar = bar.with_style(style).with_finish(indicatif::ProgressFinish::AndClear);
     bar.set_draw_target(target);

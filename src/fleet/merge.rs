@@ -1,0 +1,320 @@
+//! One report from many databases: each database's rows, led by its name,
+//! go to one emitter as they come; its notes and summary are kept, and said
+//! at the end per database and in total.
+
+use std::io::{BufWriter, Stdout, Write};
+use std::str::FromStr;
+
+use anyhow::Result;
+use rust_decimal::Decimal;
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
+
+use crate::report::Emitter;
+
+/// One database's part of the report.
+#[derive(Debug, Default)]
+pub struct Record {
+    pub name: String,
+    pub place: String,
+    /// Its notes and description (the table, the compared columns) and its
+    /// summary, as its own report would give them.
+    pub fields: Map<String, Value>,
+    /// The same for people: (label, text).
+    pub texts: Vec<(String, String)>,
+    pub rows: u64,
+    pub complete: Option<bool>,
+    pub reason: Option<String>,
+    pub exit_code: Option<u8>,
+    pub error: Option<String>,
+}
+
+/// The merged report, shared by the databases' tasks.
+pub struct Merged {
+    out: Option<Emitter<BufWriter<Stdout>>>,
+    pub records: Vec<Record>,
+    /// The command reports one row per run (`expire`): the row is the
+    /// database's summary too.
+    row_is_summary: bool,
+}
+
+impl Merged {
+    pub fn new(out: Emitter<BufWriter<Stdout>>, records: Vec<Record>, row_is_summary: bool) -> Merged {
+        Merged { out: Some(out), records, row_is_summary }
+    }
+
+    /// What is left once the report is taken.
+    pub fn new_empty() -> Merged {
+        Merged { out: None, records: Vec::new(), row_is_summary: false }
+    }
+
+    pub fn meta(&mut self, index: usize, key: &str, value: Value, text: String) {
+        let record = &mut self.records[index];
+        record.fields.insert(key.to_string(), value);
+        if !text.is_empty() {
+            record.texts.retain(|(k, _)| k != key);
+            record.texts.push((key.to_string(), text));
+        }
+    }
+
+    pub fn row(&mut self, index: usize, fields: Map<String, Value>) -> Result<()> {
+        let record = &mut self.records[index];
+        record.rows += 1;
+        if self.row_is_summary {
+            for (k, v) in &fields {
+                record.fields.insert(k.clone(), v.clone());
+            }
+        }
+        let mut led = Map::with_capacity(fields.len() + 1);
+        led.insert("database".into(), Value::from(record.name.clone()));
+        led.extend(fields);
+        match &mut self.out {
+            Some(out) => out.row_value(Value::Object(led)),
+            None => Ok(()),
+        }
+    }
+
+    pub fn end(&mut self, index: usize, incomplete: Option<&str>) {
+        let record = &mut self.records[index];
+        record.complete = Some(incomplete.is_none());
+        record.reason = incomplete.map(str::to_string);
+    }
+
+    /// Flushes the rows written so far (CSV and NDJSON stream as databases finish).
+    pub fn flush(&mut self) {
+        if let Some(out) = &mut self.out {
+            let _ = out.flush();
+        }
+    }
+
+    /// Takes the emitter, to finish it.
+    pub fn take(&mut self) -> Option<Emitter<BufWriter<Stdout>>> {
+        self.out.take()
+    }
+}
+
+/// A database's entry in the JSON summary.
+#[derive(Serialize)]
+pub struct Entry<'a> {
+    database: &'a str,
+    place: &'a str,
+    exit_code: Option<u8>,
+    error: Option<&'a str>,
+    complete: bool,
+    reason: Option<&'a str>,
+    #[serde(flatten)]
+    fields: &'a Map<String, Value>,
+}
+
+impl Record {
+    pub fn entry(&self) -> Entry<'_> {
+        Entry {
+            database: &self.name,
+            place: &self.place,
+            exit_code: self.exit_code,
+            error: self.error.as_deref(),
+            complete: self.complete.unwrap_or(false) && self.error.is_none(),
+            reason: self.reason.as_deref(),
+            fields: &self.fields,
+        }
+    }
+}
+
+/// How a figure adds up over databases, by its key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fold {
+    Sum,
+    Max,
+    Min,
+    /// A ratio or rate of one database: no total.
+    Drop,
+}
+
+fn fold_of(key: &str) -> Fold {
+    const DROPPED: [&str; 6] =
+        ["rows_per_second", "extra_share", "bytes_per_row", "format_version", "time_range", "at"];
+    if DROPPED.contains(&key) {
+        Fold::Drop
+    } else if key.starts_with("smallest") || key.starts_with("min_") {
+        Fold::Min
+    } else if key.starts_with("slowest")
+        || key.starts_with("largest")
+        || key.starts_with("oldest")
+        || key.starts_with("max_")
+        || key.ends_with("_ms")
+        || key.ends_with("seconds")
+        || key.ends_with("_day")
+    {
+        // Databases run side by side: the longest, not the sum.
+        Fold::Max
+    } else {
+        Fold::Sum
+    }
+}
+
+/// The fleet's total of the databases' summaries: counts, bytes and sums
+/// added (maps of counts key by key, lists of projections item by item),
+/// slowest times and longest waits the largest, text kept where every
+/// database says the same, and ratios left out.
+pub fn total<'a>(summaries: impl IntoIterator<Item = &'a Map<String, Value>>) -> Map<String, Value> {
+    let mut total: Option<Value> = None;
+    for summary in summaries {
+        let value = Value::Object(summary.clone());
+        total = Some(match total {
+            None => prune(&value, Fold::Sum),
+            Some(sum) => fold(&sum, &value, Fold::Sum).unwrap_or(Value::Null),
+        });
+    }
+    match total {
+        Some(Value::Object(map)) => map,
+        _ => Map::new(),
+    }
+}
+
+/// A value as its first database gives it, without what has no total.
+fn prune(value: &Value, how: Fold) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| fold_of(k) != Fold::Drop)
+                .map(|(k, v)| (k.clone(), prune(v, fold_of(k).or(how))))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(|v| prune(v, how)).collect()),
+        other => other.clone(),
+    }
+}
+
+impl Fold {
+    /// A key's own way, or its parent's for keys that say nothing (a state's count).
+    fn or(self, parent: Fold) -> Fold {
+        if self == Fold::Sum { parent } else { self }
+    }
+}
+
+fn fold(a: &Value, b: &Value, how: Fold) -> Option<Value> {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => number(x, y, how),
+        (Value::Object(x), Value::Object(y)) => {
+            let mut out = Map::new();
+            for (k, v) in x {
+                let how = fold_of(k).or(how);
+                match y.get(k) {
+                    Some(w) => {
+                        if let Some(f) = fold(v, w, how) {
+                            out.insert(k.clone(), f);
+                        }
+                    }
+                    // A count only one database has: its count.
+                    None if v.is_number() || v.is_object() => {
+                        out.insert(k.clone(), v.clone());
+                    }
+                    None => {}
+                }
+            }
+            for (k, w) in y.iter().filter(|(k, _)| !x.contains_key(*k) && fold_of(k) != Fold::Drop) {
+                if w.is_number() || w.is_object() {
+                    out.insert(k.clone(), prune(w, fold_of(k).or(how)));
+                }
+            }
+            Some(Value::Object(out))
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            x.iter().zip(y).map(|(v, w)| fold(v, w, how)).collect::<Option<Vec<_>>>().map(Value::Array)
+        }
+        (Value::Null, other) | (other, Value::Null) if other.is_number() => Some(other.clone()),
+        _ if a == b => Some(a.clone()),
+        _ => None,
+    }
+}
+
+fn number(x: &Number, y: &Number, how: Fold) -> Option<Value> {
+    let (a, b) = (Decimal::from_str(&x.to_string()).ok()?, Decimal::from_str(&y.to_string()).ok()?);
+    let n = match how {
+        Fold::Sum => a.checked_add(b)?,
+        Fold::Max => a.max(b),
+        Fold::Min => a.min(b),
+        Fold::Drop => return None,
+    };
+    let text = n.normalize().to_string();
+    serde_json::from_str::<Number>(&text).ok().map(Value::Number)
+}
+
+/// A total for people: `label: value` pieces, maps as `key value`.
+pub fn people(total: &Map<String, Value>) -> String {
+    fn text(v: &Value) -> String {
+        match v {
+            Value::Object(m) => {
+                m.iter().map(|(k, v)| format!("{} {}", k.replace('_', " "), text(v))).collect::<Vec<_>>().join(", ")
+            }
+            Value::Array(items) => items.iter().map(text).collect::<Vec<_>>().join("; "),
+            Value::String(s) => s.clone(),
+            Value::Number(n) => match n.as_f64() {
+                Some(f) if n.is_f64() => format!("{:.2}", f).trim_end_matches('0').trim_end_matches('.').to_string(),
+                _ => n.to_string(),
+            },
+            Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+            Value::Null => String::new(),
+        }
+    }
+    // Counts, and maps of counts: what people add up.
+    fn counts(v: &Value) -> bool {
+        match v {
+            Value::Number(_) => true,
+            Value::Object(m) => !m.is_empty() && m.values().all(counts),
+            _ => false,
+        }
+    }
+    total
+        .iter()
+        .filter(|(_, v)| counts(v))
+        .map(|(k, v)| format!("{}: {}", k.replace('_', " "), text(v)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Writes a database's lines for people: its summary's texts.
+pub fn say_record(record: &Record, out: &mut impl Write) -> std::io::Result<()> {
+    let mut parts: Vec<String> = record
+        .texts
+        .iter()
+        .filter(|(k, _)| {
+            !matches!(
+                k.as_str(),
+                "table" | "config_file" | "compared_columns" | "excluded_columns" | "key_column" | "window_seconds"
+            )
+        })
+        .map(|(k, t)| format!("{}: {t}", k.replace('_', " ")))
+        .collect();
+    if parts.is_empty() && record.error.is_none() {
+        // A report of one row (expire's): its figures.
+        parts.push(people(&record.fields));
+    }
+    if let Some(error) = &record.error {
+        parts.push(format!("failed (exit {}): {error}", record.exit_code.unwrap_or(crate::exit::ERROR)));
+    }
+    writeln!(out, "{}: {}", record.name, parts.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn totals_add_counts_and_keep_the_slowest() {
+        let a = json!({"cluster_count": 2, "clusters_by_cause": {"no-key": 2}, "sum_at_stake": 10.25,
+            "elapsed_seconds": 1.5, "extra_share": 0.1, "table": "public.orders", "slowest_batch_ms": 3.0,
+            "projections": [{"retention": "24h", "bytes": 100}], "smallest_batch_rows": 10});
+        let b = json!({"cluster_count": 3, "clusters_by_cause": {"no-key": 1, "key-reused": 4}, "sum_at_stake": 0.75,
+            "elapsed_seconds": 0.5, "extra_share": 0.3, "table": "public.orders", "slowest_batch_ms": 9.5,
+            "projections": [{"retention": "24h", "bytes": 50}], "smallest_batch_rows": 4});
+        let t = total([a.as_object().unwrap(), b.as_object().unwrap()]);
+        assert_eq!(
+            Value::Object(t),
+            json!({"cluster_count": 5, "clusters_by_cause": {"no-key": 3, "key-reused": 4}, "sum_at_stake": 11,
+                "elapsed_seconds": 1.5, "table": "public.orders", "slowest_batch_ms": 9.5,
+                "projections": [{"retention": "24h", "bytes": 150}], "smallest_batch_rows": 4})
+        );
+    }
+}

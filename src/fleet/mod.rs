@@ -1,0 +1,255 @@
+//! A fleet in one run: a command across many databases, `--parallel` at a
+//! time, each with its own connections, lock and stop handling, in one
+//! merged report with the most severe exit code.
+//!
+//! The databases run as tasks of this process, not as processes of their
+//! own: their memory is their report's and their connections', and the
+//! merged report is written as their rows come.
+
+mod merge;
+pub mod scope;
+pub mod select;
+
+use std::io::{BufWriter, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use anyhow::Result;
+
+use crate::commands::Command;
+use crate::exit::{self, Interrupted, LockHeld, Outcome};
+use crate::report::{Emitter, Output};
+pub use merge::total;
+use merge::{Merged, Record};
+use scope::Scope;
+pub use select::{Member, select};
+
+/// How a fleet run goes.
+pub struct Plan {
+    pub command: Command,
+    pub members: Vec<Member>,
+    pub parallel: usize,
+    pub output: Output,
+    pub metrics_file: Option<std::path::PathBuf>,
+}
+
+/// Runs the command across the fleet, and writes the merged report.
+pub async fn run(plan: Plan) -> Result<Outcome> {
+    let Plan { command, members, parallel, output, metrics_file } = plan;
+    let name = command.name();
+    let fleet_started = Instant::now();
+    let total = members.len();
+    let writes = command.writes();
+    if total > 1
+        && let Some(why) = command.fleet_refusal()
+    {
+        anyhow::bail!("{why}");
+    }
+    if writes.is_some() && !output.quiet || crate::report::wants_progress(output.quiet) {
+        let list: Vec<String> = members
+            .iter()
+            .map(|m| format!("{} ({})", m.name, crate::db::Target::new(m.url.as_str()).place()))
+            .collect();
+        let what = match writes {
+            Some(true) => format!("{name} --dry-run: nothing changes on"),
+            Some(false) if total > 1 => format!("{name} will change"),
+            _ => format!("{name} reads"),
+        };
+        crate::report::say(&format!(
+            "{what} {total} database{}, {} at a time: {}",
+            if total == 1 { "" } else { "s" },
+            parallel.min(total),
+            list.join(", ")
+        ));
+    }
+    let mut out = Emitter::new(&output, BufWriter::new(std::io::stdout()), command.rows_key());
+    out.meta("command", name, "")?;
+    out.meta("databases", members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), "")?;
+    let records = members
+        .iter()
+        .map(|m| Record {
+            name: m.name.clone(),
+            place: crate::db::Target::new(m.url.as_str()).place(),
+            ..Record::default()
+        })
+        .collect();
+    let merged = Arc::new(Mutex::new(Merged::new(out, records, command.rows_key() == "runs")));
+    let multi = crate::report::wants_progress(output.quiet)
+        .then(|| indicatif::MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(8)));
+    let overall = multi.as_ref().map(|multi| {
+        let bar = multi.add(indicatif::ProgressBar::new(total as u64));
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(&format!("{name}: {{pos}}/{{len}} databases done {{elapsed}}"))
+                .expect("valid template"),
+        );
+        bar.enable_steady_tick(Duration::from_millis(250));
+        bar
+    });
+    let permits = Arc::new(tokio::sync::Semaphore::new(parallel));
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut runs = Vec::with_capacity(total);
+    let mut metrics = Vec::with_capacity(total);
+    for (index, member) in members.into_iter().enumerate() {
+        let permit = tokio::select! {
+            permit = Arc::clone(&permits).acquire_owned() => permit?,
+            () = crate::interrupt::wait() => break,
+        };
+        let line = multi.as_ref().map(|multi| {
+            let bar = multi.insert_from_back(1, indicatif::ProgressBar::new_spinner());
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(&format!("{{spinner}} {} {{elapsed}}", member.name))
+                    .expect("valid template"),
+            );
+            bar.enable_steady_tick(Duration::from_millis(120));
+            (multi.clone(), bar)
+        });
+        let scope = Arc::new(Scope {
+            name: member.name.clone(),
+            index,
+            merged: Arc::clone(&merged),
+            line,
+            samples: Mutex::new(Vec::new()),
+        });
+        let work = command.for_database(&member.url, &member.name);
+        let overall = overall.clone();
+        tasks.spawn(async move {
+            let (started, clock) = (SystemTime::now(), Instant::now());
+            let result = scope::within(Arc::clone(&scope), Box::pin(crate::commands::run(work))).await;
+            drop(permit);
+            if let Some((multi, bar)) = &scope.line {
+                bar.finish_and_clear();
+                multi.remove(bar);
+            }
+            if let Some(bar) = overall {
+                bar.inc(1);
+            }
+            (index, result, scope, started, clock.elapsed())
+        });
+        runs.push(index);
+        // Collect what has finished, so that 1,000 databases keep no more than `parallel` results waiting.
+        while let Some(done) = tasks.try_join_next() {
+            settle(&merged, done?, &mut metrics);
+        }
+    }
+    while let Some(done) = tasks.join_next().await {
+        settle(&merged, done?, &mut metrics);
+    }
+    if let Some(bar) = overall {
+        bar.finish_and_clear();
+    }
+    let mut merged =
+        std::mem::replace(&mut *merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner), Merged::new_empty());
+    let interrupted = crate::interrupt::is_set();
+    for record in merged.records.iter_mut().skip(runs.len()) {
+        record.exit_code = Some(exit::INTERRUPTED);
+        record.error = Some("not started: interrupted".into());
+    }
+    let outcome = finish(merged, name, &output, interrupted, fleet_started.elapsed());
+    if let Some(path) = &metrics_file
+        && let Err(err) = crate::metrics::write_fleet(path, name, &metrics)
+    {
+        // A metrics file that cannot be written fails a run that went well.
+        match &outcome {
+            Ok(_) => return Err(err),
+            Err(_) => crate::report::say(&format!("idemctl: {}", exit::one_line(&err))),
+        }
+    }
+    outcome
+}
+
+/// What one database's task gave.
+type Done = (usize, Result<Outcome>, Arc<Scope>, SystemTime, Duration);
+
+fn settle(
+    merged: &Arc<Mutex<Merged>>,
+    (index, result, scope, started, took): Done,
+    metrics: &mut Vec<crate::metrics::Run>,
+) {
+    let code = exit::code(&result);
+    let mut merged = merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let record = &mut merged.records[index];
+    record.exit_code = Some(code);
+    if let Err(err) = &result
+        && !matches!(code, exit::CLEAN | exit::FINDINGS)
+    {
+        record.error = Some(exit::one_line(err));
+    }
+    let samples = std::mem::take(&mut *scope.samples.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    metrics.push(crate::metrics::Run { database: scope.name.clone(), exit_code: code, started, took, samples });
+    merged.flush();
+}
+
+/// Writes the summary per database and in total, and gives the fleet's
+/// outcome: the most severe of its databases' (error, then lock held, then
+/// findings).
+fn finish(mut merged: Merged, command: &str, output: &Output, interrupted: bool, took: Duration) -> Result<Outcome> {
+    let Some(mut out) = merged.take() else { anyhow::bail!("the fleet's report was taken twice") };
+    let records = &merged.records;
+    out.order_table_rows(|name| records.iter().position(|r| r.name == name).unwrap_or(usize::MAX));
+    let ran: Vec<&Record> = records.iter().filter(|r| r.error.is_none()).collect();
+    let mut total = merge::total(ran.iter().map(|r| &r.fields));
+    if total.contains_key("elapsed_seconds") {
+        // Databases ran side by side: the fleet's own time.
+        total.insert("elapsed_seconds".into(), serde_json::Value::from(took.as_secs_f64()));
+    }
+    let failed: Vec<&Record> = records.iter().filter(|r| r.error.is_some()).collect();
+    let entries: Vec<_> = records.iter().map(Record::entry).collect();
+    out.summary("by_database", &entries, "")?;
+    out.summary("failed_databases", failed.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), "")?;
+    out.summary("total", &total, "")?;
+    let severity = |code: u8| match code {
+        exit::ERROR => 4,
+        exit::INTERRUPTED => 3,
+        exit::LOCK_HELD => 2,
+        exit::FINDINGS => 1,
+        _ => 0,
+    };
+    let worst = records.iter().filter_map(|r| r.exit_code).max_by_key(|c| severity(*c)).unwrap_or(exit::CLEAN);
+    if interrupted {
+        out.finish_incomplete("interrupted")?;
+    } else if failed.is_empty() {
+        out.finish()?;
+    } else {
+        out.finish_incomplete("some databases failed")?;
+    }
+    // For people: JSON holds all of it in the document.
+    if !output.quiet && output.format != crate::report::Format::Json {
+        let mut err = std::io::stderr().lock();
+        for record in records {
+            let _ = merge::say_record(record, &mut err);
+        }
+        let failed_text = if failed.is_empty() { String::new() } else { format!(", {} failed", failed.len()) };
+        let _ = writeln!(
+            err,
+            "total ({} database{}{failed_text}): {}",
+            ran.len(),
+            if ran.len() == 1 { "" } else { "s" },
+            merge::people(&total)
+        );
+    }
+    let named = |code: u8| {
+        records
+            .iter()
+            .filter(|r| r.exit_code == Some(code))
+            .map(|r| match &r.error {
+                Some(e) if code == exit::ERROR => format!("{} ({e})", r.name),
+                _ => r.name.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    if interrupted {
+        return Err(Interrupted.into());
+    }
+    match worst {
+        exit::ERROR => Err(anyhow::anyhow!(
+            "{command} failed on {} of {} databases: {}",
+            failed.len(),
+            records.len(),
+            named(exit::ERROR)
+        )),
+        exit::LOCK_HELD => Err(LockHeld(named(exit::LOCK_HELD)).into()),
+        exit::FINDINGS => Ok(Outcome::Findings),
+        _ => Ok(Outcome::Clean),
+    }
+}

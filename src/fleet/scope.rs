@@ -1,0 +1,91 @@
+//! What a command running for one database of a fleet reaches through the
+//! task it runs in: its report goes to the merged report, its notes carry
+//! the database's name, its progress is one line of the fleet's, and its
+//! metrics are labelled with the database. Outside a fleet none of this is
+//! set and every command writes to stdout and stderr as on its own.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value};
+
+use super::merge::Merged;
+
+tokio::task_local! {
+    static SCOPE: Arc<Scope>;
+}
+
+/// One database's share of a fleet run.
+pub struct Scope {
+    pub name: String,
+    pub(super) index: usize,
+    pub(super) merged: Arc<Mutex<Merged>>,
+    /// The fleet's progress lines, when a person watches; this database's line.
+    pub(super) line: Option<(indicatif::MultiProgress, indicatif::ProgressBar)>,
+    /// The figures the command recorded for `--metrics-file`.
+    pub(super) samples: Mutex<Vec<crate::metrics::Sample>>,
+}
+
+/// The scope of the task this runs in, if it runs for a fleet's database.
+pub fn current() -> Option<Arc<Scope>> {
+    SCOPE.try_with(Arc::clone).ok()
+}
+
+/// Runs `work` in `scope`.
+pub(super) async fn within<F: Future>(scope: Arc<Scope>, work: F) -> F::Output {
+    SCOPE.scope(scope, work).await
+}
+
+impl Scope {
+    fn merged(&self) -> std::sync::MutexGuard<'_, Merged> {
+        self.merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A note or figure of the report, kept for the database's summary.
+    pub fn meta(&self, key: &str, value: Value, text: String) {
+        self.merged().meta(self.index, key, value, text);
+    }
+
+    /// A row of the report: written to the merged report, led by the database.
+    pub fn row(&self, fields: Map<String, Value>) -> anyhow::Result<()> {
+        self.merged().row(self.index, fields)
+    }
+
+    /// The command's report ended: complete or not.
+    pub fn end(&self, incomplete: Option<&str>) {
+        self.merged().end(self.index, incomplete);
+    }
+
+    /// The database's place in the fleet's list, from 0.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Records a figure for `--metrics-file`.
+    pub fn sample(&self, sample: crate::metrics::Sample) {
+        self.samples.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(sample);
+    }
+
+    /// Whether a person watches the fleet's progress.
+    pub fn shows_progress(&self) -> bool {
+        self.line.is_some()
+    }
+
+    /// This database's progress line, as a bar with `template` after its name.
+    pub fn progress(&self, style: indicatif::ProgressStyle) -> indicatif::ProgressBar {
+        match &self.line {
+            Some((_, bar)) => {
+                bar.set_style(style);
+                bar.clone()
+            }
+            None => indicatif::ProgressBar::hidden(),
+        }
+    }
+
+    /// Prints text on stderr, above the progress lines.
+    pub fn print(&self, text: &str) {
+        match &self.line {
+            Some((multi, _)) => multi.suspend(|| eprintln!("{text}")),
+            None => eprintln!("{text}"),
+        }
+    }
+}

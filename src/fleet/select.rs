@@ -1,0 +1,177 @@
+//! Which databases a run goes across: the config file's `[[databases]]`
+//! and the URLs of `--databases FILE`, picked by `--database NAME`, `--tag T`
+//! or `--all-databases`.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+
+use crate::cli::Global;
+use crate::config::Config;
+use crate::db::Target;
+
+/// One database of the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    pub name: String,
+    pub url: String,
+    pub tags: Vec<String>,
+}
+
+/// A database as listed, its URL still to be read from the environment.
+struct Listed {
+    name: String,
+    url: Source,
+    tags: Vec<String>,
+}
+
+enum Source {
+    Url(String),
+    Env(String),
+}
+
+/// Whether the command line names a fleet rather than one database.
+pub fn wanted(global: &Global) -> bool {
+    !global.databases.is_empty() || !global.tags.is_empty() || global.all_databases || global.databases_file.is_some()
+}
+
+/// The databases the command line picks, in the order they are listed
+/// (config file first, then `--databases FILE`); `None` for a run on one
+/// `--database-url`.
+pub fn select(global: &Global, config: Option<&Path>) -> Result<Option<Vec<Member>>> {
+    if !wanted(global) {
+        return Ok(None);
+    }
+    if let Some(url) = &global.database_url
+        && std::env::var("DATABASE_URL").ok().as_ref() != Some(url)
+    {
+        bail!(
+            "--database-url names one database, and --database, --tag, --all-databases and --databases a fleet: \
+             give one or the other"
+        );
+    }
+    let mut listed = Vec::new();
+    let file = Config::load(config)?;
+    let config_name = config.map_or_else(|| "the config file".to_string(), |p| p.display().to_string());
+    for db in file.databases {
+        let url = match (db.url, db.url_env) {
+            (Some(url), None) => Source::Url(url),
+            (None, Some(var)) => Source::Env(var),
+            _ => bail!("database {} in {config_name}: give url or url_env, one of them", db.name),
+        };
+        if db.name.trim().is_empty() {
+            bail!("a database in {config_name} has an empty name");
+        }
+        listed.push(Listed { name: db.name, url, tags: db.tags });
+    }
+    let from_config = listed.len();
+    if let Some(path) = &global.databases_file {
+        listed.extend(read_list(path)?);
+    }
+    for (i, a) in listed.iter().enumerate() {
+        if listed[..i].iter().any(|b| b.name == a.name) {
+            bail!("two databases are named {}: names must differ", a.name);
+        }
+    }
+    let picks_by_name = !global.databases.is_empty() || !global.tags.is_empty();
+    let mut picked = vec![global.all_databases || !picks_by_name; listed.len()];
+    if !global.all_databases && !picks_by_name {
+        // `--databases FILE` alone: every database it lists.
+        picked[..from_config].iter_mut().for_each(|p| *p = false);
+    }
+    for name in &global.databases {
+        match listed.iter().position(|l| &l.name == name) {
+            Some(i) => picked[i] = true,
+            None => {
+                let known: Vec<&str> = listed.iter().map(|l| l.name.as_str()).collect();
+                let near = known.iter().find(|k| strsim::jaro_winkler(k, name) > 0.85);
+                let hint = near.map(|k| format!(" (did you mean {k}?)")).unwrap_or_default();
+                bail!(
+                    "--database {name}: no database of that name{hint}; known: {}",
+                    if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                );
+            }
+        }
+    }
+    for tag in &global.tags {
+        let wanted: Vec<&str> = tag.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+        let mut any = false;
+        for (i, l) in listed.iter().enumerate() {
+            if !wanted.is_empty() && wanted.iter().all(|w| l.tags.iter().any(|t| t == w)) {
+                picked[i] = true;
+                any = true;
+            }
+        }
+        if !any {
+            bail!("--tag {tag}: no database carries it");
+        }
+    }
+    let mut members = Vec::new();
+    for (l, _) in listed.into_iter().zip(picked).filter(|(_, p)| *p) {
+        let url = match l.url {
+            Source::Url(url) => url,
+            Source::Env(var) => match std::env::var(&var) {
+                Ok(url) if !url.trim().is_empty() => url,
+                _ => bail!("database {}: the environment variable {var} (its url_env) is not set", l.name),
+            },
+        };
+        members.push(Member { name: l.name, url, tags: l.tags });
+    }
+    if members.is_empty() {
+        bail!("no database picked: {config_name} lists no [[databases]], and --databases gave none");
+    }
+    Ok(Some(members))
+}
+
+/// The URLs of a `--databases` file, one a line, `#` starting a comment;
+/// each named host/database (host:port/database where two would share a name).
+fn read_list(path: &Path) -> Result<Vec<Listed>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read --databases {}", path.display()))?;
+    let urls: Vec<(usize, String)> = text
+        .lines()
+        .enumerate()
+        .map(|(n, line)| (n + 1, line.split(" #").next().unwrap_or_default().trim().to_string()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .collect();
+    let mut listed = Vec::new();
+    for (n, url) in &urls {
+        if let Err(err) = Target::new(url.as_str()).engine() {
+            bail!("--databases {} line {n}: {err}", path.display());
+        }
+        listed.push(Listed { name: name_of(url, false), url: Source::Url(url.clone()), tags: Vec::new() });
+    }
+    let names: Vec<String> = listed.iter().map(|l| l.name.clone()).collect();
+    for (i, l) in listed.iter_mut().enumerate() {
+        if names.iter().filter(|n| **n == names[i]).count() > 1
+            && let Source::Url(url) = &l.url
+        {
+            l.name = name_of(url, true);
+        }
+    }
+    Ok(listed)
+}
+
+/// A database's name from its URL: host/database (with the port when asked),
+/// or the SQLite file's path.
+pub fn name_of(url: &str, with_port: bool) -> String {
+    let target = Target::new(url);
+    match url::Url::parse(&url.replacen("mariadb:", "mysql:", 1)) {
+        Ok(parsed) if parsed.has_host() => {
+            let port = parsed.port().filter(|_| with_port).map(|p| format!(":{p}")).unwrap_or_default();
+            format!("{}{port}{}", parsed.host_str().unwrap_or_default(), parsed.path())
+        }
+        _ => target.host(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_from_urls() {
+        assert_eq!(name_of("postgres://u:pw@db1.example.com:5432/shop?sslmode=require", false), "db1.example.com/shop");
+        assert_eq!(name_of("mysql://root@10.0.0.2:3306/eu", true), "10.0.0.2:3306/eu");
+        assert_eq!(name_of("sqlite:/var/lib/a.db", false), "/var/lib/a.db");
+    }
+}

@@ -1,0 +1,527 @@
+//! A fleet in one run: four PostgreSQL databases, two MariaDB databases and
+//! two SQLite files, each with known damage and known stuck and expired keys.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::{Engine, Run, TestDb};
+use serde_json::Value;
+
+/// The database the test gives the `url_env` entry.
+const LITE_ENV: &str = "IDEMCTL_TEST_FLEET_LITE_1";
+
+struct Fleet {
+    /// (name, database), in the config file's order.
+    dbs: Vec<(String, TestDb)>,
+    dir: tempfile::TempDir,
+    config: PathBuf,
+}
+
+/// Orders of database `i`: 20 + 5i intents a minute apart, each a row; the
+/// intents with (j + i) % 4 == 0 retried 2 s later, no key (the extra rows'
+/// ids are returned).
+fn orders(db: &TestDb, i: usize) -> BTreeSet<i64> {
+    db.exec(&format!(
+        "CREATE TABLE orders (id {pk}, customer_id INTEGER NOT NULL, amount {money} NOT NULL, created_at {ts} NOT NULL)",
+        pk = db.ty("pk"),
+        money = db.ty("money"),
+        ts = db.ty("ts"),
+    ));
+    let mut values = Vec::new();
+    let mut extra = BTreeSet::new();
+    let mut id = 0;
+    for j in 0..(20 + 5 * i as i64) {
+        let at = |s: i64| db.ts(&format!("2026-01-01 {:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60));
+        id += 1;
+        values.push(format!("({id}, {}, 10.00, {})", 1000 + j, at(j * 60)));
+        if (j + i as i64) % 4 == 0 {
+            id += 1;
+            values.push(format!("({id}, {}, 10.00, {})", 1000 + j, at(j * 60 + 2)));
+            extra.insert(id);
+        }
+    }
+    db.exec(&format!("INSERT INTO orders (id, customer_id, amount, created_at) VALUES {}", values.join(", ")));
+    extra
+}
+
+/// The reference key table, and for database `i`: `i` more keys stuck
+/// (locked 10 minutes ago) and `i + 1` keys that expired two days ago.
+fn keys(db: &TestDb, i: usize) {
+    common::key_table(db);
+    let key = db.ident("key");
+    let ago = |s: i64| common::ago(db, chrono::Duration::seconds(s));
+    let mut rows = Vec::new();
+    for m in 0..i {
+        rows.push(format!(
+            "('s9', 'POST /v1/orders', 'x-{i}-{m}', 'in_progress', {}, {}, {})",
+            ago(600),
+            ago(600),
+            ago(-86_400)
+        ));
+    }
+    for m in 0..=i {
+        rows.push(format!(
+            "('s9', 'POST /v1/orders', 'old-{i}-{m}', 'succeeded', {}, {}, {})",
+            ago(3 * 86_400),
+            ago(3 * 86_400),
+            ago(2 * 86_400)
+        ));
+    }
+    db.exec(&format!(
+        "INSERT INTO idempotency_keys (scope_id, operation, {key}, status, locked_at, created_at, expires_at) VALUES {}",
+        rows.join(", ")
+    ));
+}
+
+impl Fleet {
+    /// The eight databases, or `None` (outside CI) when a server is unreachable.
+    fn new() -> Option<Fleet> {
+        let engines = [
+            ("pg-0", Engine::Postgres, "pg eu"),
+            ("pg-1", Engine::Postgres, "pg eu"),
+            ("pg-2", Engine::Postgres, "pg us"),
+            ("pg-3", Engine::Postgres, "pg us"),
+            ("my-0", Engine::MySql, "mysql eu"),
+            ("my-1", Engine::MySql, "mysql us"),
+            ("lite-0", Engine::Sqlite, "sqlite eu"),
+            ("lite-1", Engine::Sqlite, "sqlite us"),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let mut dbs = Vec::new();
+        let mut config = String::new();
+        for (i, (name, engine, tags)) in engines.into_iter().enumerate() {
+            let db = TestDb::new(engine)?;
+            keys(&db, i);
+            let tags: Vec<String> = tags.split(' ').map(|t| format!("\"{t}\"")).collect();
+            let url =
+                if name == "lite-1" { format!("url_env = \"{LITE_ENV}\"") } else { format!("url = \"{}\"", db.url) };
+            config.push_str(&format!("[[databases]]\nname = \"{name}\"\n{url}\ntags = [{}]\n\n", tags.join(", ")));
+            dbs.push((name.to_string(), db));
+        }
+        let path = dir.path().join("idemctl.toml");
+        std::fs::write(&path, config).unwrap();
+        Some(Fleet { dbs, dir, config: path })
+    }
+
+    fn db(&self, name: &str) -> &TestDb {
+        &self.dbs.iter().find(|(n, _)| n == name).unwrap().1
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.dbs.iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    /// `idemctl` with the fleet's config file and the environment its `url_env` reads.
+    fn idemctl(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("idemctl"));
+        cmd.env_remove("DATABASE_URL")
+            .env(LITE_ENV, &self.db("lite-1").url)
+            .arg("--config")
+            .arg(&self.config)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        common::finish(self.idemctl(args).spawn().unwrap())
+    }
+}
+
+/// `f(name, row)` of every row of a fleet's JSON report, grouped by database.
+fn by_database<T: Ord>(doc: &Value, rows: &str, f: impl Fn(&Value) -> T) -> BTreeMap<String, BTreeSet<T>> {
+    let mut out: BTreeMap<String, BTreeSet<T>> = BTreeMap::new();
+    for row in doc[rows].as_array().unwrap_or_else(|| panic!("no {rows}: {doc}")) {
+        out.entry(row["database"].as_str().unwrap().to_string()).or_default().insert(f(row));
+    }
+    out
+}
+
+/// The same from a single database's JSON report.
+fn of_one<T: Ord>(doc: &Value, rows: &str, f: impl Fn(&Value) -> T) -> BTreeSet<T> {
+    doc[rows].as_array().unwrap_or_else(|| panic!("no {rows}: {doc}")).iter().map(f).collect()
+}
+
+fn single(db: &TestDb, args: &[&str]) -> Value {
+    let mut cmd = db.idemctl(args);
+    cmd.arg("--no-config");
+    let out = common::run(cmd);
+    assert!(out.code <= 1, "{}", out.stderr);
+    out.json()
+}
+
+fn extra_ids(row: &Value) -> Vec<i64> {
+    row["extra_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().parse().unwrap()).collect()
+}
+
+fn summary_of<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    doc["by_database"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["database"] == name)
+        .unwrap_or_else(|| panic!("{name}: {doc}"))
+}
+
+#[test]
+fn merged_reports_are_the_sum_of_single_runs() {
+    let Some(fleet) = Fleet::new() else { return };
+    let mut expected_extra = BTreeMap::new();
+    for (i, (name, db)) in fleet.dbs.iter().enumerate() {
+        expected_extra.insert(name.clone(), orders(db, i));
+    }
+
+    let out = fleet.run(&["scan", "--all-databases", "--table", "orders", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    assert_eq!(doc["databases"], serde_json::json!(fleet.names()));
+    let merged = by_database(&doc, "clusters", extra_ids);
+    let mut extra_total = 0;
+    for (name, db) in &fleet.dbs {
+        let alone = of_one(&single(db, &["scan", "--table", "orders", "--format", "json"]), "clusters", extra_ids);
+        assert_eq!(merged[name], alone, "{name}");
+        let flat: BTreeSet<i64> = alone.iter().flatten().copied().collect();
+        assert_eq!(flat, expected_extra[name], "{name}");
+        assert_eq!(summary_of(&doc, name)["extra_rows"], flat.len(), "{name}");
+        assert_eq!(summary_of(&doc, name)["exit_code"], 1, "{name}");
+        extra_total += flat.len();
+    }
+    assert_eq!(doc["total"]["extra_rows"], extra_total);
+    assert_eq!(doc["total"]["cluster_count"], extra_total, "one extra row a cluster");
+    assert_eq!(doc["total"]["clusters_by_cause"]["unknown"], extra_total, "no key column: cause unknown");
+    assert_eq!(doc["failed_databases"], serde_json::json!([]));
+    assert_eq!(doc["complete"], true);
+
+    let out = fleet.run(&["stuck", "--all-databases", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    let key = |row: &Value| row["key"].as_str().unwrap().to_string();
+    let merged = by_database(&doc, "keys", key);
+    let mut stuck_total = 0;
+    for (i, (name, db)) in fleet.dbs.iter().enumerate() {
+        let alone = of_one(&single(db, &["stuck", "--format", "json"]), "keys", key);
+        assert_eq!(merged[name], alone, "{name}");
+        let mut expected: BTreeSet<String> = ["k-nolock", "k-ord-6m"].map(String::from).into();
+        expected.extend((0..i).map(|m| format!("x-{i}-{m}")));
+        assert_eq!(alone, expected, "{name}");
+        assert_eq!(summary_of(&doc, name)["stuck_keys"], alone.len());
+        stuck_total += alone.len();
+    }
+    assert_eq!(doc["total"]["stuck_keys"], stuck_total);
+    assert_eq!(stuck_total, 2 * 8 + 28);
+
+    // CSV: the same rows, each led by its database.
+    let out = fleet.run(&["stuck", "--all-databases", "--format", "csv"]);
+    let records = common::csv_records(&out.stdout);
+    assert_eq!(records[0][..3], ["database", "scope", "operation"]);
+    assert_eq!(records.len() - 1, stuck_total);
+    assert!(out.stderr.contains(&format!("total (8 databases): stuck keys: {stuck_total}")), "{}", out.stderr);
+
+    let out = fleet.run(&["size", "--all-databases", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc = out.json();
+    let rows: u64 = (0..8).map(|i| 6 + i + (i + 1)).sum();
+    assert_eq!(doc["total"]["storage"]["rows"], rows, "{doc}");
+    for (i, (name, _)) in fleet.dbs.iter().enumerate() {
+        assert_eq!(summary_of(&doc, name)["storage"]["rows"], 6 + 2 * i + 1, "{name}");
+    }
+
+    let out = fleet.run(&["doctor", "--all-databases", "--format", "json"]);
+    let doc = out.json();
+    let check = |row: &Value| format!("{}={}", row["check"].as_str().unwrap(), row["result"].as_str().unwrap());
+    let merged = by_database(&doc, "checks", check);
+    for (name, db) in &fleet.dbs {
+        assert_eq!(merged[name], of_one(&single(db, &["doctor", "--format", "json"]), "checks", check), "{name}");
+    }
+}
+
+/// Every key of a database's key table, in order.
+fn remaining(db: &TestDb) -> Vec<String> {
+    let key = db.ident("key");
+    db.column(&format!("SELECT {key} FROM idempotency_keys ORDER BY {key}")).into_iter().flatten().collect()
+}
+
+#[test]
+fn writers_list_the_fleet_first_and_dry_run_covers_all() {
+    let Some(fleet) = Fleet::new() else { return };
+    let before: Vec<Vec<String>> = fleet.dbs.iter().map(|(_, db)| remaining(db)).collect();
+
+    let out = fleet.run(&["expire", "--all-databases", "--dry-run", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let first = out.stderr.lines().next().unwrap();
+    assert!(
+        first.starts_with("expire --dry-run: nothing changes on 8 databases, 4 at a time: pg-0 (postgres "),
+        "{first}"
+    );
+    assert!(first.contains("lite-1 (sqlite "), "{first}");
+    let doc = out.json();
+    for (i, (name, _)) in fleet.dbs.iter().enumerate() {
+        assert_eq!(summary_of(&doc, name)["rows_matching"], i + 1, "{name}");
+        assert_eq!(summary_of(&doc, name)["rows_deleted"], 0, "{name}");
+    }
+    let after: Vec<Vec<String>> = fleet.dbs.iter().map(|(_, db)| remaining(db)).collect();
+    assert_eq!(after, before, "a dry run changes nothing anywhere");
+
+    let out = fleet.run(&["expire", "--all-databases", "--parallel", "3", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.starts_with("expire will change 8 databases, 3 at a time: pg-0 (postgres "), "{}", out.stderr);
+    let doc = out.json();
+    assert_eq!(doc["total"]["rows_deleted"], (1..=8).sum::<u64>());
+    for (i, (name, db)) in fleet.dbs.iter().enumerate() {
+        assert_eq!(summary_of(&doc, name)["rows_deleted"], i + 1, "{name}");
+        let expected: Vec<String> = before[i].iter().filter(|k| !k.starts_with("old-")).cloned().collect();
+        assert_eq!(remaining(db), expected, "{name}: exactly its expired keys went");
+    }
+
+    let out = fleet.run(&["reap", "--all-databases", "--format", "json", "--quiet"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "", "--quiet says nothing, the list included");
+    let doc = out.json();
+    let released = by_database(&doc, "keys", |row| {
+        (row["key"].as_str().unwrap().to_string(), row["outcome"].as_str().unwrap().to_string())
+    });
+    for (i, (name, _)) in fleet.dbs.iter().enumerate() {
+        let mut expected: BTreeSet<(String, String)> =
+            ["k-nolock", "k-ord-6m"].map(|k| (k.to_string(), "released".to_string())).into();
+        expected.extend((0..i).map(|m| (format!("x-{i}-{m}"), "released".to_string())));
+        assert_eq!(released[name], expected, "{name}");
+    }
+    assert_eq!(doc["total"]["outcomes"]["released"], 2 * 8 + 28);
+}
+
+#[test]
+fn an_unreachable_database_fails_alone() {
+    let Some(fleet) = Fleet::new() else { return };
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut config = std::fs::read_to_string(&fleet.config).unwrap();
+    config.push_str(&format!("[[databases]]\nname = \"down\"\nurl = \"postgres://root@127.0.0.1:{port}/gone\"\n"));
+    std::fs::write(&fleet.config, config).unwrap();
+
+    let out = fleet.run(&["stuck", "--all-databases", "--format", "json"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let last = out.stderr.lines().last().unwrap();
+    assert!(
+        last.starts_with(
+            "idemctl: stuck failed on 1 of 9 databases: down (cannot connect to postgres://root@127.0.0.1:"
+        ),
+        "{last}"
+    );
+    let doc = out.json();
+    assert_eq!(doc["failed_databases"], serde_json::json!(["down"]));
+    assert_eq!(doc["complete"], false);
+    let down = summary_of(&doc, "down");
+    assert_eq!(down["exit_code"], 2);
+    assert!(down["error"].as_str().unwrap().contains("Connection refused"), "{down}");
+    let keys = by_database(&doc, "keys", |row| row["key"].as_str().unwrap().to_string());
+    for (i, name) in fleet.names().iter().enumerate() {
+        assert_eq!(summary_of(&doc, name)["exit_code"], 1, "{name}");
+        assert_eq!(keys[name].len(), 2 + i, "{name}: every other database reported in full");
+    }
+    assert_eq!(doc["total"]["stuck_keys"], 2 * 8 + 28);
+
+    // For people: each database's line, the failed one with its cause.
+    let out = fleet.run(&["stuck", "--all-databases", "--format", "csv"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("\ndown: failed (exit 2): cannot connect to postgres://root@127.0.0.1:"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("\ntotal (8 databases, 1 failed): stuck keys: 44;"), "{}", out.stderr);
+}
+
+/// Starts a fleet reap that stops before its first batch on each database, until told to go on.
+fn paused_reap(fleet: &Fleet, pause: &Path, args: &[&str]) -> std::process::Child {
+    let mut cmd = fleet.idemctl(&["reap", "--format", "json", "--parallel", "8"]);
+    cmd.args(args).env("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", pause);
+    cmd.spawn().unwrap()
+}
+
+#[test]
+fn a_second_fleet_reaper_exits_3_where_the_first_holds_the_lock() {
+    let Some(fleet) = Fleet::new() else { return };
+    let pause = fleet.dir.path().join("pause");
+    let p = pause.to_str().unwrap();
+    // The first reaper holds the eu databases: pg-0, pg-1, my-0, lite-0.
+    let first = paused_reap(&fleet, &pause, &["--tag", "eu"]);
+    for i in 0..4 {
+        common::wait_for(&format!("{p}-{i}.waiting.1"));
+    }
+    let out = fleet.run(&["reap", "--all-databases", "--format", "json"]);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    assert_eq!(out.stderr.lines().last().unwrap(), "idemctl: another run holds the lock on pg-0; pg-1; my-0; lite-0");
+    let second = out.json();
+    std::fs::write(format!("{p}.1"), b"").unwrap();
+    let first = common::finish(first);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let first = first.json();
+    assert_eq!(first["databases"], serde_json::json!(["pg-0", "pg-1", "my-0", "lite-0"]));
+
+    let key = |row: &Value| (row["key"].as_str().unwrap().to_string(), row["outcome"].as_str().unwrap().to_string());
+    let (by_first, by_second) = (by_database(&first, "keys", key), by_database(&second, "keys", key));
+    for (i, name) in fleet.names().iter().enumerate() {
+        let eu = ["pg-0", "pg-1", "my-0", "lite-0"].contains(&name.as_str());
+        assert_eq!(summary_of(&second, name)["exit_code"], if eu { 3 } else { 0 }, "{name}");
+        let (done, untouched) = if eu { (&by_first, &by_second) } else { (&by_second, &by_first) };
+        let mut expected: BTreeSet<(String, String)> =
+            ["k-nolock", "k-ord-6m"].map(|k| (k.to_string(), "released".to_string())).into();
+        expected.extend((0..i).map(|m| (format!("x-{i}-{m}"), "released".to_string())));
+        assert_eq!(done[name], expected, "{name}: released once, by the run holding its lock");
+        assert!(!untouched.contains_key(name), "{name}: the other run processed nothing");
+    }
+}
+
+#[test]
+fn selection_by_tag_and_name_is_exact() {
+    let Some(fleet) = Fleet::new() else { return };
+    let picked = |args: &[&str]| {
+        let mut all = vec!["doctor", "--format", "json"];
+        all.extend_from_slice(args);
+        let out = fleet.run(&all);
+        assert!(out.code <= 1, "{args:?}: {}", out.stderr);
+        out.json()["databases"].clone()
+    };
+    assert_eq!(picked(&["--tag", "pg"]), serde_json::json!(["pg-0", "pg-1", "pg-2", "pg-3"]));
+    assert_eq!(picked(&["--tag", "eu,pg"]), serde_json::json!(["pg-0", "pg-1"]));
+    assert_eq!(picked(&["--tag", "mysql", "--tag", "sqlite"]), serde_json::json!(["my-0", "my-1", "lite-0", "lite-1"]));
+    assert_eq!(picked(&["--database", "lite-1", "--database", "pg-2"]), serde_json::json!(["pg-2", "lite-1"]));
+    assert_eq!(picked(&["--database", "my-1", "--tag", "us,pg"]), serde_json::json!(["pg-2", "pg-3", "my-1"]));
+
+    let refused = |args: &[&str]| {
+        let before: Vec<Vec<String>> = fleet.dbs.iter().map(|(_, db)| remaining(db)).collect();
+        let mut all = vec!["expire"];
+        all.extend_from_slice(args);
+        let out = fleet.run(&all);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        let after: Vec<Vec<String>> = fleet.dbs.iter().map(|(_, db)| remaining(db)).collect();
+        assert_eq!(after, before, "nothing changed");
+        out.stderr
+    };
+    assert_eq!(refused(&["--tag", "apac"]), "idemctl: --tag apac: no database carries it\n");
+    let typo = refused(&["--database", "pg-9"]);
+    assert!(
+        typo.starts_with("idemctl: --database pg-9: no database of that name (did you mean pg-0?); known: pg-0, pg-1,"),
+        "{typo}"
+    );
+    let both = refused(&["--all-databases", "--database-url", "postgres://root@127.0.0.1/test"]);
+    assert!(both.contains("give one or the other"), "{both}");
+}
+
+#[test]
+fn url_env_is_read_and_a_missing_variable_is_named() {
+    let Some(fleet) = Fleet::new() else { return };
+    let out = fleet.run(&["stuck", "--database", "lite-1", "--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(by_database(&out.json(), "keys", |r| r["key"].to_string())["lite-1"].len(), 2 + 7);
+
+    let mut cmd = fleet.idemctl(&["stuck", "--all-databases"]);
+    cmd.env_remove(LITE_ENV);
+    let out = common::finish(cmd.spawn().unwrap());
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!("idemctl: database lite-1: the environment variable {LITE_ENV} (its url_env) is not set\n")
+    );
+    // A database not picked needs no variable.
+    let mut cmd = fleet.idemctl(&["stuck", "--tag", "pg"]);
+    cmd.env_remove(LITE_ENV);
+    assert_eq!(common::finish(cmd.spawn().unwrap()).code, 1);
+}
+
+#[test]
+fn a_list_of_urls_names_each_by_host_and_database() {
+    let Some(fleet) = Fleet::new() else { return };
+    let list = fleet.dir.path().join("fleet.txt");
+    let (pg, my) = (fleet.db("pg-1"), fleet.db("my-1"));
+    std::fs::write(&list, format!("# shards\n{}\n\n{}   # the MariaDB one\n", pg.url, my.url)).unwrap();
+    let mut cmd = fleet.idemctl(&["stuck", "--format", "json", "--databases", list.to_str().unwrap()]);
+    cmd.arg("--no-config");
+    let out = common::finish(cmd.spawn().unwrap());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    let names = [format!("127.0.0.1/{}", pg.name), format!("127.0.0.1/{}", my.name)];
+    assert_eq!(doc["databases"], serde_json::json!(names));
+    let keys = by_database(&doc, "keys", |r| r["key"].as_str().unwrap().to_string());
+    assert_eq!(keys[&names[0]].len(), 3);
+    assert_eq!(keys[&names[1]].len(), 7);
+}
+
+#[test]
+fn metrics_are_labelled_with_the_database() {
+    let Some(fleet) = Fleet::new() else { return };
+    let metrics = fleet.dir.path().join("fleet.prom");
+    let out = fleet.run(&["stuck", "--tag", "eu", "--quiet", "--metrics-file", metrics.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let text = std::fs::read_to_string(&metrics).unwrap();
+    let scrape = prometheus_parse::Scrape::parse(text.lines().map(|l| Ok(l.to_string()))).unwrap();
+    let mut stuck: BTreeMap<String, f64> = BTreeMap::new();
+    let mut codes: BTreeMap<String, f64> = BTreeMap::new();
+    for sample in &scrape.samples {
+        let db = sample.labels.get("database").unwrap_or_default().to_string();
+        let prometheus_parse::Value::Gauge(v) = sample.value else { continue };
+        match sample.metric.as_str() {
+            "idemctl_stuck_keys" => *stuck.entry(db).or_default() += v,
+            "idemctl_run_exit_code" => {
+                codes.insert(db, v);
+            }
+            _ => {}
+        }
+    }
+    let eu = |values: [f64; 4]| -> BTreeMap<String, f64> {
+        ["pg-0", "pg-1", "my-0", "lite-0"].iter().map(|n| n.to_string()).zip(values).collect()
+    };
+    assert_eq!(stuck, eu([2.0, 3.0, 6.0, 8.0]));
+    assert_eq!(codes, eu([1.0; 4]));
+}
+
+#[test]
+fn ctrl_c_stops_every_database_after_its_batch_under_way() {
+    let Some(fleet) = Fleet::new() else { return };
+    for (_, db) in &fleet.dbs {
+        // Every database has at least two expired keys: batch 2 exists everywhere.
+        let old = common::ago(db, chrono::Duration::days(2));
+        db.exec(&format!(
+            "INSERT INTO idempotency_keys (scope_id, operation, {}, status, created_at, expires_at) VALUES
+             ('s8', 'op', 'old-extra', 'succeeded', {old}, {old})",
+            db.ident("key")
+        ));
+    }
+    let before: Vec<Vec<String>> = fleet.dbs.iter().map(|(_, db)| remaining(db)).collect();
+    let pause = fleet.dir.path().join("pause");
+    let p = pause.to_str().unwrap();
+    std::fs::write(format!("{p}.1"), b"").unwrap();
+    let mut cmd =
+        fleet.idemctl(&["expire", "--all-databases", "--format", "json", "--batch-size", "1", "--batch-time", "0s"]);
+    let child = cmd.env("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", &pause).spawn().unwrap();
+    // Four run at a time: each has deleted its first row, and is about to delete its second.
+    for i in 0..4 {
+        common::wait_for(&format!("{p}-{i}.waiting.2"));
+    }
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    std::fs::write(format!("{p}.2"), b"").unwrap();
+    let out = common::finish(child);
+    assert_eq!(out.code, 130, "{}", out.stderr);
+    let doc = out.json();
+    assert_eq!(doc["complete"], false);
+    assert_eq!(doc["reason"], "interrupted");
+    for (i, (name, db)) in fleet.dbs.iter().enumerate() {
+        let entry = summary_of(&doc, name);
+        let left = remaining(db);
+        if i < 4 {
+            // Batch 1 stays deleted; batch 2, under way, was rolled back; no other began.
+            assert_eq!(entry["rows_deleted"], 1, "{name}: {entry}");
+            assert_eq!(entry["stopped"], "interrupted", "{name}");
+            assert_eq!(left.len(), before[i].len() - 1, "{name}");
+        } else {
+            assert_eq!(entry["error"], "not started: interrupted", "{name}");
+            assert_eq!(left, before[i], "{name}: never started");
+        }
+    }
+}
