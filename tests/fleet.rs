@@ -408,6 +408,15 @@ fn selection_by_tag_and_name_is_exact() {
         typo.starts_with("idemctl: --database pg-9: no database of that name (did you mean pg-0?); known: pg-0, pg-1,"),
         "{typo}"
     );
+    let none = refused(&[]);
+    assert_eq!(
+        none,
+        format!(
+            "idemctl: no database: give --database-url URL, or set DATABASE_URL, or pick from the 8 databases of {} \
+             with --database NAME, --tag T or --all-databases\n",
+            fleet.config.display()
+        )
+    );
     let both = refused(&["--all-databases", "--database-url", "postgres://root@127.0.0.1/test"]);
     assert!(both.contains("give one or the other"), "{both}");
 }

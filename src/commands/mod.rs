@@ -167,10 +167,15 @@ impl Cli {
         let config = global.config_file();
         let url = || {
             global.database_url.clone().ok_or_else(|| {
-                anyhow::anyhow!(
-                    "no database: give --database-url URL, or set DATABASE_URL (or pick the config file's \
-                         [[databases]] with --database NAME, --tag T or --all-databases)"
-                )
+                let listed = crate::config::Config::load(config.as_deref()).map_or(0, |c| c.databases.len());
+                match (&config, listed) {
+                    (Some(path), 1..) => anyhow::anyhow!(
+                        "no database: give --database-url URL, or set DATABASE_URL, or pick from the {listed} \
+                         databases of {} with --database NAME, --tag T or --all-databases",
+                        path.display()
+                    ),
+                    _ => anyhow::anyhow!("no database: give --database-url URL, or set DATABASE_URL"),
+                }
             })
         };
         match &mut command {
