@@ -27,6 +27,9 @@ BIN=${BIN:-target/release/idemctl}
 base=${PG_URL%/*}
 psql_at() { psql "$base/$1" -q -v ON_ERROR_STOP=1 "${@:2}"; }
 now() { date +%s.%N; }
+# CPU time of the whole machine (idemctl and the server's backends), in seconds.
+busy() { awk -v hz="$(getconf CLK_TCK)" '/^cpu /{printf "%.2f\n", ($2+$3+$4+$7+$8)/hz}' /proc/stat; }
+CORES=$(nproc)
 
 # The first database is built; the others are copies of it (CREATE DATABASE ... TEMPLATE).
 build() {
@@ -79,6 +82,7 @@ for i in $(seq 0 $((DBS - 1))); do echo "$base/idemctl_fleet_$i" >>"$LIST"; done
 : >"$OUT/single.ids"
 single_sum=0
 single_rss=0
+single_busy=$(busy)
 for i in $(seq 0 $((DBS - 1))); do
     start=$(now)
     /usr/bin/time -f "%M" -o "$OUT/single.rss" \
@@ -90,18 +94,26 @@ for i in $(seq 0 $((DBS - 1))); do
     # cluster,original_id,extra_ids,...: the database, then the original and extra ids.
     tail -n +2 "$OUT/single.csv" | cut -d, -f2,3 | sed "s|^|127.0.0.1/idemctl_fleet_$i,|" >>"$OUT/single.ids"
 done
+single_busy=$(echo "$(busy) - $single_busy" | bc)
 sort -o "$OUT/single.ids" "$OUT/single.ids"
 clusters=$(wc -l <"$OUT/single.ids")
 printf 'fleet of %d PostgreSQL databases x %d orders, %d clusters in all\n' "$DBS" "$N" "$clusters"
-printf '%-14s %8.2fs  (16 processes one after the other; peak RSS of one: %d MB)\n' \
-    "single runs" "$single_sum" "$((single_rss / 1024))"
+printf '%-14s %8.2fs  (%d processes one after the other; peak RSS of one: %d MB)  CPU %.2fs: %.2f of %d cores busy\n' \
+    "single runs" "$single_sum" "$DBS" "$((single_rss / 1024))" "$single_busy" \
+    "$(echo "$single_busy / $single_sum" | bc -l)" "$CORES"
+# The work is the same however it is spread: with every core busy, the run
+# takes at least the single runs' CPU time over the cores.
+printf '%-14s %8.2fs  ratio %.2f  (the single runs'"'"' CPU time over %d cores: no run on this machine is faster)\n' \
+    "floor" "$(echo "$single_busy / $CORES" | bc -l)" "$(echo "$single_busy / $CORES / $single_sum" | bc -l)" "$CORES"
 
 for p in 1 2 4 8; do
     start=$(now)
+    cpu=$(busy)
     /usr/bin/time -f "%M" -o "$OUT/fleet.rss" \
         "$BIN" scan --databases "$LIST" --parallel "$p" --table orders --format csv --quiet \
         >"$OUT/fleet.csv" || [ $? -eq 1 ]
     took=$(echo "$(now) - $start" | bc)
+    cpu=$(echo "$(busy) - $cpu" | bc)
     rss=$(tail -n1 "$OUT/fleet.rss")
     # database,cluster,original_id,extra_ids,...
     tail -n +2 "$OUT/fleet.csv" | cut -d, -f1,3,4 | sort >"$OUT/fleet.ids"
@@ -109,8 +121,9 @@ for p in 1 2 4 8; do
         echo "--parallel $p: MISMATCH: the fleet found $(wc -l <"$OUT/fleet.ids") clusters, the single runs $clusters" >&2
         exit 1
     fi
-    printf -- '--parallel %-3s %8.2fs  ratio to the single runs %.2f  peak RSS %d MB\n' \
-        "$p" "$took" "$(echo "$took / $single_sum" | bc -l)" "$((rss / 1024))"
+    printf -- '--parallel %-3s %8.2fs  ratio to the single runs %.2f  peak RSS %d MB  CPU %.2fs: %.2f of %d cores busy\n' \
+        "$p" "$took" "$(echo "$took / $single_sum" | bc -l)" "$((rss / 1024))" "$cpu" \
+        "$(echo "$cpu / $took" | bc -l)" "$CORES"
 done
 
 if [ "${DROP:-0}" = 1 ]; then

@@ -2,7 +2,7 @@
 //! go to one emitter as they come; its notes and summary are kept, and said
 //! at the end per database and in total.
 
-use std::io::{BufWriter, Stdout, Write};
+use std::io::{BufWriter, Stdout};
 use std::str::FromStr;
 
 use anyhow::Result;
@@ -143,7 +143,7 @@ fn fold_of(key: &str) -> Fold {
         || key.starts_with("max_")
         || key.ends_with("_ms")
         || key.ends_with("seconds")
-        || key.ends_with("_day")
+        || key.ends_with("days")
     {
         // Databases run side by side: the longest, not the sum.
         Fold::Max
@@ -257,43 +257,122 @@ pub fn people(total: &Map<String, Value>) -> String {
             Value::Null => String::new(),
         }
     }
-    // Counts, and maps of counts: what people add up.
-    fn counts(v: &Value) -> bool {
+    // Counts, and the counts of maps: what people add up.
+    fn counts(v: &Value) -> Option<Value> {
         match v {
-            Value::Number(_) => true,
-            Value::Object(m) => !m.is_empty() && m.values().all(counts),
-            _ => false,
+            Value::Number(_) => Some(v.clone()),
+            Value::Object(m) => {
+                let kept: Map<String, Value> =
+                    m.iter().filter(|(_, v)| v.is_number()).map(|(k, v)| (k.clone(), v.clone())).collect();
+                (!kept.is_empty()).then_some(Value::Object(kept))
+            }
+            _ => None,
         }
     }
     total
         .iter()
-        .filter(|(_, v)| counts(v))
+        .filter(|(k, _)| !SETTINGS.contains(&k.as_str()))
+        .filter_map(|(k, v)| Some((k, counts(v)?)))
+        .map(|(k, v)| (k.clone(), v))
+        .collect::<Vec<_>>()
+        .iter()
         .map(|(k, v)| format!("{}: {}", k.replace('_', " "), text(v)))
         .collect::<Vec<_>>()
         .join("; ")
 }
 
-/// Writes a database's lines for people: its summary's texts.
-pub fn say_record(record: &Record, out: &mut impl Write) -> std::io::Result<()> {
-    let mut parts: Vec<String> = record
-        .texts
+/// Figures that say how a run was set, not what it found: no column of their own.
+const SETTINGS: [&str; 2] = ["window_seconds", "retention_seconds"];
+
+/// The databases' figures for people: a row each, with how it ended and its
+/// counts (the figures every database has, as numbers), and why it failed.
+pub fn people_table(records: &[Record]) -> String {
+    // Columns: each figure (a number, or a number in a map of them: a
+    // cause's clusters, a state's keys), by its path in the summary.
+    let mut columns: Vec<(String, Option<String>)> = Vec::new();
+    let wanted = |key: &str| fold_of(key) != Fold::Drop && !SETTINGS.contains(&key);
+    for record in records {
+        for (key, value) in record.fields.iter().filter(|(k, _)| wanted(k)) {
+            let mut add = |column: (String, Option<String>)| {
+                if !columns.contains(&column) {
+                    columns.push(column);
+                }
+            };
+            match value {
+                Value::Number(_) => add((key.clone(), None)),
+                Value::Object(map) => {
+                    for (inner, _) in map.iter().filter(|(k, v)| v.is_number() && wanted(k)) {
+                        add((key.clone(), Some(inner.clone())));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let get = |r: &Record, (key, inner): &(String, Option<String>)| -> Option<Value> {
+        let v = r.fields.get(key)?;
+        match inner {
+            Some(inner) => v.get(inner).cloned(),
+            None => Some(v.clone()),
+        }
+    };
+    // A count no database has: no column.
+    columns.retain(|c| records.iter().any(|r| get(r, c).and_then(|v| v.as_f64()).is_some_and(|n| n != 0.0)));
+    let labels: Vec<String> = columns
         .iter()
-        .filter(|(k, _)| {
-            !matches!(
-                k.as_str(),
-                "table" | "config_file" | "compared_columns" | "excluded_columns" | "key_column" | "window_seconds"
-            )
+        .map(|(key, inner)| match inner {
+            None if key == "elapsed_seconds" => "seconds".to_string(),
+            None => key.replace('_', " "),
+            // The inner key names it, unless another column has that name.
+            Some(inner)
+                if columns.iter().filter(|(_, i)| i.as_ref() == Some(inner)).count() == 1
+                    && !columns.iter().any(|(k, i)| i.is_none() && k == inner) =>
+            {
+                inner.replace('_', " ")
+            }
+            Some(inner) => format!("{} {}", key.replace('_', " "), inner.replace('_', " ")),
         })
-        .map(|(k, t)| format!("{}: {t}", k.replace('_', " ")))
         .collect();
-    if parts.is_empty() && record.error.is_none() {
-        // A report of one row (expire's): its figures.
-        parts.push(people(&record.fields));
+    let failed = records.iter().any(|r| r.error.is_some());
+    let mut header = vec!["database".to_string(), "result".to_string()];
+    header.extend(labels);
+    if failed {
+        header.push("error".into());
     }
-    if let Some(error) = &record.error {
-        parts.push(format!("failed (exit {}): {error}", record.exit_code.unwrap_or(crate::exit::ERROR)));
+    let rows: Vec<Vec<String>> = records
+        .iter()
+        .map(|r| {
+            let result = match r.exit_code {
+                Some(crate::exit::CLEAN) => "clean",
+                Some(crate::exit::FINDINGS) => "findings",
+                Some(crate::exit::LOCK_HELD) => "lock held",
+                Some(crate::exit::INTERRUPTED) => "interrupted",
+                Some(_) => "error",
+                None => "not run",
+            };
+            let mut row = vec![r.name.clone(), result.to_string()];
+            row.extend(columns.iter().map(|c| get(r, c).as_ref().map(figure).unwrap_or_default()));
+            if failed {
+                row.push(r.error.clone().unwrap_or_default());
+            }
+            row
+        })
+        .collect();
+    let term = console::Term::stderr();
+    let width = term.is_term().then(|| usize::from(term.size().1));
+    crate::report::table::render(&header, &rows, crate::report::table::Layout { width, color: false, right: false })
+}
+
+/// A number as people read it: fractions to two decimals.
+fn figure(v: &Value) -> String {
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let text = format!("{:.2}", n.as_f64().unwrap_or(0.0));
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        }
+        Value::Null => String::new(),
+        other => other.to_string(),
     }
-    writeln!(out, "{}: {}", record.name, parts.join("; "))
 }
 
 #[cfg(test)]

@@ -46,21 +46,20 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
         anyhow::bail!("{why}");
     }
     if writes.is_some() && !output.quiet || crate::report::wants_progress(output.quiet) {
-        let list: Vec<String> = members
-            .iter()
-            .map(|m| format!("{} ({})", m.name, crate::db::Target::new(m.url.as_str()).place()))
-            .collect();
         let what = match writes {
             Some(true) => format!("{name} --dry-run: nothing changes on"),
             Some(false) if total > 1 => format!("{name} will change"),
             _ => format!("{name} reads"),
         };
-        crate::report::say(&format!(
-            "{what} {total} database{}, {} at a time: {}",
-            if total == 1 { "" } else { "s" },
-            parallel.min(total),
-            list.join(", ")
-        ));
+        let plural = if total == 1 { "" } else { "s" };
+        let colon = if writes.is_some() { ":" } else { "" };
+        crate::report::say(&format!("{what} {total} database{plural}, {} at a time{colon}", parallel.min(total)));
+        // A writer lists each database it touches; a reader's are in its summary.
+        if writes.is_some() {
+            for m in &members {
+                eprintln!("  {}  {}", m.name, crate::db::Target::new(m.url.as_str()).place());
+            }
+        }
     }
     let mut out = Emitter::new(&output, BufWriter::new(std::io::stdout()), command.rows_key());
     out.meta("command", name, "")?;
@@ -215,9 +214,7 @@ fn finish(mut merged: Merged, command: &str, output: &Output, interrupted: bool,
     // For people: JSON holds all of it in the document.
     if !output.quiet && output.format != crate::report::Format::Json {
         let mut err = std::io::stderr().lock();
-        for record in records {
-            let _ = merge::say_record(record, &mut err);
-        }
+        let _ = err.write_all(merge::people_table(records).as_bytes());
         let failed_text = if failed.is_empty() { String::new() } else { format!(", {} failed", failed.len()) };
         let _ = writeln!(
             err,
