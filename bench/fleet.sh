@@ -5,6 +5,7 @@
 #   bench/fleet.sh                       # 16 databases of 500,000 orders
 #   DBS=32 N=100000 bench/fleet.sh       # another fleet
 #   REUSE=1 bench/fleet.sh               # keep the databases of an earlier run
+#   PREFIX=small DBS=100 N=1000 bench/fleet.sh   # databases named small_0 ...
 #
 # Each database holds N orders, one intent in a hundred retried 1.5 s after
 # its first attempt (N/100 extra rows). The script scans them all with
@@ -17,6 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DBS=${DBS:-16}
+PREFIX=${PREFIX:-idemctl_fleet}
 N=${N:-500000}
 PG_URL=${PG_URL:-postgres://root@127.0.0.1:5432/test}
 OUT=bench/out/fleet
@@ -33,16 +35,16 @@ CORES=$(nproc)
 
 # The first database is built; the others are copies of it (CREATE DATABASE ... TEMPLATE).
 build() {
-    local first=idemctl_fleet_0
+    local first=${PREFIX}_0
     if [ "${REUSE:-0}" = 1 ] &&
         [ "$(psql_at "$first" -At -c "SELECT count(*) FROM orders" 2>/dev/null)" = "$N" ] &&
-        psql_at "idemctl_fleet_$((DBS - 1))" -At -c "SELECT 1" >/dev/null 2>&1; then
+        psql_at "${PREFIX}_$((DBS - 1))" -At -c "SELECT 1" >/dev/null 2>&1; then
         echo "reusing $DBS databases of $N orders" >&2
         return
     fi
     echo "building $DBS databases of $N orders each" >&2
     for i in $(seq 0 $((DBS - 1))); do
-        psql "$PG_URL" -q -c "DROP DATABASE IF EXISTS idemctl_fleet_$i"
+        psql "$PG_URL" -q -c "DROP DATABASE IF EXISTS ${PREFIX}_$i"
     done
     psql "$PG_URL" -q -c "CREATE DATABASE $first"
     psql_at "$first" <<SQL
@@ -66,15 +68,15 @@ CREATE INDEX orders_created_at ON orders (created_at);
 VACUUM ANALYZE orders;
 SQL
     for i in $(seq 1 $((DBS - 1))); do
-        psql "$PG_URL" -q -c "CREATE DATABASE idemctl_fleet_$i TEMPLATE $first"
-        psql_at "idemctl_fleet_$i" -c "VACUUM ANALYZE orders"
+        psql "$PG_URL" -q -c "CREATE DATABASE ${PREFIX}_$i TEMPLATE $first"
+        psql_at "${PREFIX}_$i" -c "VACUUM ANALYZE orders"
     done
 }
 build
 
-LIST=$OUT/databases.txt
+LIST=$OUT/$PREFIX.txt
 : >"$LIST"
-for i in $(seq 0 $((DBS - 1))); do echo "$base/idemctl_fleet_$i" >>"$LIST"; done
+for i in $(seq 0 $((DBS - 1))); do echo "$base/${PREFIX}_$i" >>"$LIST"; done
 # Warm the cache: every table read once before anything is timed.
 "$BIN" scan --databases "$LIST" --table orders --format csv --quiet >/dev/null || [ $? -eq 1 ]
 
@@ -86,13 +88,13 @@ single_busy=$(busy)
 for i in $(seq 0 $((DBS - 1))); do
     start=$(now)
     /usr/bin/time -f "%M" -o "$OUT/single.rss" \
-        "$BIN" scan --database-url "$base/idemctl_fleet_$i" --table orders --format csv --quiet \
+        "$BIN" scan --database-url "$base/${PREFIX}_$i" --table orders --format csv --quiet \
         >"$OUT/single.csv" || [ $? -eq 1 ]
     single_sum=$(echo "$single_sum + $(now) - $start" | bc)
     rss=$(tail -n1 "$OUT/single.rss")
     [ "$rss" -gt "$single_rss" ] && single_rss=$rss
     # cluster,original_id,extra_ids,...: the database, then the original and extra ids.
-    tail -n +2 "$OUT/single.csv" | cut -d, -f2,3 | sed "s|^|127.0.0.1/idemctl_fleet_$i,|" >>"$OUT/single.ids"
+    tail -n +2 "$OUT/single.csv" | cut -d, -f2,3 | sed "s|^|127.0.0.1/${PREFIX}_$i,|" >>"$OUT/single.ids"
 done
 single_busy=$(echo "$(busy) - $single_busy" | bc)
 sort -o "$OUT/single.ids" "$OUT/single.ids"
@@ -106,7 +108,7 @@ printf '%-14s %8.2fs  (%d processes one after the other; peak RSS of one: %d MB)
 printf '%-14s %8.2fs  ratio %.2f  (the single runs'"'"' CPU time over %d cores: no run on this machine is faster)\n' \
     "floor" "$(echo "$single_busy / $CORES" | bc -l)" "$(echo "$single_busy / $CORES / $single_sum" | bc -l)" "$CORES"
 
-for p in 1 2 4 8; do
+for p in ${PARALLEL:-1 2 4 8}; do
     start=$(now)
     cpu=$(busy)
     /usr/bin/time -f "%M" -o "$OUT/fleet.rss" \
@@ -127,5 +129,5 @@ for p in 1 2 4 8; do
 done
 
 if [ "${DROP:-0}" = 1 ]; then
-    for i in $(seq 0 $((DBS - 1))); do psql "$PG_URL" -q -c "DROP DATABASE IF EXISTS idemctl_fleet_$i"; done
+    for i in $(seq 0 $((DBS - 1))); do psql "$PG_URL" -q -c "DROP DATABASE IF EXISTS ${PREFIX}_$i"; done
 fi
