@@ -192,7 +192,7 @@ async fn pause_for_tests(n: u64) {
     let Some(path) = std::env::var_os("IDEMCTL_TEST_PAUSE_BEFORE_BATCH") else { return };
     let path = path.to_string_lossy();
     let flag = format!("{path}.{n}");
-    let waiting = match crate::fleet::scope::current() {
+    let waiting = match crate::scope::current() {
         Some(scope) => format!("{path}-{}.waiting.{n}", scope.index()),
         None => format!("{path}.waiting.{n}"),
     };

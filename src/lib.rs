@@ -13,6 +13,7 @@ pub mod keys;
 pub mod metrics;
 pub mod pacing;
 pub mod report;
+pub mod scope;
 pub mod timeparse;
 pub mod units;
 pub mod window;

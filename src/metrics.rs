@@ -64,7 +64,7 @@ pub fn target(command: &str, database: &str, table: &str) {
 pub fn gauge(name: &'static str, help: &'static str, labels: &[(&'static str, &str)], value: f64) {
     let labels = labels.iter().map(|(k, v)| (*k, v.to_string())).collect();
     let sample = Sample { name, help, labels, value };
-    match crate::fleet::scope::current() {
+    match crate::scope::current() {
         Some(scope) => scope.sample(sample),
         None => lock(&SAMPLES).push(sample),
     }

@@ -7,7 +7,6 @@
 //! merged report is written as their rows come.
 
 mod merge;
-pub mod scope;
 pub mod select;
 
 use std::io::{BufWriter, Write};
@@ -19,9 +18,9 @@ use anyhow::Result;
 use crate::commands::Command;
 use crate::exit::{self, Interrupted, LockHeld, Outcome};
 use crate::report::{Emitter, Output};
+use crate::scope::{self, Scope};
 pub use merge::total;
 use merge::{Merged, Record};
-use scope::Scope;
 pub use select::{Member, select};
 
 /// How a fleet run goes.
@@ -105,7 +104,7 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
         let scope = Arc::new(Scope {
             name: member.name.clone(),
             index,
-            merged: Arc::clone(&merged),
+            merged: Arc::new(Shared(Arc::clone(&merged))),
             line,
             samples: Mutex::new(Vec::new()),
         });
@@ -248,5 +247,28 @@ fn finish(mut merged: Merged, command: &str, output: &Output, interrupted: bool,
         exit::LOCK_HELD => Err(LockHeld(named(exit::LOCK_HELD)).into()),
         exit::FINDINGS => Ok(Outcome::Findings),
         _ => Ok(Outcome::Clean),
+    }
+}
+
+/// The merged report, shared by the databases' tasks.
+struct Shared(Arc<Mutex<Merged>>);
+
+impl Shared {
+    fn merged(&self) -> std::sync::MutexGuard<'_, Merged> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl scope::Merge for Shared {
+    fn meta(&self, index: usize, key: &str, value: serde_json::Value, text: String) {
+        self.merged().meta(index, key, value, text);
+    }
+
+    fn row(&self, index: usize, fields: serde_json::Map<String, serde_json::Value>) -> Result<()> {
+        self.merged().row(index, fields)
+    }
+
+    fn end(&self, index: usize, incomplete: Option<&str>) {
+        self.merged().end(index, incomplete);
     }
 }

@@ -85,7 +85,7 @@ enum Sink<W: Write> {
     /// One database's report in a fleet: its rows to the merged report, its
     /// notes and summary kept for the fleet's summary.
     Forward {
-        scope: std::sync::Arc<crate::fleet::scope::Scope>,
+        scope: std::sync::Arc<crate::scope::Scope>,
     },
 }
 
@@ -93,7 +93,7 @@ impl<W: Write> Emitter<W> {
     /// `rows_key` names the rows in the JSON document (`clusters`, `keys`,
     /// ...); in NDJSON each row's `type` is its singular (`cluster`, `key`).
     pub fn new(output: &Output, out: W, rows_key: &'static str) -> Self {
-        let sink = match (crate::fleet::scope::current(), output.format) {
+        let sink = match (crate::scope::current(), output.format) {
             (Some(scope), _) => Sink::Forward { scope },
             (None, format) => Self::sink(output, out, format),
         };
@@ -467,7 +467,7 @@ fn print_tail_to_stderr(tail: &[(String, Value, String)], quiet: bool) {
 /// For a database of a fleet, the line is led by its name, and said above
 /// the fleet's progress lines.
 pub fn say(line: &str) {
-    let scope = crate::fleet::scope::current();
+    let scope = crate::scope::current();
     let led;
     let line = match &scope {
         Some(scope) => {
@@ -559,14 +559,14 @@ pub fn config_meta<W: Write>(out: &mut Emitter<W>, path: Option<&std::path::Path
 /// person at a terminal (cron and pipelines have it in the JSON).
 pub fn say_target(quiet: bool, command: &str, place: &str, table: &str) {
     // A fleet says its databases once, before it starts.
-    if wants_progress(quiet) && crate::fleet::scope::current().is_none() {
+    if wants_progress(quiet) && crate::scope::current().is_none() {
         say(&format!("idemctl {command}: {place}, table {table}"));
     }
 }
 
 /// Whether a progress bar would be shown: only to a person at a terminal.
 pub fn wants_progress(quiet: bool) -> bool {
-    match crate::fleet::scope::current() {
+    match crate::scope::current() {
         Some(scope) => scope.shows_progress(),
         None => !quiet && io::stderr().is_terminal(),
     }
@@ -593,7 +593,7 @@ pub fn progress(quiet: bool, total: Option<u64>, what: &str) -> ProgressBar {
         ),
         _ => (ProgressBar::new_spinner(), format!("{{spinner}} {what} {{count}} rows {{rate}} {{elapsed}}{{msg}}")),
     };
-    let scope = crate::fleet::scope::current();
+    let scope = crate::scope::current();
     let template = match &scope {
         Some(scope) => format!("{{spinner}} {} {}", scope.name, template.trim_start_matches("{spinner} ")),
         None => template,

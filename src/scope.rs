@@ -3,12 +3,23 @@
 //! the database's name, its progress is one line of the fleet's, and its
 //! metrics are labelled with the database. Outside a fleet none of this is
 //! set and every command writes to stdout and stderr as on its own.
+//!
+//! A leaf: the report and the metrics ask it, and `fleet/` sets it; what the
+//! merged report does with a database's rows is the fleet's (`Merge`).
 
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 
-use super::merge::Merged;
+/// Where a database's report goes: the fleet's merged report.
+pub trait Merge: Send + Sync {
+    /// A note or figure of database `index`'s report.
+    fn meta(&self, index: usize, key: &str, value: Value, text: String);
+    /// A row of its report.
+    fn row(&self, index: usize, fields: Map<String, Value>) -> anyhow::Result<()>;
+    /// Its report ended: complete, or not and why.
+    fn end(&self, index: usize, incomplete: Option<&str>);
+}
 
 tokio::task_local! {
     static SCOPE: Arc<Scope>;
@@ -17,12 +28,12 @@ tokio::task_local! {
 /// One database's share of a fleet run.
 pub struct Scope {
     pub name: String,
-    pub(super) index: usize,
-    pub(super) merged: Arc<Mutex<Merged>>,
+    pub index: usize,
+    pub merged: Arc<dyn Merge>,
     /// The fleet's progress lines, when a person watches; this database's line.
-    pub(super) line: Option<(indicatif::MultiProgress, indicatif::ProgressBar)>,
+    pub line: Option<(indicatif::MultiProgress, indicatif::ProgressBar)>,
     /// The figures the command recorded for `--metrics-file`.
-    pub(super) samples: Mutex<Vec<crate::metrics::Sample>>,
+    pub samples: Mutex<Vec<crate::metrics::Sample>>,
 }
 
 /// The scope of the task this runs in, if it runs for a fleet's database.
@@ -31,28 +42,24 @@ pub fn current() -> Option<Arc<Scope>> {
 }
 
 /// Runs `work` in `scope`.
-pub(super) async fn within<F: Future>(scope: Arc<Scope>, work: F) -> F::Output {
+pub async fn within<F: Future>(scope: Arc<Scope>, work: F) -> F::Output {
     SCOPE.scope(scope, work).await
 }
 
 impl Scope {
-    fn merged(&self) -> std::sync::MutexGuard<'_, Merged> {
-        self.merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
     /// A note or figure of the report, kept for the database's summary.
     pub fn meta(&self, key: &str, value: Value, text: String) {
-        self.merged().meta(self.index, key, value, text);
+        self.merged.meta(self.index, key, value, text);
     }
 
     /// A row of the report: written to the merged report, led by the database.
     pub fn row(&self, fields: Map<String, Value>) -> anyhow::Result<()> {
-        self.merged().row(self.index, fields)
+        self.merged.row(self.index, fields)
     }
 
     /// The command's report ended: complete or not.
     pub fn end(&self, incomplete: Option<&str>) {
-        self.merged().end(self.index, incomplete);
+        self.merged.end(self.index, incomplete);
     }
 
     /// The database's place in the fleet's list, from 0.
