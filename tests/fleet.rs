@@ -546,3 +546,40 @@ fn ctrl_c_stops_every_database_after_its_batch_under_way() {
         }
     }
 }
+
+#[test]
+fn ndjson_and_state_files_per_database() {
+    let Some(fleet) = Fleet::new() else { return };
+    for (i, (_, db)) in fleet.dbs.iter().enumerate() {
+        orders(db, i);
+    }
+    let out = fleet.run(&["scan", "--tag", "sqlite", "--table", "orders", "--format", "ndjson"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let lines: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (last, rows) = lines.split_last().unwrap();
+    assert!(rows.iter().all(|r| r["type"] == "cluster" && (r["database"] == "lite-0" || r["database"] == "lite-1")));
+    assert_eq!(rows.len(), 12 + 14, "lite-0 (i = 6) has 12 retried intents of 50, lite-1 (i = 7) 14 of 55");
+    assert_eq!(last["type"], "summary");
+    assert_eq!(last["total"]["extra_rows"], 26);
+    assert_eq!(last["by_database"][1]["database"], "lite-1");
+    assert_eq!(last["by_database"][1]["extra_rows"], 14);
+
+    // --state: one file per database, named by {database}.
+    let refused = fleet.run(&["scan", "--tag", "sqlite", "--table", "orders", "--state", "/tmp/orders.state"]);
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.stderr,
+        "idemctl: --state across several databases needs {database} in its path, so that each keeps its own\n"
+    );
+    let state = fleet.dir.path().join("orders.{database}.state");
+    let args = ["scan", "--tag", "sqlite", "--table", "orders", "--format", "json", "--state", state.to_str().unwrap()];
+    let first = fleet.run(&args);
+    assert_eq!(first.code, 1, "{}", first.stderr);
+    for name in ["lite-0", "lite-1"] {
+        assert!(fleet.dir.path().join(format!("orders.{name}.state")).is_file(), "{name}");
+    }
+    // The next run reads on from each database's own state: nothing new anywhere.
+    let again = fleet.run(&args);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(again.json()["clusters"], serde_json::json!([]));
+}
