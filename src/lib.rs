@@ -48,16 +48,20 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         }
         let name = cli.command.name();
         let (started, clock) = (std::time::SystemTime::now(), std::time::Instant::now());
-        let mut fleet = false;
+        // A fleet that cannot start (a name or tag unknown, the same database
+        // twice) leaves its metrics file as it was: its databases' series stay,
+        // and their last success ages, rather than being replaced by one
+        // series of no database.
+        let mut is_fleet = fleet::select::wanted(&cli.global);
         let mut result = match cli.into_run() {
             Ok(commands::Run::One(command)) => {
+                is_fleet = false;
                 if let Some((database, table)) = command.metrics_labels() {
                     metrics::target(name, &database, &table);
                 }
                 commands::run(command).await
             }
             Ok(commands::Run::Fleet(plan)) => {
-                fleet = true;
                 if let Some((_, table)) = plan.command.metrics_labels() {
                     metrics::target(name, "", &table);
                 }
@@ -65,7 +69,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
             }
             Err(err) => Err(err),
         };
-        if let Some(path) = metrics_file.filter(|_| !fleet)
+        if let Some(path) = metrics_file.filter(|_| !is_fleet)
             && let Err(err) = metrics::write(&path, name, exit::code(&result), started, clock.elapsed())
         {
             // A metrics file that cannot be written fails a run that went well.

@@ -255,7 +255,7 @@ fn listed(stderr: &str, fleet: &Fleet) -> String {
             Engine::MySql => "mysql",
             Engine::Sqlite => "sqlite",
         };
-        assert!(lines[i + 1].starts_with(&format!("  {name}  {engine} ")), "line {}: {stderr}", i + 1);
+        assert!(lines[i + 1].starts_with(&format!("  {name:<6}  {engine} ")), "line {}: {stderr}", i + 1);
     }
     lines[0].to_string()
 }
@@ -343,7 +343,7 @@ fn an_unreachable_database_fails_alone() {
         "{}",
         out.stderr
     );
-    assert!(out.stderr.contains("\ntotal (8 databases, 1 failed): stuck keys: 44;"), "{}", out.stderr);
+    assert!(out.stderr.contains("\ntotal (8 of 9 databases reported, 1 failed): stuck keys: 44;"), "{}", out.stderr);
 }
 
 /// Starts a fleet reap that stops before its first batch on each database, until told to go on.
@@ -414,7 +414,14 @@ fn selection_by_tag_and_name_is_exact() {
         assert_eq!(after, before, "nothing changed");
         out.stderr
     };
-    assert_eq!(refused(&["--tag", "apac"]), "idemctl: --tag apac: no database carries it\n");
+    assert_eq!(
+        refused(&["--tag", "apac"]),
+        "idemctl: --tag apac: no database carries apac; the tags in use: eu, mysql, pg, sqlite, us\n"
+    );
+    assert_eq!(
+        refused(&["--tag", "eu,us"]),
+        "idemctl: --tag eu,us: no database carries all of eu, us; the tags in use: eu, mysql, pg, sqlite, us\n"
+    );
     let typo = refused(&["--database", "pg-9"]);
     assert!(
         typo.starts_with("idemctl: --database pg-9: no database of that name (did you mean pg-0?); known: pg-0, pg-1,"),
@@ -431,6 +438,19 @@ fn selection_by_tag_and_name_is_exact() {
     );
     let both = refused(&["--all-databases", "--database-url", "postgres://root@127.0.0.1/test"]);
     assert!(both.contains("give one or the other"), "{both}");
+    // The same database under two names would be read twice.
+    let mut config = std::fs::read_to_string(&fleet.config).unwrap();
+    config.push_str(&format!("[[databases]]\nname = \"pg-0-again\"\nurl = \"{}\"\n", fleet.db("pg-0").url));
+    std::fs::write(&fleet.config, &config).unwrap();
+    let twice = refused(&["--all-databases"]);
+    assert!(
+        twice.starts_with("idemctl: pg-0 and pg-0-again are the same database (postgres 127.0.0.1:5432/"),
+        "{twice}"
+    );
+    assert_eq!(
+        picked(&["--database", "pg-0-again", "--tag", "mysql"]),
+        serde_json::json!(["my-0", "my-1", "pg-0-again"])
+    );
 }
 
 #[test]
@@ -440,15 +460,33 @@ fn url_env_is_read_and_a_missing_variable_is_named() {
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert_eq!(by_database(&out.json(), "keys", |r| r["key"].to_string())["lite-1"].len(), 2 + 7);
 
-    let mut cmd = fleet.idemctl(&["stuck", "--all-databases"]);
+    // Unset, lite-1 fails alone, named with its variable; every other database runs.
+    let metrics = fleet.dir.path().join("stuck.prom");
+    let mut cmd =
+        fleet.idemctl(&["stuck", "--all-databases", "--format", "json", "--metrics-file", metrics.to_str().unwrap()]);
     cmd.env_remove(LITE_ENV);
     let out = common::finish(cmd.spawn().unwrap());
     assert_eq!(out.code, 2);
-    assert_eq!(out.stdout, "");
     assert_eq!(
-        out.stderr,
-        format!("idemctl: database lite-1: the environment variable {LITE_ENV} (its url_env) is not set\n")
+        out.stderr.lines().last().unwrap(),
+        format!(
+            "idemctl: stuck failed on 1 of 8 databases: lite-1 (the environment variable {LITE_ENV} (its url_env) is not set)"
+        )
     );
+    let doc = out.json();
+    assert_eq!(doc["failed_databases"], serde_json::json!(["lite-1"]));
+    assert_eq!(doc["total"]["stuck_keys"], 2 * 7 + 21, "the seven others in full");
+    assert_eq!(summary_of(&doc, "lite-1")["stuck_keys"], Value::Null, "the same keys, null");
+    let text = std::fs::read_to_string(&metrics).unwrap();
+    assert!(
+        text.contains("idemctl_run_exit_code{command=\"stuck\",database=\"lite-1\",table=\"idempotency_keys\"} 2"),
+        "{text}"
+    );
+    assert!(text.contains("idemctl_stuck_keys{command=\"stuck\",database=\"pg-0\","), "{text}");
+    // A fleet that cannot start leaves the metrics file as it was.
+    let bad = fleet.run(&["stuck", "--tag", "apac", "--metrics-file", metrics.to_str().unwrap()]);
+    assert_eq!(bad.code, 2);
+    assert_eq!(std::fs::read_to_string(&metrics).unwrap(), text);
     // A database not picked needs no variable.
     let mut cmd = fleet.idemctl(&["stuck", "--tag", "pg"]);
     cmd.env_remove(LITE_ENV);
@@ -539,12 +577,14 @@ fn ctrl_c_stops_every_database_after_its_batch_under_way() {
             // Batch 1 stays deleted; batch 2, under way, was rolled back; no other began.
             assert_eq!(entry["rows_deleted"], 1, "{name}: {entry}");
             assert_eq!(entry["stopped"], "interrupted", "{name}");
+            assert_eq!((&entry["error"], &entry["exit_code"]), (&Value::Null, &Value::from(130)), "{name}: no failure");
             assert_eq!(left.len(), before[i].len() - 1, "{name}");
         } else {
             assert_eq!(entry["error"], "not started: interrupted", "{name}");
             assert_eq!(left, before[i], "{name}: never started");
         }
     }
+    assert_eq!(doc["total"]["rows_deleted"], 4, "what the interrupted databases did counts");
 }
 
 #[test]
@@ -578,6 +618,18 @@ fn ndjson_and_state_files_per_database() {
     for name in ["lite-0", "lite-1"] {
         assert!(fleet.dir.path().join(format!("orders.{name}.state")).is_file(), "{name}");
     }
+    // One database alone: {database} is its host/database (here its file), made fit for a file name.
+    let lite = fleet.db("lite-0");
+    let mut cmd = lite.idemctl(&["scan", "--table", "orders", "--format", "json", "--no-config"]);
+    cmd.arg("--state").arg(fleet.dir.path().join("single.{database}.state"));
+    assert_eq!(common::run(cmd).code, 1);
+    let made: Vec<String> = std::fs::read_dir(fleet.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("single."))
+        .collect();
+    let path_name: String = lite.url.trim_start_matches("sqlite:").replace('/', "_");
+    assert_eq!(made, [format!("single.{path_name}.state")]);
     // The next run reads on from each database's own state: nothing new anywhere.
     let again = fleet.run(&args);
     assert_eq!(again.code, 0, "{}", again.stderr);

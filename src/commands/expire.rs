@@ -333,7 +333,11 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         _ => out.finish()?,
     }
     if summary.stopped == Some(Stopped::Interrupted.as_str()) {
-        return Err(Interrupted.into());
+        let done = match summary.rows_deleted {
+            0 => "nothing was deleted".to_string(),
+            rows => format!("the {rows} rows deleted before it stay deleted"),
+        };
+        return Err(anyhow::Error::new(Interrupted).context(RunStopped(format!("expire interrupted: {done}"))));
     }
     let out_of_time = summary.stopped == Some(Stopped::MaxRuntime.as_str());
     let stalled = summary.waited.stalled("expire", out_of_time, summary.rows_deleted);

@@ -152,10 +152,21 @@ impl Cli {
             Command::Demo(_) | Command::Completions { .. } => None,
             _ => crate::fleet::select(&self.global, self.global.config_file().as_deref())?,
         };
-        let Some(members) = picked else { return self.into_command().map(Run::One) };
+        let Some(members) = picked else {
+            // One database: a `{database}` in scan's --state path is its host/database.
+            let command = self.into_command()?;
+            return Ok(Run::One(match &command {
+                Command::Scan(a) if a.state.as_ref().is_some_and(|p| p.to_string_lossy().contains("{database}")) => {
+                    let url = a.connect.database_url.clone();
+                    command.for_database(&url, &crate::fleet::select::name_of(&url, false))
+                }
+                _ => command,
+            }));
+        };
         let (parallel, output, metrics_file) =
             (usize::from(self.global.parallel), self.global.output(), self.global.metrics_file.clone());
-        self.global.database_url = Some(members[0].url.clone());
+        // Each database's URL is filled in as it runs.
+        self.global.database_url = Some(members.iter().find_map(|m| m.url.clone().ok()).unwrap_or_default());
         let command = self.into_command()?;
         Ok(Run::Fleet(crate::fleet::Plan { command, members, parallel, output, metrics_file }))
     }

@@ -267,7 +267,11 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     }
     db.close().await?;
     if stopped == Some(Stopped::Interrupted) {
-        return Err(Interrupted.into());
+        let done = match counts.values().sum::<u64>() {
+            0 => "no key was changed".to_string(),
+            keys => format!("{keys} keys were done before it"),
+        };
+        return Err(anyhow::Error::new(Interrupted).context(RunStopped(format!("reap interrupted: {done}"))));
     }
     let stalled = waited.stalled("reap", stopped == Some(Stopped::MaxRuntime), counts.values().sum());
     Ok(Outcome::from_findings(

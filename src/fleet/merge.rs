@@ -107,7 +107,9 @@ pub struct Entry<'a> {
 }
 
 impl Record {
-    pub fn entry(&self) -> Entry<'_> {
+    /// Its entry in the summary, with `fields` (its own, and null for the
+    /// figures other databases have).
+    pub fn entry<'a>(&'a self, fields: &'a Map<String, Value>) -> Entry<'a> {
         Entry {
             database: &self.name,
             place: &self.place,
@@ -115,7 +117,7 @@ impl Record {
             error: self.error.as_deref(),
             complete: self.complete.unwrap_or(false) && self.error.is_none(),
             reason: self.reason.as_deref(),
-            fields: &self.fields,
+            fields,
         }
     }
 }
@@ -361,6 +363,18 @@ pub fn people_table(records: &[Record]) -> String {
     let term = console::Term::stderr();
     let width = term.is_term().then(|| usize::from(term.size().1));
     crate::report::table::render(&header, &rows, crate::report::table::Layout { width, color: false, right: false })
+}
+
+/// Each database's notes for people (JSON has them in `by_database`).
+pub fn say_notes(records: &[Record], out: &mut impl std::io::Write) -> std::io::Result<()> {
+    for record in records {
+        if let Some(Value::Array(notes)) = record.fields.get("notes") {
+            for note in notes.iter().filter_map(Value::as_str) {
+                writeln!(out, "{}: note: {note}", record.name)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A number as people read it: fractions to two decimals.

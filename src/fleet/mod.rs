@@ -47,7 +47,7 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     if writes.is_some() && !output.quiet || crate::report::wants_progress(output.quiet) {
         let what = match writes {
             Some(true) => format!("{name} --dry-run: nothing changes on"),
-            Some(false) if total > 1 => format!("{name} will change"),
+            Some(false) => format!("{name} will change"),
             _ => format!("{name} reads"),
         };
         let plural = if total == 1 { "" } else { "s" };
@@ -55,22 +55,17 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
         crate::report::say(&format!("{what} {total} database{plural}, {} at a time{colon}", parallel.min(total)));
         // A writer lists each database it touches; a reader's are in its summary.
         if writes.is_some() {
+            let wide = members.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
             for m in &members {
-                eprintln!("  {}  {}", m.name, crate::db::Target::new(m.url.as_str()).place());
+                eprintln!("  {:<wide$}  {}", m.name, m.place());
             }
         }
     }
     let mut out = Emitter::new(&output, BufWriter::new(std::io::stdout()), command.rows_key());
     out.meta("command", name, "")?;
     out.meta("databases", members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), "")?;
-    let records = members
-        .iter()
-        .map(|m| Record {
-            name: m.name.clone(),
-            place: crate::db::Target::new(m.url.as_str()).place(),
-            ..Record::default()
-        })
-        .collect();
+    let records =
+        members.iter().map(|m| Record { name: m.name.clone(), place: m.place(), ..Record::default() }).collect();
     let merged = Arc::new(Mutex::new(Merged::new(out, records, command.rows_key() == "runs")));
     let multi = crate::report::wants_progress(output.quiet)
         .then(|| indicatif::MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(8)));
@@ -108,11 +103,15 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
             line,
             samples: Mutex::new(Vec::new()),
         });
-        let work = command.for_database(&member.url, &member.name);
+        let work = member.url.map(|url| command.for_database(&url, &member.name));
         let overall = overall.clone();
         tasks.spawn(async move {
             let (started, clock) = (SystemTime::now(), Instant::now());
-            let result = scope::within(Arc::clone(&scope), Box::pin(crate::commands::run(work))).await;
+            let result = match work {
+                Ok(work) => scope::within(Arc::clone(&scope), Box::pin(crate::commands::run(work))).await,
+                // No URL: this database fails alone, as one that cannot be reached.
+                Err(why) => Err(anyhow::anyhow!("{why}")),
+            };
             drop(permit);
             if let Some((multi, bar)) = &scope.line {
                 bar.finish_and_clear();
@@ -134,6 +133,9 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     }
     if let Some(bar) = overall {
         bar.finish_and_clear();
+    }
+    if let Some(multi) = &multi {
+        let _ = multi.clear();
     }
     let mut merged =
         std::mem::replace(&mut *merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner), Merged::new_empty());
@@ -167,8 +169,9 @@ fn settle(
     let mut merged = merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let record = &mut merged.records[index];
     record.exit_code = Some(code);
+    // Interrupted is no failure of the database's: its report says how far it got.
     if let Err(err) = &result
-        && !matches!(code, exit::CLEAN | exit::FINDINGS)
+        && matches!(code, exit::ERROR | exit::LOCK_HELD)
     {
         record.error = Some(exit::one_line(err));
     }
@@ -184,14 +187,32 @@ fn finish(mut merged: Merged, command: &str, output: &Output, interrupted: bool,
     let Some(mut out) = merged.take() else { anyhow::bail!("the fleet's report was taken twice") };
     let records = &merged.records;
     out.order_table_rows(|name| records.iter().position(|r| r.name == name).unwrap_or(usize::MAX));
-    let ran: Vec<&Record> = records.iter().filter(|r| r.error.is_none()).collect();
+    // What each database's report gave, failed or not (a writer stopped by an error still deleted rows).
+    let ran: Vec<&Record> = records.iter().filter(|r| r.complete.is_some()).collect();
     let mut total = merge::total(ran.iter().map(|r| &r.fields));
     if total.contains_key("elapsed_seconds") {
         // Databases ran side by side: the fleet's own time.
         total.insert("elapsed_seconds".into(), serde_json::Value::from(took.as_secs_f64()));
     }
     let failed: Vec<&Record> = records.iter().filter(|r| r.error.is_some()).collect();
-    let entries: Vec<_> = records.iter().map(Record::entry).collect();
+    // Every database's entry has the same keys: null where it has no figure.
+    let mut keys: Vec<&String> = Vec::new();
+    for key in ran.iter().flat_map(|r| r.fields.keys()) {
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    let filled: Vec<serde_json::Map<String, serde_json::Value>> = records
+        .iter()
+        .map(|r| {
+            let mut fields = r.fields.clone();
+            for key in &keys {
+                fields.entry(key.as_str()).or_insert(serde_json::Value::Null);
+            }
+            fields
+        })
+        .collect();
+    let entries: Vec<_> = records.iter().zip(&filled).map(|(r, fields)| r.entry(fields)).collect();
     out.summary("by_database", &entries, "")?;
     out.summary("failed_databases", failed.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), "")?;
     out.summary("total", &total, "")?;
@@ -210,41 +231,46 @@ fn finish(mut merged: Merged, command: &str, output: &Output, interrupted: bool,
     } else {
         out.finish_incomplete("some databases failed")?;
     }
+    let n = records.len();
     // For people: JSON holds all of it in the document.
     if !output.quiet && output.format != crate::report::Format::Json {
         let mut err = std::io::stderr().lock();
         let _ = err.write_all(merge::people_table(records).as_bytes());
-        let failed_text = if failed.is_empty() { String::new() } else { format!(", {} failed", failed.len()) };
-        let _ = writeln!(
-            err,
-            "total ({} database{}{failed_text}): {}",
-            ran.len(),
-            if ran.len() == 1 { "" } else { "s" },
-            merge::people(&total)
-        );
+        let _ = merge::say_notes(records, &mut err);
+        let head = if ran.len() == n && failed.is_empty() {
+            format!("{n} database{}", if n == 1 { "" } else { "s" })
+        } else {
+            let failed_text = if failed.is_empty() { String::new() } else { format!(", {} failed", failed.len()) };
+            format!("{} of {n} databases reported{failed_text}", ran.len())
+        };
+        let _ = writeln!(err, "total ({head}): {}", merge::people(&total));
     }
-    let named = |code: u8| {
-        records
-            .iter()
-            .filter(|r| r.exit_code == Some(code))
-            .map(|r| match &r.error {
-                Some(e) if code == exit::ERROR => format!("{} ({e})", r.name),
-                _ => r.name.clone(),
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
     if interrupted {
         return Err(Interrupted.into());
     }
+    let locked: Vec<&str> =
+        records.iter().filter(|r| r.exit_code == Some(exit::LOCK_HELD)).map(|r| r.name.as_str()).collect();
     match worst {
-        exit::ERROR => Err(anyhow::anyhow!(
-            "{command} failed on {} of {} databases: {}",
-            failed.len(),
-            records.len(),
-            named(exit::ERROR)
-        )),
-        exit::LOCK_HELD => Err(LockHeld(named(exit::LOCK_HELD)).into()),
+        exit::ERROR => {
+            // Databases that failed the same way are named together.
+            let mut causes: Vec<(&str, Vec<&str>)> = Vec::new();
+            for r in records.iter().filter(|r| r.exit_code == Some(exit::ERROR)) {
+                let cause = r.error.as_deref().unwrap_or("failed");
+                match causes.iter_mut().find(|(c, _)| *c == cause) {
+                    Some((_, names)) => names.push(&r.name),
+                    None => causes.push((cause, vec![&r.name])),
+                }
+            }
+            let errored: usize = causes.iter().map(|(_, names)| names.len()).sum();
+            let said: Vec<String> =
+                causes.iter().map(|(cause, names)| format!("{} ({cause})", names.join(", "))).collect();
+            let also = match locked.is_empty() {
+                true => String::new(),
+                false => format!("; another run holds the lock on {}", locked.join("; ")),
+            };
+            Err(anyhow::anyhow!("{command} failed on {errored} of {n} databases: {}{also}", said.join("; ")))
+        }
+        exit::LOCK_HELD => Err(LockHeld(locked.join("; ")).into()),
         exit::FINDINGS => Ok(Outcome::Findings),
         _ => Ok(Outcome::Clean),
     }

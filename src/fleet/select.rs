@@ -14,8 +14,20 @@ use crate::db::Target;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
     pub name: String,
-    pub url: String,
+    /// The URL, or why there is none (its `url_env` is unset): that
+    /// database fails alone, as one that cannot be reached.
+    pub url: Result<String, String>,
     pub tags: Vec<String>,
+}
+
+impl Member {
+    /// Where it is, for people (`postgres db:5432/app`), or its variable.
+    pub fn place(&self) -> String {
+        match &self.url {
+            Ok(url) => Target::new(url.as_str()).place(),
+            Err(_) => "(URL not set)".to_string(),
+        }
+    }
 }
 
 /// A database as listed, its URL still to be read from the environment.
@@ -103,19 +115,33 @@ pub fn select(global: &Global, config: Option<&Path>) -> Result<Option<Vec<Membe
             }
         }
         if !any {
-            bail!("--tag {tag}: no database carries it");
+            let mut known: Vec<&str> = listed.iter().flat_map(|l| l.tags.iter().map(String::as_str)).collect();
+            known.sort_unstable();
+            known.dedup();
+            let which = match wanted.as_slice() {
+                [one] => format!("no database carries {one}"),
+                many => format!("no database carries all of {}", many.join(", ")),
+            };
+            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+            bail!("--tag {tag}: {which}; the tags in use: {known}");
         }
     }
     let mut members = Vec::new();
     for (l, _) in listed.into_iter().zip(picked).filter(|(_, p)| *p) {
         let url = match l.url {
-            Source::Url(url) => url,
+            Source::Url(url) => Ok(url),
             Source::Env(var) => match std::env::var(&var) {
-                Ok(url) if !url.trim().is_empty() => url,
-                _ => bail!("database {}: the environment variable {var} (its url_env) is not set", l.name),
+                Ok(url) if !url.trim().is_empty() => Ok(url),
+                _ => Err(format!("the environment variable {var} (its url_env) is not set")),
             },
         };
         members.push(Member { name: l.name, url, tags: l.tags });
+    }
+    // The same database twice would be read twice and counted twice.
+    for (i, a) in members.iter().enumerate() {
+        if let Some(b) = members[..i].iter().find(|b| a.url.is_ok() && b.url.is_ok() && b.place() == a.place()) {
+            bail!("{} and {} are the same database ({}): list it once", b.name, a.name, a.place());
+        }
     }
     if members.is_empty() {
         bail!("no database picked: {config_name} lists no [[databases]], and --databases gave none");
