@@ -219,6 +219,8 @@ fn merged_reports_are_the_sum_of_single_runs() {
     let records = common::csv_records(&out.stdout);
     assert_eq!(records[0][..3], ["database", "scope", "operation"]);
     assert_eq!(records.len() - 1, stuck_total);
+    assert!(out.stderr.starts_with(&format!("config file: {}\n", fleet.config.display())), "once: {}", out.stderr);
+    assert_eq!(out.stderr.matches("config file").count(), 1, "{}", out.stderr);
     assert!(out.stderr.contains(&format!("total (8 databases): stuck keys: {stuck_total}")), "{}", out.stderr);
 
     let out = fleet.run(&["size", "--all-databases", "--format", "json"]);

@@ -167,8 +167,9 @@ impl Cli {
             (usize::from(self.global.parallel), self.global.output(), self.global.metrics_file.clone());
         // Each database's URL is filled in as it runs.
         self.global.database_url = Some(members.iter().find_map(|m| m.url.clone().ok()).unwrap_or_default());
+        let config = self.global.config_file();
         let command = self.into_command()?;
-        Ok(Run::Fleet(crate::fleet::Plan { command, members, parallel, output, metrics_file }))
+        Ok(Run::Fleet(crate::fleet::Plan { command, members, parallel, output, metrics_file, config }))
     }
 
     /// The subcommand with the global options filled into its arguments.

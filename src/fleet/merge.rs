@@ -259,13 +259,16 @@ pub fn people(total: &Map<String, Value>) -> String {
             Value::Null => String::new(),
         }
     }
-    // Counts, and the counts of maps: what people add up.
-    fn counts(v: &Value) -> Option<Value> {
+    // Counts, and the counts of maps: what people add up. A zero in a map
+    // (no clusters of a cause) and a zero time or batch size say nothing.
+    fn counts(key: &str, v: &Value) -> Option<Value> {
+        let zero = |v: &Value| v.as_f64() == Some(0.0);
         match v {
+            Value::Number(_) if zero(v) && fold_of(key) != Fold::Sum => None,
             Value::Number(_) => Some(v.clone()),
             Value::Object(m) => {
                 let kept: Map<String, Value> =
-                    m.iter().filter(|(_, v)| v.is_number()).map(|(k, v)| (k.clone(), v.clone())).collect();
+                    m.iter().filter(|(_, v)| v.is_number() && !zero(v)).map(|(k, v)| (k.clone(), v.clone())).collect();
                 (!kept.is_empty()).then_some(Value::Object(kept))
             }
             _ => None,
@@ -274,11 +277,8 @@ pub fn people(total: &Map<String, Value>) -> String {
     total
         .iter()
         .filter(|(k, _)| !SETTINGS.contains(&k.as_str()))
-        .filter_map(|(k, v)| Some((k, counts(v)?)))
-        .map(|(k, v)| (k.clone(), v))
-        .collect::<Vec<_>>()
-        .iter()
-        .map(|(k, v)| format!("{}: {}", k.replace('_', " "), text(v)))
+        .filter_map(|(k, v)| Some((k, counts(k, v)?)))
+        .map(|(k, v)| format!("{}: {}", k.replace('_', " "), text(&v)))
         .collect::<Vec<_>>()
         .join("; ")
 }

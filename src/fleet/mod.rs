@@ -30,11 +30,13 @@ pub struct Plan {
     pub parallel: usize,
     pub output: Output,
     pub metrics_file: Option<std::path::PathBuf>,
+    /// The config file read, if any.
+    pub config: Option<std::path::PathBuf>,
 }
 
 /// Runs the command across the fleet, and writes the merged report.
 pub async fn run(plan: Plan) -> Result<Outcome> {
-    let Plan { command, members, parallel, output, metrics_file } = plan;
+    let Plan { command, members, parallel, output, metrics_file, config } = plan;
     let name = command.name();
     let fleet_started = Instant::now();
     let total = members.len();
@@ -64,6 +66,9 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     let mut out = Emitter::new(&output, BufWriter::new(std::io::stdout()), command.rows_key());
     out.meta("command", name, "")?;
     out.meta("databases", members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), "")?;
+    crate::report::config_meta(&mut out, config.as_deref())?;
+    // Said now: the first row comes from a database's task, whose lines carry its name.
+    out.say_pending();
     let records =
         members.iter().map(|m| Record { name: m.name.clone(), place: m.place(), ..Record::default() }).collect();
     let merged = Arc::new(Mutex::new(Merged::new(out, records, command.rows_key() == "runs")));
@@ -243,7 +248,8 @@ fn finish(mut merged: Merged, command: &str, output: &Output, interrupted: bool,
             let failed_text = if failed.is_empty() { String::new() } else { format!(", {} failed", failed.len()) };
             format!("{} of {n} databases reported{failed_text}", ran.len())
         };
-        let _ = writeln!(err, "total ({head}): {}", merge::people(&total));
+        drop(err);
+        crate::report::say(&format!("total ({head}): {}", merge::people(&total)));
     }
     if interrupted {
         return Err(Interrupted.into());
