@@ -46,23 +46,7 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     {
         anyhow::bail!("{why}");
     }
-    if writes.is_some() && !output.quiet || crate::report::wants_progress(output.quiet) {
-        let what = match writes {
-            Some(true) => format!("{name} --dry-run: nothing changes on"),
-            Some(false) => format!("{name} will change"),
-            _ => format!("{name} reads"),
-        };
-        let plural = if total == 1 { "" } else { "s" };
-        let colon = if writes.is_some() { ":" } else { "" };
-        crate::report::say(&format!("{what} {total} database{plural}, {} at a time{colon}", parallel.min(total)));
-        // A writer lists each database it touches; a reader's are in its summary.
-        if writes.is_some() {
-            let wide = members.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
-            for m in &members {
-                eprintln!("  {:<wide$}  {}", m.name, m.place());
-            }
-        }
-    }
+    announce(name, writes, &members, parallel, output.quiet);
     let mut out = Emitter::new(&output, BufWriter::new(std::io::stdout()), command.rows_key());
     out.meta("command", name, "")?;
     out.meta("databases", members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), "")?;
@@ -72,35 +56,17 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     let records =
         members.iter().map(|m| Record { name: m.name.clone(), place: m.place(), ..Record::default() }).collect();
     let merged = Arc::new(Mutex::new(Merged::new(out, records, command.rows_key() == "runs")));
-    let multi = crate::report::wants_progress(output.quiet)
-        .then(|| indicatif::MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(8)));
-    let overall = multi.as_ref().map(|multi| {
-        let bar = multi.add(indicatif::ProgressBar::new(total as u64));
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(&format!("{name}: {{pos}}/{{len}} databases done {{elapsed}}"))
-                .expect("valid template"),
-        );
-        bar.enable_steady_tick(Duration::from_millis(250));
-        bar
-    });
+    let (multi, overall) = progress_lines(name, total, output.quiet);
     let permits = Arc::new(tokio::sync::Semaphore::new(parallel));
     let mut tasks = tokio::task::JoinSet::new();
-    let mut runs = Vec::with_capacity(total);
+    let mut begun = 0;
     let mut metrics = Vec::with_capacity(total);
     for (index, member) in members.into_iter().enumerate() {
         let permit = tokio::select! {
             permit = Arc::clone(&permits).acquire_owned() => permit?,
             () = crate::interrupt::wait() => break,
         };
-        let line = multi.as_ref().map(|multi| {
-            let bar = multi.insert_from_back(1, indicatif::ProgressBar::new_spinner());
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(&format!("{{spinner}} {} {{elapsed}}", member.name))
-                    .expect("valid template"),
-            );
-            bar.enable_steady_tick(Duration::from_millis(120));
-            (multi.clone(), bar)
-        });
+        let line = multi.as_ref().map(|multi| (multi.clone(), database_line(multi, &member.name)));
         let scope = Arc::new(Scope {
             name: member.name.clone(),
             index,
@@ -127,7 +93,7 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
             }
             (index, result, scope, started, clock.elapsed())
         });
-        runs.push(index);
+        begun += 1;
         // Collect what has finished, so that 1,000 databases keep no more than `parallel` results waiting.
         while let Some(done) = tasks.try_join_next() {
             settle(&merged, done?, &mut metrics);
@@ -145,7 +111,7 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     let mut merged =
         std::mem::replace(&mut *merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner), Merged::new_empty());
     let interrupted = crate::interrupt::is_set();
-    for record in merged.records.iter_mut().skip(runs.len()) {
+    for record in merged.records.iter_mut().skip(begun) {
         record.exit_code = Some(exit::INTERRUPTED);
         record.error = Some("not started: interrupted".into());
     }
@@ -160,6 +126,61 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
         }
     }
     outcome
+}
+
+/// Says, before anything starts, what the run touches: a writer lists
+/// each database it changes (or would, with `--dry-run`); a reader says how
+/// many it reads, to a person at a terminal.
+fn announce(name: &str, writes: Option<bool>, members: &[Member], parallel: usize, quiet: bool) {
+    if !(writes.is_some() && !quiet || crate::report::wants_progress(quiet)) {
+        return;
+    }
+    let total = members.len();
+    let what = match writes {
+        Some(true) => format!("{name} --dry-run: nothing changes on"),
+        Some(false) => format!("{name} will change"),
+        None => format!("{name} reads"),
+    };
+    let plural = if total == 1 { "" } else { "s" };
+    let colon = if writes.is_some() { ":" } else { "" };
+    crate::report::say(&format!("{what} {total} database{plural}, {} at a time{colon}", parallel.min(total)));
+    if writes.is_some() {
+        let wide = members.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
+        for m in members {
+            eprintln!("  {:<wide$}  {}", m.name, m.place());
+        }
+    }
+}
+
+/// The fleet's progress, for a person at a terminal: the count done of the
+/// total, under which each database in flight gets a line.
+fn progress_lines(
+    name: &str,
+    total: usize,
+    quiet: bool,
+) -> (Option<indicatif::MultiProgress>, Option<indicatif::ProgressBar>) {
+    if !crate::report::wants_progress(quiet) {
+        return (None, None);
+    }
+    let multi = indicatif::MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(8));
+    let bar = multi.add(indicatif::ProgressBar::new(total as u64));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!("{name}: {{pos}}/{{len}} databases done {{elapsed}}"))
+            .expect("valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(250));
+    (Some(multi), Some(bar))
+}
+
+/// A database's line, above the count: a spinner until its command shows
+/// a bar of its own there.
+fn database_line(multi: &indicatif::MultiProgress, name: &str) -> indicatif::ProgressBar {
+    let bar = multi.insert_from_back(1, indicatif::ProgressBar::new_spinner());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!("{{spinner}} {name} {{elapsed}}")).expect("valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(120));
+    bar
 }
 
 /// What one database's task gave.
