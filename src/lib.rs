@@ -80,7 +80,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         }
         if interrupt::is_set() {
             let _ = tokio::time::timeout(std::time::Duration::from_millis(1500), cancelling).await;
-            if result.as_ref().is_err_and(|e| e.downcast_ref::<exit::LockHeld>().is_none()) {
+            // A fleet has said which of its databases failed and which were interrupted.
+            if !is_fleet && result.as_ref().is_err_and(|e| e.downcast_ref::<exit::LockHeld>().is_none()) {
                 return Err(exit::Interrupted.into());
             }
         }

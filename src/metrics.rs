@@ -23,6 +23,8 @@ pub struct Sample {
 pub struct Run {
     pub database: String,
     pub exit_code: u8,
+    /// Whether it ran: a database a fleet never started keeps its last success.
+    pub ran: bool,
     pub started: SystemTime,
     pub took: Duration,
     pub samples: Vec<Sample>,
@@ -90,7 +92,7 @@ fn last_success(path: &Path, database: &str) -> Option<f64> {
 pub fn write(path: &Path, command: &str, exit_code: u8, started: SystemTime, took: Duration) -> Result<()> {
     let target = lock(&TARGET).clone().unwrap_or(Target { command: command.to_string(), ..Target::default() });
     let samples = std::mem::take(&mut *lock(&SAMPLES));
-    let run = Run { database: target.database.clone(), exit_code, started, took, samples };
+    let run = Run { database: target.database.clone(), exit_code, ran: true, started, took, samples };
     write_runs(path, &target, &[run])
 }
 
@@ -151,7 +153,7 @@ fn record(
         f64::from(exit_code),
     )?;
     let success = match exit_code {
-        0 | 1 => Some(seconds(ended)),
+        0 | 1 if run.ran => Some(seconds(ended)),
         _ => last_success(path, &target.database),
     };
     if let Some(at) = success {

@@ -391,8 +391,11 @@ impl Pacer {
         if pause.is_zero() {
             return None;
         }
-        self.waited.sleep_seconds = to_ms(self.waited.sleep_seconds + pause.as_secs_f64());
-        if crate::interrupt::sleep(pause).await { None } else { Some(Stopped::Interrupted) }
+        // The time slept, which a signal may cut short.
+        let slept = std::time::Instant::now();
+        let whole = crate::interrupt::sleep(pause).await;
+        self.waited.sleep_seconds = to_ms(self.waited.sleep_seconds + slept.elapsed().as_secs_f64());
+        if whole { None } else { Some(Stopped::Interrupted) }
     }
 
     /// Closes the replicas' sessions.

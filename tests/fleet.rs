@@ -367,7 +367,7 @@ fn a_second_fleet_reaper_exits_3_where_the_first_holds_the_lock() {
     }
     let out = fleet.run(&["reap", "--all-databases", "--format", "json"]);
     assert_eq!(out.code, 3, "{}", out.stderr);
-    assert_eq!(out.stderr.lines().last().unwrap(), "idemctl: another run holds the lock on pg-0; pg-1; my-0; lite-0");
+    assert_eq!(out.stderr.lines().last().unwrap(), "idemctl: another run holds the lock on pg-0, pg-1, my-0, lite-0");
     let second = out.json();
     std::fs::write(format!("{p}.1"), b"").unwrap();
     let first = common::finish(first);
@@ -582,7 +582,8 @@ fn ctrl_c_stops_every_database_after_its_batch_under_way() {
             assert_eq!((&entry["error"], &entry["exit_code"]), (&Value::Null, &Value::from(130)), "{name}: no failure");
             assert_eq!(left.len(), before[i].len() - 1, "{name}");
         } else {
-            assert_eq!(entry["error"], "not started: interrupted", "{name}");
+            assert_eq!(entry["reason"], "not started: interrupted", "{name}");
+            assert_eq!((&entry["error"], &entry["exit_code"]), (&Value::Null, &Value::from(130)), "{name}");
             assert_eq!(left, before[i], "{name}: never started");
         }
     }
@@ -636,4 +637,78 @@ fn ndjson_and_state_files_per_database() {
     let again = fleet.run(&args);
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert_eq!(again.json()["clusters"], serde_json::json!([]));
+}
+
+/// Adds a database on a closed port to the fleet's config file, as `name`.
+fn add_down(fleet: &Fleet, name: &str) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut config = std::fs::read_to_string(&fleet.config).unwrap();
+    config.push_str(&format!(
+        "[[databases]]\nname = \"{name}\"\nurl = \"postgres://root@127.0.0.1:{port}/gone\"\ntags = [\"sqlite\"]\n"
+    ));
+    std::fs::write(&fleet.config, config).unwrap();
+}
+
+#[test]
+fn an_error_outranks_ctrl_c_and_max_runtime_is_the_fleets() {
+    let Some(fleet) = Fleet::new() else { return };
+    add_down(&fleet, "down");
+    let pause = fleet.dir.path().join("pause");
+    let p = pause.to_str().unwrap();
+    std::fs::write(format!("{p}.1"), b"").unwrap();
+    // lite-0 and lite-1 have 7 and 8 expired keys: each deletes one, then waits before its second batch.
+    let mut cmd =
+        fleet.idemctl(&["expire", "--tag", "sqlite", "--format", "json", "--batch-size", "1", "--batch-time", "0s"]);
+    let child = cmd.env("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", &pause).spawn().unwrap();
+    for i in 0..2 {
+        common::wait_for(&format!("{p}-{i}.waiting.2"));
+    }
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    std::fs::write(format!("{p}.2"), b"").unwrap();
+    let out = common::finish(child);
+    assert_eq!(out.code, 2, "the failure is said, not hidden by the interruption: {}", out.stderr);
+    let last = out.stderr.lines().last().unwrap();
+    assert!(
+        last.starts_with("idemctl: expire failed on 1 of 3 databases: down (cannot connect to postgres://"),
+        "{last}"
+    );
+    let doc = out.json();
+    for name in ["lite-0", "lite-1"] {
+        assert_eq!(summary_of(&doc, name)["exit_code"], 130, "{name}");
+        assert_eq!(summary_of(&doc, name)["rows_deleted"], 1, "{name}");
+    }
+
+    // --max-runtime ends the whole run: one database at a time, a batch a row and a second's
+    // pause after each (pg-0 walks 7 rows), 2 s in all: pg-0 stops at it, the others never start.
+    let before: Vec<Vec<String>> = fleet.dbs.iter().map(|(_, db)| remaining(db)).collect();
+    let started = std::time::Instant::now();
+    let out = fleet.run(&[
+        "expire",
+        "--tag",
+        "pg",
+        "--parallel",
+        "1",
+        "--batch-size",
+        "1",
+        "--batch-time",
+        "0s",
+        "--sleep",
+        "1s",
+        "--max-runtime",
+        "2s",
+        "--format",
+        "json",
+    ]);
+    let took = started.elapsed();
+    assert_eq!(out.code, 1, "databases left for the next run: {}", out.stderr);
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    let doc = out.json();
+    assert_eq!(summary_of(&doc, "pg-0")["stopped"], "max-runtime", "{doc}");
+    for (i, name) in ["pg-1", "pg-2", "pg-3"].iter().enumerate() {
+        let entry = summary_of(&doc, name);
+        assert_eq!(entry["reason"], "not started: --max-runtime passed", "{name}");
+        assert_eq!(entry["exit_code"], 1, "{name}");
+        assert_eq!(remaining(fleet.db(name)), before[i + 1], "{name} untouched");
+    }
 }

@@ -76,6 +76,27 @@ impl Command {
         }
     }
 
+    /// A writer's `--max-runtime`.
+    pub fn max_runtime(&self) -> Option<std::time::Duration> {
+        match self {
+            Command::Reap(a) => a.max_runtime,
+            Command::Expire(a) => a.max_runtime,
+            _ => None,
+        }
+    }
+
+    /// The same, ending by `left` at the latest (a fleet's deadline).
+    pub fn limit_runtime(mut self, left: Option<std::time::Duration>) -> Command {
+        if let Some(left) = left {
+            match &mut self {
+                Command::Reap(a) => a.max_runtime = Some(a.max_runtime.map_or(left, |m| m.min(left))),
+                Command::Expire(a) => a.max_runtime = Some(a.max_runtime.map_or(left, |m| m.min(left))),
+                _ => {}
+            }
+        }
+        self
+    }
+
     /// What the report's rows are called (`clusters`, `keys`, ...).
     pub fn rows_key(&self) -> &'static str {
         match self {

@@ -43,6 +43,15 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// The port a URL without one reaches (none for SQLite).
+    pub fn default_port(self) -> Option<u16> {
+        match self {
+            Engine::Postgres => Some(5432),
+            Engine::MySql => Some(3306),
+            Engine::Sqlite => None,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Engine::Postgres => "postgres",

@@ -61,11 +61,17 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     let mut tasks = tokio::task::JoinSet::new();
     let mut begun = 0;
     let mut metrics = Vec::with_capacity(total);
+    // A writer's --max-runtime is the whole run's: a cron slot ends for every database at once.
+    let deadline = command.max_runtime().map(|limit| fleet_started + limit);
     for (index, member) in members.into_iter().enumerate() {
         let permit = tokio::select! {
             permit = Arc::clone(&permits).acquire_owned() => permit?,
             () = crate::interrupt::wait() => break,
         };
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if left.is_some_and(|left| left.is_zero()) {
+            break;
+        }
         let line = multi.as_ref().map(|multi| (multi.clone(), database_line(multi, &member.name)));
         let scope = Arc::new(Scope {
             name: member.name.clone(),
@@ -74,19 +80,22 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
             line,
             samples: Mutex::new(Vec::new()),
         });
-        let work = member.url.map(|url| command.for_database(&url, &member.name));
+        let work = member.url.map(|url| command.for_database(&url, &member.name).limit_runtime(left));
         let overall = overall.clone();
         tasks.spawn(async move {
             let (started, clock) = (SystemTime::now(), Instant::now());
-            let result = match work {
+            let mut result = match work {
                 Ok(work) => scope::within(Arc::clone(&scope), Box::pin(crate::commands::run(work))).await,
                 // No URL: this database fails alone, as one that cannot be reached.
                 Err(why) => Err(anyhow::anyhow!("{why}")),
             };
+            // A statement Ctrl-C canceled ends in the database's error: interrupted, as a single run says.
+            if crate::interrupt::is_set() && exit::code(&result) == exit::ERROR {
+                result = Err(Interrupted.into());
+            }
             drop(permit);
-            if let Some((multi, bar)) = &scope.line {
+            if let Some((_, bar)) = &scope.line {
                 bar.finish_and_clear();
-                multi.remove(bar);
             }
             if let Some(bar) = overall {
                 bar.inc(1);
@@ -111,9 +120,24 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     let mut merged =
         std::mem::replace(&mut *merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner), Merged::new_empty());
     let interrupted = crate::interrupt::is_set();
+    // Databases never started: interrupted, or out of time (the work waits, as a stalled writer's: exit 1).
     for record in merged.records.iter_mut().skip(begun) {
-        record.exit_code = Some(exit::INTERRUPTED);
-        record.error = Some("not started: interrupted".into());
+        let (code, why) = match interrupted {
+            true => (exit::INTERRUPTED, "not started: interrupted"),
+            false => (exit::FINDINGS, "not started: --max-runtime passed"),
+        };
+        record.exit_code = Some(code);
+        record.reason = Some(why.into());
+        let none = Duration::ZERO;
+        let (database, started) = (record.name.clone(), SystemTime::now());
+        metrics.push(crate::metrics::Run {
+            database,
+            exit_code: code,
+            ran: false,
+            started,
+            took: none,
+            samples: vec![],
+        });
     }
     let outcome = finish(merged, name, &output, interrupted, fleet_started.elapsed());
     if let Some(path) = &metrics_file
@@ -141,9 +165,12 @@ fn announce(name: &str, writes: Option<bool>, members: &[Member], parallel: usiz
         Some(false) => format!("{name} will change"),
         None => format!("{name} reads"),
     };
-    let plural = if total == 1 { "" } else { "s" };
     let colon = if writes.is_some() { ":" } else { "" };
-    crate::report::say(&format!("{what} {total} database{plural}, {} at a time{colon}", parallel.min(total)));
+    let how = match total {
+        1 => "1 database".to_string(),
+        _ => format!("{total} databases, {} at a time", parallel.min(total)),
+    };
+    crate::report::say(&format!("{what} {how}{colon}"));
     if writes.is_some() {
         let wide = members.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
         for m in members {
@@ -162,7 +189,7 @@ fn progress_lines(
     if !crate::report::wants_progress(quiet) {
         return (None, None);
     }
-    let multi = indicatif::MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(8));
+    let multi = indicatif::MultiProgress::with_draw_target(crate::report::draw_target());
     let bar = multi.add(indicatif::ProgressBar::new(total as u64));
     bar.set_style(
         indicatif::ProgressStyle::with_template(&format!("{name}: {{pos}}/{{len}} databases done {{elapsed}}"))
@@ -202,7 +229,14 @@ fn settle(
         record.error = Some(exit::one_line(err));
     }
     let samples = std::mem::take(&mut *scope.samples.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-    metrics.push(crate::metrics::Run { database: scope.name.clone(), exit_code: code, started, took, samples });
+    metrics.push(crate::metrics::Run {
+        database: scope.name.clone(),
+        exit_code: code,
+        ran: true,
+        started,
+        took,
+        samples,
+    });
     merged.flush();
 }
 
@@ -263,17 +297,24 @@ fn finish(mut merged: Merged, command: &str, output: &Output, interrupted: bool,
         let mut err = std::io::stderr().lock();
         let _ = err.write_all(merge::people_table(records).as_bytes());
         let _ = merge::say_notes(records, &mut err);
+        let unstarted =
+            records.iter().filter(|r| r.reason.as_deref().is_some_and(|w| w.starts_with("not started"))).count();
         let head = if ran.len() == n && failed.is_empty() {
             format!("{n} database{}", if n == 1 { "" } else { "s" })
         } else {
-            let failed_text = if failed.is_empty() { String::new() } else { format!(", {} failed", failed.len()) };
-            format!("{} of {n} databases reported{failed_text}", ran.len())
+            let mut head = format!("{} of {n} databases reported", ran.len());
+            if !failed.is_empty() {
+                head.push_str(&format!(", {} failed", failed.len()));
+            }
+            if unstarted > 0 {
+                head.push_str(&format!(", {unstarted} not started"));
+            }
+            head
         };
         drop(err);
-        crate::report::say(&format!("total ({head}): {}", merge::people(&total)));
-    }
-    if interrupted {
-        return Err(Interrupted.into());
+        let figures = merge::people(&total);
+        let colon = if figures.is_empty() { "" } else { ": " };
+        crate::report::say(&format!("total ({head}){colon}{figures}"));
     }
     let locked: Vec<&str> =
         records.iter().filter(|r| r.exit_code == Some(exit::LOCK_HELD)).map(|r| r.name.as_str()).collect();
@@ -293,11 +334,13 @@ fn finish(mut merged: Merged, command: &str, output: &Output, interrupted: bool,
                 causes.iter().map(|(cause, names)| format!("{} ({cause})", names.join(", "))).collect();
             let also = match locked.is_empty() {
                 true => String::new(),
-                false => format!("; another run holds the lock on {}", locked.join("; ")),
+                false => format!("; another run holds the lock on {}", locked.join(", ")),
             };
             Err(anyhow::anyhow!("{command} failed on {errored} of {n} databases: {}{also}", said.join("; ")))
         }
-        exit::LOCK_HELD => Err(LockHeld(locked.join("; ")).into()),
+        // An error outranks the interruption; the interruption the rest.
+        _ if interrupted => Err(Interrupted.into()),
+        exit::LOCK_HELD => Err(LockHeld(locked.join(", ")).into()),
         exit::FINDINGS => Ok(Outcome::Findings),
         _ => Ok(Outcome::Clean),
     }

@@ -122,7 +122,11 @@ pub fn select(global: &Global, config: Option<&Path>) -> Result<Option<Vec<Membe
                 [one] => format!("no database carries {one}"),
                 many => format!("no database carries all of {}", many.join(", ")),
             };
-            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+            let known = match (known.is_empty(), listed.is_empty()) {
+                (false, _) => known.join(", "),
+                (true, false) => "none".to_string(),
+                (true, true) => format!("none ({config_name} lists no [[databases]])"),
+            };
             bail!("--tag {tag}: {which}; the tags in use: {known}");
         }
     }
@@ -132,15 +136,17 @@ pub fn select(global: &Global, config: Option<&Path>) -> Result<Option<Vec<Membe
             Source::Url(url) => Ok(url),
             Source::Env(var) => match std::env::var(&var) {
                 Ok(url) if !url.trim().is_empty() => Ok(url),
-                _ => Err(format!("the environment variable {var} (its url_env) is not set")),
+                Ok(_) => Err(format!("the environment variable {var} (its url_env) is empty")),
+                Err(_) => Err(format!("the environment variable {var} (its url_env) is not set")),
             },
         };
         members.push(Member { name: l.name, url, tags: l.tags });
     }
     // The same database twice would be read twice and counted twice.
+    let ids: Vec<Option<String>> = members.iter().map(|m| m.url.as_deref().ok().map(identity)).collect();
     for (i, a) in members.iter().enumerate() {
-        if let Some(b) = members[..i].iter().find(|b| a.url.is_ok() && b.url.is_ok() && b.place() == a.place()) {
-            bail!("{} and {} are the same database ({}): list it once", b.name, a.name, a.place());
+        if let Some(j) = (0..i).find(|&j| ids[i].is_some() && ids[j] == ids[i]) {
+            bail!("{} and {} are the same database ({}): list it once", members[j].name, a.name, a.place());
         }
     }
     if members.is_empty() {
@@ -177,6 +183,28 @@ fn read_list(path: &Path) -> Result<Vec<Listed>> {
     Ok(listed)
 }
 
+/// What makes two URLs the same database: the engine, the host in lower
+/// case, the port (the engine's default when none is given) and the
+/// database; for SQLite the file's canonical path.
+fn identity(url: &str) -> String {
+    let engine = Target::new(url).engine().ok();
+    let (name, default_port) = (engine.map_or("?", |e| e.name()), engine.and_then(|e| e.default_port()));
+    match url::Url::parse(&url.replacen("mariadb:", "mysql:", 1)) {
+        Ok(parsed) if parsed.has_host() => {
+            let port = parsed.port().or(default_port).unwrap_or_default();
+            let host = parsed.host_str().unwrap_or_default().to_lowercase();
+            format!("{name} {host}:{port}{}", parsed.path())
+        }
+        _ => {
+            let path = Target::new(url).host();
+            let path = path.split('?').next().unwrap_or_default();
+            let path = path.strip_prefix("//").unwrap_or(path);
+            let real = std::fs::canonicalize(path).map_or_else(|_| path.to_string(), |p| p.display().to_string());
+            format!("{name} {real}")
+        }
+    }
+}
+
 /// A database's name from its URL: host/database (with the port when asked),
 /// or the SQLite file's path.
 pub fn name_of(url: &str, with_port: bool) -> String {
@@ -193,6 +221,22 @@ pub fn name_of(url: &str, with_port: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_same_database_by_other_urls() {
+        assert_eq!(
+            identity("postgres://a@DB.example.com/shop"),
+            identity("postgresql://b:pw@db.example.com:5432/shop?sslmode=require")
+        );
+        assert_ne!(identity("postgres://db/shop"), identity("postgres://db:6432/shop"));
+        assert_eq!(identity("mysql://root@h/eu"), identity("mariadb://root@h:3306/eu"));
+        let dir = std::env::temp_dir();
+        let file = dir.join(format!("idemctl-identity-{}.db", std::process::id()));
+        std::fs::write(&file, b"").unwrap();
+        let dotted = format!("sqlite:{}/./{}", dir.display(), file.file_name().unwrap().to_string_lossy());
+        assert_eq!(identity(&format!("sqlite:{}", file.display())), identity(&dotted));
+        std::fs::remove_file(&file).unwrap();
+    }
 
     #[test]
     fn names_from_urls() {

@@ -610,11 +610,16 @@ pub fn progress(quiet: bool, total: Option<u64>, what: &str) -> ProgressBar {
         bar.reset();
         return bar;
     }
-    let target = indicatif::ProgressDrawTarget::term_like_with_hz(Box::new(Narrowed(console::Term::stderr())), 8);
+    let target = draw_target();
     let bar = bar.with_style(style).with_finish(indicatif::ProgressFinish::AndClear);
     bar.set_draw_target(target);
     bar.enable_steady_tick(Duration::from_millis(120));
     bar
+}
+
+/// Where progress is drawn: stderr, narrowed (below), eight times a second.
+pub fn draw_target() -> indicatif::ProgressDrawTarget {
+    indicatif::ProgressDrawTarget::term_like_with_hz(Box::new(Narrowed(console::Term::stderr())), 8)
 }
 
 /// stderr, three columns narrower than it is: indicatif pads the bar's line
