@@ -541,6 +541,24 @@ fn metrics_are_labelled_with_the_database() {
     assert_eq!(codes, eu([1.0; 4]));
 }
 
+/// An expire across `pick`, a row a batch, interrupted (SIGINT) once the
+/// first `in_flight` databases have deleted a row and wait before their
+/// second batch, which then goes on (and is rolled back).
+fn interrupted_expire(fleet: &Fleet, pick: &str, in_flight: usize) -> Run {
+    let pause = fleet.dir.path().join("pause");
+    let p = pause.to_str().unwrap();
+    std::fs::write(format!("{p}.1"), b"").unwrap();
+    let mut cmd = fleet.idemctl(&["expire", pick, "--format", "json", "--batch-size", "1", "--batch-time", "0s"]);
+    let child = cmd.env("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", &pause).spawn().unwrap();
+    for i in 0..in_flight {
+        common::wait_for(&format!("{p}-{i}.waiting.2"));
+    }
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    std::fs::write(format!("{p}.2"), b"").unwrap();
+    common::finish(child)
+}
+
 #[test]
 fn ctrl_c_stops_every_database_after_its_batch_under_way() {
     let Some(fleet) = Fleet::new() else { return };
@@ -554,20 +572,8 @@ fn ctrl_c_stops_every_database_after_its_batch_under_way() {
         ));
     }
     let before: Vec<Vec<String>> = fleet.dbs.iter().map(|(_, db)| remaining(db)).collect();
-    let pause = fleet.dir.path().join("pause");
-    let p = pause.to_str().unwrap();
-    std::fs::write(format!("{p}.1"), b"").unwrap();
-    let mut cmd =
-        fleet.idemctl(&["expire", "--all-databases", "--format", "json", "--batch-size", "1", "--batch-time", "0s"]);
-    let child = cmd.env("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", &pause).spawn().unwrap();
     // Four run at a time: each has deleted its first row, and is about to delete its second.
-    for i in 0..4 {
-        common::wait_for(&format!("{p}-{i}.waiting.2"));
-    }
-    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    std::fs::write(format!("{p}.2"), b"").unwrap();
-    let out = common::finish(child);
+    let out = interrupted_expire(&fleet, "--all-databases", 4);
     assert_eq!(out.code, 130, "{}", out.stderr);
     let doc = out.json();
     assert_eq!(doc["complete"], false);
@@ -653,20 +659,8 @@ fn add_down(fleet: &Fleet, name: &str) {
 fn an_error_outranks_ctrl_c_and_max_runtime_is_the_fleets() {
     let Some(fleet) = Fleet::new() else { return };
     add_down(&fleet, "down");
-    let pause = fleet.dir.path().join("pause");
-    let p = pause.to_str().unwrap();
-    std::fs::write(format!("{p}.1"), b"").unwrap();
     // lite-0 and lite-1 have 7 and 8 expired keys: each deletes one, then waits before its second batch.
-    let mut cmd =
-        fleet.idemctl(&["expire", "--tag", "sqlite", "--format", "json", "--batch-size", "1", "--batch-time", "0s"]);
-    let child = cmd.env("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", &pause).spawn().unwrap();
-    for i in 0..2 {
-        common::wait_for(&format!("{p}-{i}.waiting.2"));
-    }
-    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    std::fs::write(format!("{p}.2"), b"").unwrap();
-    let out = common::finish(child);
+    let out = interrupted_expire(&fleet, "--tag=sqlite", 2);
     assert_eq!(out.code, 2, "the failure is said, not hidden by the interruption: {}", out.stderr);
     let last = out.stderr.lines().last().unwrap();
     assert!(
