@@ -195,6 +195,27 @@ fn merged_reports_are_the_sum_of_single_runs() {
     assert_eq!(doc["total"]["clusters_by_cause"]["unknown"], extra_total, "no key column: cause unknown");
     assert_eq!(doc["failed_databases"], serde_json::json!([]));
     assert_eq!(doc["complete"], true);
+    // The sum at stake adds up as decimals: 10.00 an extra row.
+    let out = fleet.run(&["scan", "--all-databases", "--table", "orders", "--sum", "amount", "--format", "json"]);
+    let doc = out.json();
+    assert_eq!(doc["total"]["sum_at_stake"].to_string(), format!("{}", extra_total * 10), "{}", doc["total"]);
+    assert_eq!(
+        summary_of(&doc, "pg-1")["sum_at_stake"].to_string(),
+        format!("{}.00", expected_extra["pg-1"].len() * 10)
+    );
+    // The table format: the same leading column, each database's rows together, in the list's order.
+    let out = fleet.run(&["scan", "--all-databases", "--table", "orders"]);
+    let header = out.stdout.lines().find(|l| l.contains("cluster")).unwrap();
+    assert!(header.trim_start().starts_with("database "), "{header}");
+    let order: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| fleet.names().iter().any(|n| n == w))
+        .collect();
+    let mut grouped = order.clone();
+    grouped.dedup();
+    assert_eq!(grouped, fleet.names(), "one block a database, in order");
 
     let out = fleet.run(&["stuck", "--all-databases", "--format", "json"]);
     assert_eq!(out.code, 1, "{}", out.stderr);
@@ -231,6 +252,14 @@ fn merged_reports_are_the_sum_of_single_runs() {
     for (i, (name, _)) in fleet.dbs.iter().enumerate() {
         assert_eq!(summary_of(&doc, name)["storage"]["rows"], 6 + 2 * i + 1, "{name}");
     }
+    // Projections add up item by item (at a given write rate; each database's row size its own).
+    let out = fleet.run(&["size", "--all-databases", "--rate", "1000/day", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc = out.json();
+    let projected = |entry: &Value| entry["projections"][0]["bytes"].as_u64().unwrap();
+    let sum: u64 = fleet.names().iter().map(|n| projected(summary_of(&doc, n))).sum();
+    assert!(sum > 0);
+    assert_eq!(projected(&doc["total"]), sum);
 
     let out = fleet.run(&["doctor", "--all-databases", "--format", "json"]);
     let doc = out.json();
