@@ -85,7 +85,14 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
         tasks.spawn(async move {
             let (started, clock) = (SystemTime::now(), Instant::now());
             let mut result = match work {
-                Ok(work) => scope::within(Arc::clone(&scope), Box::pin(crate::commands::run(work))).await,
+                Ok(work) => {
+                    // A bug that panics fails its database alone.
+                    use futures_util::FutureExt;
+                    let run = scope::within(Arc::clone(&scope), Box::pin(crate::commands::run(work)));
+                    std::panic::AssertUnwindSafe(run).catch_unwind().await.unwrap_or_else(|_| {
+                        Err(anyhow::anyhow!("idemctl stopped on a bug here (a panic, said above): please report it"))
+                    })
+                }
                 // No URL: this database fails alone, as one that cannot be reached.
                 Err(why) => Err(anyhow::anyhow!("{why}")),
             };
