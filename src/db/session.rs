@@ -69,13 +69,20 @@ impl Target {
     /// db.example.com:5432/app`, `sqlite /var/lib/app.db` (no user, no password).
     pub fn place(&self) -> String {
         let engine = self.engine().map(Engine::name).unwrap_or("?");
-        match url::Url::parse(&self.url.replacen("mariadb:", "mysql:", 1)) {
-            Ok(url) if url.has_host() => {
-                let port = url.port().map(|p| format!(":{p}")).unwrap_or_default();
-                format!("{engine} {}{port}{}", url.host_str().unwrap_or_default(), url.path())
+        match self.server() {
+            Some((host, port, path)) => {
+                let port = port.map(|p| format!(":{p}")).unwrap_or_default();
+                format!("{engine} {host}{port}{path}")
             }
-            _ => format!("{engine} {}", self.host()),
+            None => format!("{engine} {}", self.host()),
         }
+    }
+
+    /// A server's host, port (as the URL gives it) and path (`/app`);
+    /// `None` for SQLite and for a URL without a host (a local socket).
+    pub fn server(&self) -> Option<(String, Option<u16>, String)> {
+        let url = url::Url::parse(&self.url.replacen("mariadb:", "mysql:", 1)).ok().filter(url::Url::has_host)?;
+        Some((url.host_str().unwrap_or_default().to_string(), url.port(), url.path().to_string()))
     }
 
     /// The limit on catalog reads, counts and batches.

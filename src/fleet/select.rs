@@ -187,16 +187,16 @@ fn read_list(path: &Path) -> Result<Vec<Listed>> {
 /// case, the port (the engine's default when none is given) and the
 /// database; for SQLite the file's canonical path.
 fn identity(url: &str) -> String {
-    let engine = Target::new(url).engine().ok();
+    let target = Target::new(url);
+    let engine = target.engine().ok();
     let (name, default_port) = (engine.map_or("?", |e| e.name()), engine.and_then(|e| e.default_port()));
-    match url::Url::parse(&url.replacen("mariadb:", "mysql:", 1)) {
-        Ok(parsed) if parsed.has_host() => {
-            let port = parsed.port().or(default_port).unwrap_or_default();
-            let host = parsed.host_str().unwrap_or_default().to_lowercase();
-            format!("{name} {host}:{port}{}", parsed.path())
+    match target.server() {
+        Some((host, port, path)) => {
+            let port = port.or(default_port).unwrap_or_default();
+            format!("{name} {}:{port}{path}", host.to_lowercase())
         }
-        _ => {
-            let path = Target::new(url).host();
+        None => {
+            let path = target.host();
             let path = path.split('?').next().unwrap_or_default();
             let path = path.strip_prefix("//").unwrap_or(path);
             let real = std::fs::canonicalize(path).map_or_else(|_| path.to_string(), |p| p.display().to_string());
@@ -209,12 +209,12 @@ fn identity(url: &str) -> String {
 /// or the SQLite file's path.
 pub fn name_of(url: &str, with_port: bool) -> String {
     let target = Target::new(url);
-    match url::Url::parse(&url.replacen("mariadb:", "mysql:", 1)) {
-        Ok(parsed) if parsed.has_host() => {
-            let port = parsed.port().filter(|_| with_port).map(|p| format!(":{p}")).unwrap_or_default();
-            format!("{}{port}{}", parsed.host_str().unwrap_or_default(), parsed.path())
+    match target.server() {
+        Some((host, port, path)) => {
+            let port = port.filter(|_| with_port).map(|p| format!(":{p}")).unwrap_or_default();
+            format!("{host}{port}{path}")
         }
-        _ => target.host(),
+        None => target.host(),
     }
 }
 
