@@ -69,14 +69,9 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
             }
             Err(err) => Err(err),
         };
-        if let Some(path) = metrics_file.filter(|_| !is_fleet)
-            && let Err(err) = metrics::write(&path, name, exit::code(&result), started, clock.elapsed())
-        {
-            // A metrics file that cannot be written fails a run that went well.
-            match &result {
-                Ok(_) => result = Err(err),
-                Err(_) => eprintln!("idemctl: {}", exit::one_line(&err)),
-            }
+        if let Some(path) = metrics_file.filter(|_| !is_fleet) {
+            let written = metrics::write(&path, name, exit::code(&result), started, clock.elapsed());
+            result = metrics::written(result, written);
         }
         if interrupt::is_set() {
             let _ = tokio::time::timeout(std::time::Duration::from_millis(1500), cancelling).await;

@@ -96,6 +96,19 @@ pub fn write(path: &Path, command: &str, exit_code: u8, started: SystemTime, too
     write_runs(path, &target, &[run])
 }
 
+/// A run's result once its metrics file is written: a file that cannot be
+/// written fails a run that went well, and is said beside one that failed.
+pub fn written(result: Result<crate::exit::Outcome>, written: Result<()>) -> Result<crate::exit::Outcome> {
+    match (result, written) {
+        (result, Ok(())) => result,
+        (Ok(_), Err(err)) => Err(err),
+        (Err(failed), Err(err)) => {
+            eprintln!("idemctl: {}", crate::exit::one_line(&err));
+            Err(failed)
+        }
+    }
+}
+
 /// Writes the file of a fleet's run: each database's series labelled with its name.
 pub fn write_fleet(path: &Path, command: &str, runs: &[Run]) -> Result<()> {
     let target = lock(&TARGET).clone().unwrap_or_default();

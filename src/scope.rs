@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 /// Where a database's report goes: the fleet's merged report.
 pub trait Merge: Send + Sync {
     /// A note or figure of database `index`'s report.
-    fn meta(&self, index: usize, key: &str, value: Value, text: String);
+    fn meta(&self, index: usize, key: &str, value: Value);
     /// A row of its report.
     fn row(&self, index: usize, fields: Map<String, Value>) -> anyhow::Result<()>;
     /// Its report ended: complete, or not and why.
@@ -48,8 +48,8 @@ pub async fn within<F: Future>(scope: Arc<Scope>, work: F) -> F::Output {
 
 impl Scope {
     /// A note or figure of the report, kept for the database's summary.
-    pub fn meta(&self, key: &str, value: Value, text: String) {
-        self.merged.meta(self.index, key, value, text);
+    pub fn meta(&self, key: &str, value: Value) {
+        self.merged.meta(self.index, key, value);
     }
 
     /// A row of the report: written to the merged report, led by the database.

@@ -20,9 +20,6 @@ pub struct Record {
     /// Its notes and description (the table, the compared columns) and its
     /// summary, as its own report would give them.
     pub fields: Map<String, Value>,
-    /// The same for people: (label, text).
-    pub texts: Vec<(String, String)>,
-    pub rows: u64,
     pub complete: Option<bool>,
     pub reason: Option<String>,
     pub exit_code: Option<u8>,
@@ -31,7 +28,7 @@ pub struct Record {
 
 /// The merged report, shared by the databases' tasks.
 pub struct Merged {
-    out: Option<Emitter<BufWriter<Stdout>>>,
+    out: Emitter<BufWriter<Stdout>>,
     pub records: Vec<Record>,
     /// The command reports one row per run (`expire`): the row is the
     /// database's summary too.
@@ -40,26 +37,20 @@ pub struct Merged {
 
 impl Merged {
     pub fn new(out: Emitter<BufWriter<Stdout>>, records: Vec<Record>, row_is_summary: bool) -> Merged {
-        Merged { out: Some(out), records, row_is_summary }
+        Merged { out, records, row_is_summary }
     }
 
-    /// What is left once the report is taken.
-    pub fn new_empty() -> Merged {
-        Merged { out: None, records: Vec::new(), row_is_summary: false }
+    /// The report to finish, and each database's part of it.
+    pub fn into_parts(self) -> (Emitter<BufWriter<Stdout>>, Vec<Record>) {
+        (self.out, self.records)
     }
 
-    pub fn meta(&mut self, index: usize, key: &str, value: Value, text: String) {
-        let record = &mut self.records[index];
-        record.fields.insert(key.to_string(), value);
-        if !text.is_empty() {
-            record.texts.retain(|(k, _)| k != key);
-            record.texts.push((key.to_string(), text));
-        }
+    pub fn meta(&mut self, index: usize, key: &str, value: Value) {
+        self.records[index].fields.insert(key.to_string(), value);
     }
 
     pub fn row(&mut self, index: usize, fields: Map<String, Value>) -> Result<()> {
         let record = &mut self.records[index];
-        record.rows += 1;
         if self.row_is_summary {
             for (k, v) in &fields {
                 record.fields.insert(k.clone(), v.clone());
@@ -68,10 +59,7 @@ impl Merged {
         let mut led = Map::with_capacity(fields.len() + 1);
         led.insert("database".into(), Value::from(record.name.clone()));
         led.extend(fields);
-        match &mut self.out {
-            Some(out) => out.row_value(Value::Object(led)),
-            None => Ok(()),
-        }
+        self.out.row_value(Value::Object(led))
     }
 
     pub fn end(&mut self, index: usize, incomplete: Option<&str>) {
@@ -82,14 +70,7 @@ impl Merged {
 
     /// Flushes the rows written so far (CSV and NDJSON stream as databases finish).
     pub fn flush(&mut self) {
-        if let Some(out) = &mut self.out {
-            let _ = out.flush();
-        }
-    }
-
-    /// Takes the emitter, to finish it.
-    pub fn take(&mut self) -> Option<Emitter<BufWriter<Stdout>>> {
-        self.out.take()
+        let _ = self.out.flush();
     }
 }
 

@@ -19,7 +19,6 @@ use crate::commands::Command;
 use crate::exit::{self, Interrupted, LockHeld, Outcome};
 use crate::report::{Emitter, Output};
 use crate::scope::{self, Scope};
-pub use merge::total;
 use merge::{Merged, Record};
 pub use select::{Member, select};
 
@@ -124,11 +123,12 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     if let Some(multi) = &multi {
         let _ = multi.clear();
     }
-    let mut merged =
-        std::mem::replace(&mut *merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner), Merged::new_empty());
+    // Every task has ended, and with it every database's handle on the report.
+    let Ok(merged) = Arc::try_unwrap(merged) else { anyhow::bail!("a database's task outlived the fleet's run") };
+    let (out, mut records) = merged.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner).into_parts();
     let interrupted = crate::interrupt::is_set();
     // Databases never started: interrupted, or out of time (the work waits, as a stalled writer's: exit 1).
-    for record in merged.records.iter_mut().skip(begun) {
+    for record in records.iter_mut().skip(begun) {
         let (code, why) = match interrupted {
             true => (exit::INTERRUPTED, "not started: interrupted"),
             false => (exit::FINDINGS, "not started: --max-runtime passed"),
@@ -146,17 +146,11 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
             samples: vec![],
         });
     }
-    let outcome = finish(merged, name, &output, interrupted, fleet_started.elapsed());
-    if let Some(path) = &metrics_file
-        && let Err(err) = crate::metrics::write_fleet(path, name, &metrics)
-    {
-        // A metrics file that cannot be written fails a run that went well.
-        match &outcome {
-            Ok(_) => return Err(err),
-            Err(_) => crate::report::say(&format!("idemctl: {}", exit::one_line(&err))),
-        }
+    let outcome = finish(out, &records, name, &output, interrupted, fleet_started.elapsed());
+    match &metrics_file {
+        Some(path) => crate::metrics::written(outcome, crate::metrics::write_fleet(path, name, &metrics)),
+        None => outcome,
     }
-    outcome
 }
 
 /// Says, before anything starts, what the run touches: a writer lists
@@ -250,9 +244,14 @@ fn settle(
 /// Writes the summary per database and in total, and gives the fleet's
 /// outcome: the most severe of its databases' (error, then lock held, then
 /// findings).
-fn finish(mut merged: Merged, command: &str, output: &Output, interrupted: bool, took: Duration) -> Result<Outcome> {
-    let Some(mut out) = merged.take() else { anyhow::bail!("the fleet's report was taken twice") };
-    let records = &merged.records;
+fn finish(
+    mut out: Emitter<BufWriter<std::io::Stdout>>,
+    records: &[Record],
+    command: &str,
+    output: &Output,
+    interrupted: bool,
+    took: Duration,
+) -> Result<Outcome> {
     out.order_table_rows(|name| records.iter().position(|r| r.name == name).unwrap_or(usize::MAX));
     // What each database's report gave, failed or not (a writer stopped by an error still deleted rows).
     let ran: Vec<&Record> = records.iter().filter(|r| r.complete.is_some()).collect();
@@ -363,8 +362,8 @@ impl Shared {
 }
 
 impl scope::Merge for Shared {
-    fn meta(&self, index: usize, key: &str, value: serde_json::Value, text: String) {
-        self.merged().meta(index, key, value, text);
+    fn meta(&self, index: usize, key: &str, value: serde_json::Value) {
+        self.merged().meta(index, key, value);
     }
 
     fn row(&self, index: usize, fields: serde_json::Map<String, serde_json::Value>) -> Result<()> {

@@ -136,11 +136,11 @@ impl<W: Write> Emitter<W> {
     /// readers only). Given before the rows, it heads the JSON document.
     pub fn meta(&mut self, key: &str, value: impl Serialize, text: impl Into<String>) -> Result<()> {
         let value = serde_json::to_value(value)?;
-        let text = text.into();
         if let Sink::Forward { scope } = &self.sink {
-            scope.meta(key, value, text);
+            scope.meta(key, value);
             return Ok(());
         }
+        let text = text.into();
         if self.rows > 0 {
             self.tail.push((key.to_string(), value, text));
             return Ok(());
@@ -156,7 +156,7 @@ impl<W: Write> Emitter<W> {
     /// record, on stderr after the data for people.
     pub fn summary(&mut self, key: &str, value: impl Serialize, text: impl Into<String>) -> Result<()> {
         if let Sink::Forward { scope } = &self.sink {
-            scope.meta(key, serde_json::to_value(value)?, text.into());
+            scope.meta(key, serde_json::to_value(value)?);
             return Ok(());
         }
         self.tail.push((key.to_string(), serde_json::to_value(value)?, text.into()));
@@ -265,14 +265,8 @@ impl<W: Write> Emitter<W> {
             }
         };
         match &mut self.sink {
-            Sink::Forward { scope } => {
-                for key in &self.expected {
-                    if !tail.iter().any(|(k, _, _)| k == key) {
-                        scope.meta(key, Value::Null, String::new());
-                    }
-                }
-                scope.end(incomplete);
-            }
+            // The summary went ahead as it came; the fleet gives every database the same keys.
+            Sink::Forward { scope } => scope.end(incomplete),
             Sink::Table { out, header, rows, layout } => {
                 if !rows.is_empty() {
                     out.write_all(table::render(header, rows, *layout).as_bytes())?;
@@ -415,7 +409,7 @@ impl<W: Write> Emitter<W> {
             Sink::Forward { scope } => {
                 if let Value::Object(fields) = serde_json::to_value(doc)? {
                     for (key, value) in fields {
-                        scope.meta(&key, value, String::new());
+                        scope.meta(&key, value);
                     }
                 }
                 for figure in doc.figures() {
@@ -606,7 +600,6 @@ pub fn progress(quiet: bool, total: Option<u64>, what: &str) -> ProgressBar {
     if let Some(scope) = scope {
         let bar = scope.progress(style);
         bar.set_length(total.unwrap_or(0));
-        bar.set_position(0);
         bar.reset();
         return bar;
     }
