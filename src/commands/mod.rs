@@ -133,10 +133,18 @@ impl Command {
         }
     }
 
+    /// Whether scan's `--state` path, when given, has `{database}` in it.
+    fn state_per_database(&self) -> Option<bool> {
+        match self {
+            Command::Scan(a) => a.state.as_ref().map(|p| p.to_string_lossy().contains("{database}")),
+            _ => None,
+        }
+    }
+
     /// Why the command cannot run across several databases as given, if it cannot.
     pub fn fleet_refusal(&self) -> Option<&'static str> {
         match self {
-            Command::Scan(a) if a.state.as_ref().is_some_and(|p| !p.to_string_lossy().contains("{database}")) => {
+            Command::Scan(_) if self.state_per_database() == Some(false) => {
                 Some("--state across several databases needs {database} in its path, so that each keeps its own")
             }
             Command::Demo(_) | Command::Completions { .. } => Some("this command runs on no database"),
@@ -169,15 +177,16 @@ impl Cli {
     /// The command line's run: across the databases `--database`, `--tag`,
     /// `--all-databases` or `--databases` pick, else on one database.
     pub fn into_run(mut self) -> Result<Run> {
+        let config = self.global.config_file();
         let picked = match &self.command {
             Command::Demo(_) | Command::Completions { .. } => None,
-            _ => crate::fleet::select(&self.global, self.global.config_file().as_deref())?,
+            _ => crate::fleet::select(&self.global, config.as_deref())?,
         };
         let Some(members) = picked else {
             // One database: a `{database}` in scan's --state path is its host/database.
             let command = self.into_command()?;
             return Ok(Run::One(match &command {
-                Command::Scan(a) if a.state.as_ref().is_some_and(|p| p.to_string_lossy().contains("{database}")) => {
+                Command::Scan(a) if command.state_per_database() == Some(true) => {
                     let url = a.connect.database_url.clone();
                     command.for_database(&url, &crate::fleet::select::name_of(&url, false))
                 }
@@ -188,7 +197,6 @@ impl Cli {
             (usize::from(self.global.parallel), self.global.output(), self.global.metrics_file.clone());
         // Each database's URL is filled in as it runs.
         self.global.database_url = Some(members.iter().find_map(|m| m.url.clone().ok()).unwrap_or_default());
-        let config = self.global.config_file();
         let command = self.into_command()?;
         Ok(Run::Fleet(crate::fleet::Plan { command, members, parallel, output, metrics_file, config }))
     }
