@@ -88,9 +88,8 @@ pub struct Entry<'a> {
 }
 
 impl Record {
-    /// Its entry in the summary, with `fields` (its own, and null for the
-    /// figures other databases have).
-    pub fn entry<'a>(&'a self, fields: &'a Map<String, Value>) -> Entry<'a> {
+    /// Its entry in the summary.
+    pub fn entry(&self) -> Entry<'_> {
         Entry {
             database: &self.name,
             place: &self.place,
@@ -98,7 +97,7 @@ impl Record {
             error: self.error.as_deref(),
             complete: self.complete.unwrap_or(false) && self.error.is_none(),
             reason: self.reason.as_deref(),
-            fields,
+            fields: &self.fields,
         }
     }
 }

@@ -146,7 +146,7 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
             samples: vec![],
         });
     }
-    let outcome = finish(out, &records, name, &output, interrupted, fleet_started.elapsed());
+    let outcome = finish(out, &mut records, name, &output, interrupted, fleet_started.elapsed());
     match &metrics_file {
         Some(path) => crate::metrics::written(outcome, crate::metrics::write_fleet(path, name, &metrics)),
         None => outcome,
@@ -246,7 +246,7 @@ fn settle(
 /// findings).
 fn finish(
     mut out: Emitter<BufWriter<std::io::Stdout>>,
-    records: &[Record],
+    records: &mut [Record],
     command: &str,
     output: &Output,
     interrupted: bool,
@@ -254,31 +254,28 @@ fn finish(
 ) -> Result<Outcome> {
     out.order_table_rows(|name| records.iter().position(|r| r.name == name).unwrap_or(usize::MAX));
     // What each database's report gave, failed or not (a writer stopped by an error still deleted rows).
-    let ran: Vec<&Record> = records.iter().filter(|r| r.complete.is_some()).collect();
-    let mut total = merge::total(ran.iter().map(|r| &r.fields));
+    let reported = |r: &&Record| r.complete.is_some();
+    let mut total = merge::total(records.iter().filter(reported).map(|r| &r.fields));
     if total.contains_key("elapsed_seconds") {
         // Databases ran side by side: the fleet's own time.
         total.insert("elapsed_seconds".into(), serde_json::Value::from(took.as_secs_f64()));
     }
-    let failed: Vec<&Record> = records.iter().filter(|r| r.error.is_some()).collect();
     // Every database's entry has the same keys: null where it has no figure.
-    let mut keys: Vec<&String> = Vec::new();
-    for key in ran.iter().flat_map(|r| r.fields.keys()) {
-        if !keys.contains(&key) {
-            keys.push(key);
+    let mut keys: Vec<String> = Vec::new();
+    for key in records.iter().filter(reported).flat_map(|r| r.fields.keys()) {
+        if !keys.contains(key) {
+            keys.push(key.clone());
         }
     }
-    let filled: Vec<serde_json::Map<String, serde_json::Value>> = records
-        .iter()
-        .map(|r| {
-            let mut fields = r.fields.clone();
-            for key in &keys {
-                fields.entry(key.as_str()).or_insert(serde_json::Value::Null);
-            }
-            fields
-        })
-        .collect();
-    let entries: Vec<_> = records.iter().zip(&filled).map(|(r, fields)| r.entry(fields)).collect();
+    for record in records.iter_mut() {
+        for key in &keys {
+            record.fields.entry(key.as_str()).or_insert(serde_json::Value::Null);
+        }
+    }
+    let records = &*records;
+    let ran: Vec<&Record> = records.iter().filter(reported).collect();
+    let failed: Vec<&Record> = records.iter().filter(|r| r.error.is_some()).collect();
+    let entries: Vec<_> = records.iter().map(Record::entry).collect();
     out.summary("by_database", &entries, "")?;
     out.summary("failed_databases", failed.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), "")?;
     out.summary("total", &total, "")?;
