@@ -54,8 +54,27 @@ pub struct ScanConfig {
     #[serde(rename = "where")]
     pub filter: Option<String>,
     pub key_column: Option<String>,
-    pub sum: Option<String>,
+    pub sum: Option<OneOrMany>,
+    pub currency_column: Option<String>,
+    pub keep: Option<String>,
     pub by: Option<String>,
+}
+
+/// A value given once, or as a list (`sum = "amount"`, `sum = ["amount", "fee"]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    pub fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(one) => vec![one],
+            OneOrMany::Many(many) => many,
+        }
+    }
 }
 
 /// Column names and status values of the key table; each as its flag.

@@ -41,7 +41,19 @@ pub struct Member {
     pub t_us: i64,
     pub key: Option<Box<str>>,
     pub by: Option<Box<str>>,
-    pub sum: Option<Decimal>,
+    /// Each `--sum` column's amount, with its currency where one is known.
+    pub money: Vec<(Option<Decimal>, Option<Box<str>>)>,
+    /// Values of columns left out of the comparison, to show how the rows differ.
+    pub watched: Vec<Option<Box<str>>>,
+    /// Whether `--keep`'s condition holds for the row.
+    pub keep: bool,
+}
+
+impl Member {
+    /// A row as the stream first sees it: the rest is read when it is confirmed.
+    pub fn new(id: RowId, t_us: i64) -> Member {
+        Member { id, t_us, key: None, by: None, money: Vec::new(), watched: Vec::new(), keep: false }
+    }
 }
 
 /// A maximal run of equal rows, each within the window of the one before.
@@ -53,15 +65,24 @@ pub struct Cluster {
     /// The compared values for people, filled in once the cluster is confirmed.
     pub shown: Vec<Option<String>>,
     pub members: Vec<Member>,
+    /// The member the cluster keeps (`--keep`); the others are the damage.
+    pub kept: usize,
 }
 
 impl Cluster {
+    /// The first row: where the intent began.
     pub fn original(&self) -> &Member {
         &self.members[0]
     }
 
-    pub fn extras(&self) -> &[Member] {
-        &self.members[1..]
+    /// The row kept.
+    pub fn keeper(&self) -> &Member {
+        &self.members[self.kept]
+    }
+
+    /// Every row but the one kept.
+    pub fn extras(&self) -> Vec<&Member> {
+        self.members.iter().enumerate().filter(|(i, _)| *i != self.kept).map(|(_, m)| m).collect()
     }
 
     pub fn span_us(&self) -> i64 {
@@ -128,13 +149,13 @@ pub fn confirm(rows: Vec<(Member, Vec<Option<String>>)>, window_us: i64) -> Vec<
             if run.last().is_some_and(|last| member.t_us - last.t_us > window_us) {
                 let done = std::mem::take(&mut run);
                 if done.len() > 1 {
-                    clusters.push(Cluster { values: Box::default(), shown: values.clone(), members: done });
+                    clusters.push(Cluster { values: Box::default(), shown: values.clone(), members: done, kept: 0 });
                 }
             }
             run.push(member);
         }
         if run.len() > 1 {
-            clusters.push(Cluster { values: Box::default(), shown: values, members: run });
+            clusters.push(Cluster { values: Box::default(), shown: values, members: run, kept: 0 });
         }
     }
     clusters
@@ -156,7 +177,7 @@ impl Group {
         members.extend(self.rest);
         // Rows with equal times may arrive in any order: the original is the lowest id.
         members.sort_by(|a, b| (a.t_us, &a.id).cmp(&(b.t_us, &b.id)));
-        Cluster { values: self.values, shown: Vec::new(), members }
+        Cluster { values: self.values, shown: Vec::new(), members, kept: 0 }
     }
 }
 
@@ -261,11 +282,6 @@ impl<S: BuildHasher> Clusterer<S> {
         self.release_before = u64::MAX;
     }
 
-    /// Rows held right now (inside the window), for memory accounting.
-    pub fn held_rows(&self) -> usize {
-        self.expiry.len()
-    }
-
     /// Closes the groups whose last row is older than `horizon`.
     fn close_before(&mut self, horizon: i64) {
         while let Some(&(t, hash)) = self.expiry.front() {
@@ -303,7 +319,7 @@ mod tests {
     use super::*;
 
     fn member(id: &str, t_s: i64, key: Option<&str>) -> Member {
-        Member { id: RowId::from(id), t_us: t_s * 1_000_000, key: key.map(Into::into), by: None, sum: None }
+        Member { key: key.map(Into::into), ..Member::new(RowId::from(id), t_s * 1_000_000) }
     }
 
     fn run(window_s: i64, rows: &[(&str, &str, i64)]) -> Vec<Vec<String>> {
@@ -392,7 +408,7 @@ mod tests {
     #[test]
     fn equal_times_put_the_lowest_id_first() {
         let mut c = Clusterer::new(5_000_000);
-        let at = |id: i64, t: i64| Member { id: RowId::Int(id), t_us: t, key: None, by: None, sum: None };
+        let at = |id: i64, t: i64| Member::new(RowId::Int(id), t);
         c.push(b"a", at(10, 0));
         c.push(b"a", at(9, 0));
         c.push(b"a", at(2, 1));

@@ -198,9 +198,9 @@ fn merged_reports_are_the_sum_of_single_runs() {
     // The sum at stake adds up as decimals: 10.00 an extra row.
     let out = fleet.run(&["scan", "--all-databases", "--table", "orders", "--sum", "amount", "--format", "json"]);
     let doc = out.json();
-    assert_eq!(doc["total"]["sum_at_stake"].to_string(), format!("{}", extra_total * 10), "{}", doc["total"]);
+    assert_eq!(doc["total"]["sum_at_stake"]["amount"].to_string(), format!("{}", extra_total * 10), "{}", doc["total"]);
     assert_eq!(
-        summary_of(&doc, "pg-1")["sum_at_stake"].to_string(),
+        summary_of(&doc, "pg-1")["sum_at_stake"]["amount"].to_string(),
         format!("{}.00", expected_extra["pg-1"].len() * 10)
     );
     // The table format: the same leading column, each database's rows together, in the list's order.

@@ -1,10 +1,12 @@
 -- Columns of one table: name, type, default expression, auto_increment marker,
--- and the place in the primary key (0 here: it comes from the unique indexes).
+-- the place in the primary key (0 here: it comes from the unique indexes), and
+-- the type again (MySQL has no domains).
 SELECT CAST(column_name AS CHAR) AS name,
        CAST(column_type AS CHAR) AS data_type,
        CAST(column_default AS CHAR) AS default_expr,
        CAST(extra AS CHAR) AS generated,
-       '0' AS pk_position
+       '0' AS pk_position,
+       CAST(column_type AS CHAR) AS base_type
 FROM information_schema.columns
 WHERE table_schema = ?
   AND table_name = ?

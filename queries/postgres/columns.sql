@@ -1,11 +1,18 @@
--- Columns of one table: name, type, default expression, identity marker, and
--- the place in the primary key (0 here: it comes from the unique indexes).
+-- Columns of one table: name, type, default expression, identity marker, the
+-- place in the primary key (0 here: it comes from the unique indexes), and
+-- the type a domain stands for (domains of domains followed to their base).
 SELECT a.attname::text AS name,
        format_type(a.atttypid, a.atttypmod) AS data_type,
        pg_get_expr(d.adbin, d.adrelid) AS default_expr,
        CASE WHEN a.attidentity <> '' THEN 'identity' ELSE '' END AS generated,
-       '0' AS pk_position
+       '0' AS pk_position,
+       CASE WHEN t.typtype = 'd'
+            THEN format_type(CASE WHEN b.typtype = 'd' THEN b.typbasetype ELSE t.typbasetype END,
+                             CASE WHEN b.typtype = 'd' THEN b.typtypmod ELSE t.typtypmod END)
+            ELSE format_type(a.atttypid, a.atttypmod) END AS base_type
 FROM pg_catalog.pg_attribute a
+JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+LEFT JOIN pg_catalog.pg_type b ON b.oid = t.typbasetype
 JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum

@@ -11,6 +11,9 @@ pub struct Column {
     /// The type as the catalog spells it: lower case (`timestamp with time zone`,
     /// `int(11)`), but for PostgreSQL's user types, quoted as SQL needs them.
     pub data_type: String,
+    /// The type a domain stands for (PostgreSQL), spelled as `data_type`;
+    /// the type itself for every other column.
+    pub base_type: String,
     pub default: Option<String>,
     /// `identity` (PostgreSQL) or `auto_increment` (MySQL) when the engine mints the value.
     pub generated: String,
@@ -81,8 +84,8 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
     // the key is theirs; elsewhere it comes from the unique indexes.
     let mut pk_positions: Vec<(i64, String)> = Vec::new();
     for row in db.query_text(query_file!(engine, "columns.sql"), &binds).await? {
-        let [name, data_type, default, generated, pk_position] =
-            <[Option<String>; 5]>::try_from(row).map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
+        let [name, data_type, default, generated, pk_position, base_type] =
+            <[Option<String>; 6]>::try_from(row).map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
         let name = name.unwrap_or_default();
         let position: i64 = pk_position.and_then(|p| p.parse().ok()).unwrap_or(0);
         if position > 0 {
@@ -91,6 +94,7 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
         columns.push(Column {
             name,
             data_type: dialect.type_spelling(data_type.unwrap_or_default()),
+            base_type: dialect.type_spelling(base_type.unwrap_or_default()),
             default,
             generated: generated.unwrap_or_default().to_lowercase(),
         });
@@ -395,14 +399,24 @@ impl Column {
     }
 
     pub fn is_integer(&self) -> bool {
-        let t = self.data_type.as_str();
-        t.contains("int") && !t.contains("interval") && !t.contains("point")
+        let t = self.base_type.as_str();
+        t.contains("int") && !t.contains("interval") && !t.contains("point") && !self.is_array()
     }
 
-    /// Whether the type is a native date or time type.
+    /// Whether the type is a native date or time type (a domain over one too).
     pub fn is_temporal(&self) -> bool {
-        let t = self.data_type.as_str();
-        t.starts_with("timestamp") || t.starts_with("datetime") || t == "date"
+        let t = self.base_type.as_str();
+        (t.starts_with("timestamp") || t.starts_with("datetime") || t == "date") && !self.is_array()
+    }
+
+    /// Whether the column is a PostgreSQL array.
+    pub fn is_array(&self) -> bool {
+        self.base_type.ends_with(']')
+    }
+
+    /// Whether the column's type is a domain over another (PostgreSQL).
+    pub fn is_domain(&self) -> bool {
+        self.base_type != self.data_type
     }
 }
 
@@ -414,6 +428,7 @@ mod tests {
         Column {
             name: "c".into(),
             data_type: "text".into(),
+            base_type: "text".into(),
             default: default.map(Into::into),
             generated: generated.into(),
         }

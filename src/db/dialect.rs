@@ -43,13 +43,17 @@ fn aliased(list: &[String]) -> String {
     list.iter().enumerate().map(|(i, e)| format!("{e} AS idemctl_{i}")).collect::<Vec<_>>().join(", ")
 }
 
-/// A column's 64-bit hash by its type's own extended hash function, seeded by
-/// its position so that equal values in different columns do not cancel out;
-/// NULL hashes to a constant of the position.
-fn pg_hash(col: &str, data_type: &str, seed: i64) -> String {
-    let ty = data_type;
+/// A column's 64-bit hash by its type's own extended hash function (the type
+/// a domain stands for), seeded by its position; NULL stays NULL. Arrays and
+/// every other type hash their text form, which every type has.
+fn pg_hash(col: &str, base_type: &str, seed: i64) -> String {
     let call = |func: &str, arg: String| format!("{func}({arg}, {seed})");
-    let hash = match ty {
+    let ty = base_type;
+    if ty.ends_with(']') {
+        return call("hashtextextended", format!("{col}::text"));
+    }
+    let bare = ty.split('(').next().unwrap_or(ty).trim();
+    match bare {
         "smallint" => call("hashint2extended", col.to_string()),
         "integer" => call("hashint4extended", col.to_string()),
         "bigint" => call("hashint8extended", col.to_string()),
@@ -59,18 +63,38 @@ fn pg_hash(col: &str, data_type: &str, seed: i64) -> String {
         "uuid" => call("uuid_hash_extended", col.to_string()),
         "jsonb" => call("jsonb_hash_extended", col.to_string()),
         "date" => call("hashint4extended", format!("({col} - DATE '2000-01-01')")),
-        "text" | "name" => call("hashtextextended", col.to_string()),
-        _ if ty.starts_with("numeric") => call("hash_numeric_extended", col.to_string()),
-        _ if ty.starts_with("character varying") => call("hashtextextended", col.to_string()),
-        _ if ty.starts_with("character") => call("hashbpcharextended", col.to_string()),
+        "text" | "name" | "character varying" => call("hashtextextended", col.to_string()),
+        "numeric" => call("hash_numeric_extended", col.to_string()),
+        "character" => call("hashbpcharextended", col.to_string()),
         _ if ty.starts_with("timestamp") && ty.ends_with("with time zone") => {
             call("timestamp_hash_extended", format!("({col} AT TIME ZONE 'UTC')"))
         }
         _ if ty.starts_with("timestamp") => call("timestamp_hash_extended", col.to_string()),
         _ => call("hashtextextended", format!("{col}::text")),
-    };
-    let null = 0x2545_F491_4F6C_DD1D_i64.wrapping_mul(seed);
-    format!("coalesce({hash}, {null})")
+    }
+}
+
+/// MySQL's and MariaDB's spatial types.
+const SPATIAL: &[&str] = &[
+    "geometry",
+    "point",
+    "linestring",
+    "polygon",
+    "multipoint",
+    "multilinestring",
+    "multipolygon",
+    "geomcollection",
+    "geometrycollection",
+];
+
+/// A column's hash on MySQL and MariaDB: the CRC32 of its text form (its
+/// binary form for spatial types, which have no text cast); NULL stays NULL.
+fn my_hash(col: &str, ty: &str) -> String {
+    let bare = ty.split('(').next().unwrap_or(ty).trim();
+    if SPATIAL.contains(&bare) {
+        return format!("CRC32(ST_AsWKB({col}))");
+    }
+    format!("CRC32({col})")
 }
 
 /// How a condition names a set of composite keys.
@@ -284,6 +308,17 @@ impl Dialect {
         }
     }
 
+    /// A column as people read it, before `text`: spatial values as WKT and
+    /// bits as digits on MySQL and MariaDB (their text casts give bytes).
+    pub fn shown(&self, col: &str, data_type: &str) -> String {
+        let bare = data_type.split('(').next().unwrap_or(data_type).trim();
+        match self.engine {
+            Engine::MySql if SPATIAL.contains(&bare) => format!("ST_AsText({col})"),
+            Engine::MySql if bare == "bit" => format!("BIN({col})"),
+            _ => col.to_string(),
+        }
+    }
+
     /// A column compared with a bound text value: as it is, or on PostgreSQL
     /// through its text form when its type is not text (an enum or a domain
     /// over one has no `=` with text).
@@ -295,52 +330,33 @@ impl Dialect {
         }
     }
 
-    /// The scan's select list: id, created-at, then the fingerprint of the
-    /// compared values (`RowView::fold_into` reads it from column 2 on).
+    /// The scan's select list: id, created-at, then one hash per carried
+    /// column (`RowView::column_hashes` reads them from column 2 on).
     ///
-    /// PostgreSQL sends a 64-bit hash made of each type's own hash function,
-    /// MySQL a CRC32 of the values: three small columns cost the server far
-    /// less than the compared values themselves, and hashes only group
-    /// (clusters are confirmed on the values afterwards). SQLite runs in this
-    /// process and hands over its values in place: they are folded exactly.
+    /// PostgreSQL sends a 64-bit hash made by each type's own hash function,
+    /// MySQL a CRC32 of each value: small numbers cost the server far less to
+    /// send than the values themselves, and hashes only group (clusters are
+    /// confirmed on the values afterwards). SQLite runs in this process and
+    /// hands over its values in place, hashed as they are read.
     pub fn scan_select(&self, cols: &ScanColumns<'_>) -> String {
         let mut list = vec![cols.id.to_string()];
         match self.engine {
             Engine::Postgres => {
                 list.push(cols.created_at.to_string());
-                let hashes: Vec<String> =
-                    cols.compared.iter().enumerate().map(|(i, (c, ty))| pg_hash(c, ty, i as i64 + 1)).collect();
-                list.push(hashes.join(" # "));
+                list.extend(cols.compared.iter().enumerate().map(|(i, (c, ty))| pg_hash(c, ty, i as i64 + 1)));
             }
             Engine::MySql => {
                 list.push(match cols.repr {
                     TimeRepr::Native { .. } => cols.created_at.to_string(),
                     _ => self.epoch_micros(cols.created_at, cols.repr),
                 });
-                let compared: Vec<String> = cols.compared.iter().map(|(c, _)| c.clone()).collect();
-                list.push(format!("CAST(CRC32(CONCAT_WS(0x1f, {})) AS SIGNED)", compared.join(", ")));
+                list.extend(cols.compared.iter().map(|(c, ty)| my_hash(c, ty)));
             }
             Engine::Sqlite => {
                 list.push(cols.created_at.to_string());
                 list.extend(cols.compared.iter().map(|(c, _)| c.clone()));
             }
         }
-        aliased(&list)
-    }
-
-    /// The select list that confirms candidate rows: id, key, by, sum, then
-    /// each compared column, all as text.
-    pub fn lookup_select(
-        &self,
-        id: &str,
-        key: Option<&str>,
-        by: Option<&str>,
-        sum: Option<&str>,
-        compared: &[String],
-    ) -> String {
-        let text = |c: Option<&str>| c.map_or_else(|| "NULL".to_string(), |c| self.text(c));
-        let mut list = vec![self.text(id), text(key), text(by), text(sum)];
-        list.extend(compared.iter().map(|c| self.text(c)));
         aliased(&list)
     }
 

@@ -65,6 +65,17 @@ pub fn is_fault_of_session_or_sql(err: &anyhow::Error) -> bool {
         || matches!(code.as_ref(), "55P03" | "25006" | "HY000" | "")
 }
 
+/// Whether an error says a function or cast does not take a value's type
+/// (no hash function for it, an illegal parameter type): a column's fault,
+/// not the session's.
+pub fn is_type_error(err: &anyhow::Error) -> bool {
+    let Some(db) = database_error(err) else { return false };
+    if let Some(mysql) = db.try_downcast_ref::<sqlx::mysql::MySqlDatabaseError>() {
+        return matches!(mysql.number(), 1210 | 4078 | 4079) || mysql.message().contains("Illegal parameter data type");
+    }
+    matches!(db.code().unwrap_or_default().as_ref(), "42883" | "42804" | "42846" | "42725" | "0A000")
+}
+
 /// A failure of the session rather than of a row or of the SQL, said the
 /// way an on-call engineer needs it: what happened, where, and what to do.
 #[derive(Debug, thiserror::Error)]

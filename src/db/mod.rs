@@ -572,47 +572,47 @@ impl<'r> RowView<'r> {
         })
     }
 
-    /// Appends the columns from `from` on, folded into one value equal for two
-    /// rows exactly when every column is equal (NULL equal to NULL).
-    pub fn fold_into(&self, from: usize, out: &mut Vec<u8>) -> Result<()> {
+    /// Appends one hash per column from `from` on, each bound to its place
+    /// (`fingerprint::mix`): equal for two rows exactly when the column is
+    /// equal, NULL equal to NULL (short of a hash collision, which the
+    /// confirming lookup catches). PostgreSQL and MySQL send each column's
+    /// hash already (`Dialect::scan_select`); SQLite's values are hashed here.
+    pub fn column_hashes(&self, from: usize, out: &mut Vec<u64>) -> Result<()> {
+        use crate::fingerprint::{self, mix};
         match self {
             RowView::PgCopy(buf, fields, _) => {
-                // Length-prefixed binary values, or a NULL marker.
                 for i in from..fields.len() {
-                    match Self::pg_field(buf, fields, i) {
-                        Some(bytes) => {
-                            out.push(1);
-                            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-                            out.extend_from_slice(bytes);
-                        }
-                        None => out.push(0),
-                    }
+                    out.push(match Self::pg_field(buf, fields, i) {
+                        Some(bytes) if bytes.len() == 8 => mix(u64::from_be_bytes(bytes.try_into()?), i - from),
+                        Some(bytes) => mix(fingerprint::bytes(1, bytes), i - from),
+                        None => fingerprint::null(i - from),
+                    });
                 }
             }
             RowView::Lite(scan) => {
-                // Each value tagged with its storage class: exact, no decoding.
+                // Each value tagged with its storage class: 1 and 1.0 differ, as SQLite keeps them.
                 for i in from..scan.columns() {
-                    match scan.class(i) {
-                        lite::Class::Null => out.push(0),
-                        lite::Class::Integer => {
-                            out.push(1);
-                            out.extend_from_slice(&scan.int(i).to_le_bytes());
+                    let hash = match scan.class(i) {
+                        lite::Class::Null => {
+                            out.push(fingerprint::null(i - from));
+                            continue;
                         }
-                        lite::Class::Float => {
-                            out.push(2);
-                            out.extend_from_slice(&scan.float(i).to_bits().to_le_bytes());
-                        }
-                        class => {
-                            let bytes = scan.bytes(i);
-                            out.push(if class == lite::Class::Text { 3 } else { 4 });
-                            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-                            out.extend_from_slice(bytes);
-                        }
-                    }
+                        lite::Class::Integer => fingerprint::bytes(1, &scan.int(i).to_le_bytes()),
+                        lite::Class::Float => fingerprint::bytes(2, &scan.float(i).to_bits().to_le_bytes()),
+                        lite::Class::Text => fingerprint::bytes(3, scan.bytes(i)),
+                        lite::Class::Blob => fingerprint::bytes(4, scan.bytes(i)),
+                    };
+                    out.push(mix(hash, i - from));
                 }
             }
-            _ if self.is_integer(from) => out.extend_from_slice(&self.int(from)?.unwrap_or_default().to_le_bytes()),
-            _ => out.extend_from_slice(self.bytes(from)?.unwrap_or_default()),
+            _ => {
+                for i in from..self.len() {
+                    out.push(match self.int(i)? {
+                        Some(n) => mix(n as u64, i - from),
+                        None => fingerprint::null(i - from),
+                    });
+                }
+            }
         }
         Ok(())
     }

@@ -7,7 +7,7 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 
 use super::catalog::{Table, query_file};
-use super::dialect::ScanColumns;
+use super::dialect::{ScanColumns, TimeRepr};
 use super::times::TimeColumn;
 use super::{Bind, Db, Dialect};
 use crate::window::RowId;
@@ -91,9 +91,17 @@ pub fn statement(source: &ScanSource<'_>, bounds: Bounds<'_>, dialect: &Dialect,
     let compared: Vec<(String, String)> = source
         .compared
         .iter()
-        .map(|c| (ident(c), source.table.column(c).map(|c| c.data_type.clone()).unwrap_or_default()))
+        .map(|c| (ident(c), source.table.column(c).map(|c| c.base_type.clone()).unwrap_or_default()))
         .collect();
-    let select = dialect.scan_select(&ScanColumns { id: &id, created_at: &created, repr, compared: &compared });
+    // A domain over a time type is read as the type it stands for (the
+    // binary form COPY sends is named by its base type).
+    let created_read = match source.table.column(&source.created_at.name) {
+        Ok(column) if column.is_domain() && dialect.engine() == super::Engine::Postgres => {
+            format!("CAST({created} AS {})", column.base_type)
+        }
+        _ => created.clone(),
+    };
+    let select = dialect.scan_select(&ScanColumns { id: &id, created_at: &created_read, repr, compared: &compared });
     // SQLite keeps times in several forms; where the stored values do not
     // sort in time order (mixed forms, zones), the rows are sorted by the time read.
     let order = if source.created_at.stored_order_is_time_order() {
@@ -124,8 +132,7 @@ pub async fn row_estimate(db: &mut Db, table: &Table) -> Option<u64> {
     rows.into_iter().next()?.into_iter().next()??.parse().ok()
 }
 
-/// Reads candidate rows by id: id, key, `--by`, `--sum`, then the compared
-/// values, all as text.
+/// Reads rows by id: the id as text, then any expressions, each as text.
 #[derive(Debug, Clone)]
 pub struct Lookup {
     dialect: Dialect,
@@ -136,20 +143,14 @@ pub struct Lookup {
 }
 
 impl Lookup {
-    pub fn new(
-        dialect: Dialect,
-        source: &ScanSource<'_>,
-        key: Option<&str>,
-        by: Option<&str>,
-        sum: Option<&str>,
-    ) -> Lookup {
-        let ident = |c: &str| dialect.ident(c);
-        let compared: Vec<String> = source.compared.iter().map(|c| ident(c)).collect();
-        let id = ident(source.id);
-        let (key, by, sum) = (key.map(ident), by.map(ident), sum.map(ident));
-        let select = dialect.lookup_select(&id, key.as_deref(), by.as_deref(), sum.as_deref(), &compared);
-        let id_type = source.table.column(source.id).map(|c| c.data_type.clone()).unwrap_or_default();
-        Lookup { dialect, select, table: source.table.sql_name(&dialect), id, id_type }
+    /// `exprs` are SQL expressions over the table's columns, read as text.
+    pub fn new(dialect: Dialect, table: &Table, id: &str, exprs: &[String]) -> Lookup {
+        let id_sql = dialect.ident(id);
+        let mut list = vec![dialect.text(&id_sql)];
+        list.extend(exprs.iter().map(|e| dialect.text(e)));
+        let select = list.iter().enumerate().map(|(i, e)| format!("{e} AS idemctl_{i}")).collect::<Vec<_>>().join(", ");
+        let id_type = table.column(id).map(|c| c.data_type.clone()).unwrap_or_default();
+        Lookup { dialect, select, table: table.sql_name(&dialect), id: id_sql, id_type }
     }
 
     /// The statement reading these ids, and their bound values.
@@ -166,4 +167,87 @@ impl Lookup {
         let binds = ids.iter().map(|id| self.dialect.id_bind(id)).collect();
         (sql, binds)
     }
+}
+
+/// Rows read to see how time columns follow the created-at column.
+pub const OFFSET_SAMPLE: u64 = 10_000;
+
+/// How closely each time column follows the created-at column among the
+/// first `OFFSET_SAMPLE` rows: (rows read, rows where it is set, rows where
+/// it is within `within_us` of the created-at time), per column.
+pub async fn time_offsets(
+    db: &mut Db,
+    source: &ScanSource<'_>,
+    columns: &[(&str, TimeRepr)],
+    within_us: i64,
+) -> Result<(u64, Vec<(u64, u64)>)> {
+    if columns.is_empty() {
+        return Ok((0, Vec::new()));
+    }
+    let dialect = db.dialect();
+    let created = dialect.ident(&source.created_at.name);
+    let created_us = dialect.epoch_micros(&created, source.created_at.repr);
+    let mut inner = vec![format!("{created_us} AS idemctl_c")];
+    let mut counts = Vec::new();
+    for (i, (column, repr)) in columns.iter().enumerate() {
+        let us = dialect.epoch_micros(&dialect.ident(column), *repr);
+        inner.push(format!("{us} AS idemctl_{i}"));
+        counts.push(format!(
+            "count(idemctl_{i}), sum(CASE WHEN idemctl_{i} - idemctl_c BETWEEN -{within_us} AND {within_us} THEN 1 ELSE 0 END)"
+        ));
+    }
+    let sql = super::fill(
+        include_str!("../../queries/time_offsets.sql"),
+        &[
+            ("counts", &counts.join(", ")),
+            ("inner", &inner.join(", ")),
+            ("table", &source.table.sql_name(&dialect)),
+            ("created_at", &created),
+            ("sample", &OFFSET_SAMPLE.to_string()),
+        ],
+    );
+    let row = db.query_text(&sql, &[]).await?.into_iter().next().unwrap_or_default();
+    let n = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0) as u64;
+    Ok((n(0), (0..columns.len()).map(|i| (n(1 + 2 * i), n(2 + 2 * i))).collect()))
+}
+
+/// The carried columns the engine cannot hash or show as text, with the
+/// error it gives: planned, never run, so nothing is read.
+pub async fn uncomparable(db: &mut Db, source: &ScanSource<'_>) -> Result<Vec<(String, String)>> {
+    let dialect = db.dialect();
+    let probe = |columns: &[String]| {
+        let typed: Vec<(String, String)> = columns
+            .iter()
+            .map(|c| (dialect.ident(c), source.table.column(c).map(|c| c.base_type.clone()).unwrap_or_default()))
+            .collect();
+        let created = dialect.ident(&source.created_at.name);
+        let id = dialect.ident(source.id);
+        let mut select = dialect.scan_select(&ScanColumns {
+            id: &id,
+            created_at: &created,
+            repr: source.created_at.repr,
+            compared: &typed,
+        });
+        for (c, _) in &typed {
+            select.push_str(&format!(", {}", dialect.text(c)));
+        }
+        format!("SELECT {select} FROM {} WHERE 1 = 0", source.table.sql_name(&dialect))
+    };
+    match db.query_text(&probe(source.compared), &[]).await {
+        Ok(_) => return Ok(Vec::new()),
+        // A lock wait, a lost connection: the session's fault, not a column's.
+        Err(err) if !super::errors::is_type_error(&err) => return Err(err),
+        Err(_) => {}
+    }
+    let mut failed = Vec::new();
+    for column in source.compared {
+        match db.query_text(&probe(std::slice::from_ref(column)), &[]).await {
+            Ok(_) => {}
+            Err(err) if super::errors::is_type_error(&err) => {
+                failed.push((column.clone(), super::errors::message(&err)))
+            }
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(failed)
 }

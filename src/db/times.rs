@@ -415,7 +415,7 @@ pub async fn read(db: &mut Db, table: &Table, column: &Column, unit: TimeUnit) -
     let dialect = db.dialect();
     let name = column.name.clone();
     if !dialect.dynamic_types() && column.is_temporal() {
-        let with_zone = dialect.time_has_zone(&column.data_type);
+        let with_zone = dialect.time_has_zone(&column.base_type);
         return Ok(TimeColumn { name, repr: TimeRepr::Native { with_zone }, census: None });
     }
     if !dialect.dynamic_types() && !column.is_integer() {

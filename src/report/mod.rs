@@ -62,6 +62,8 @@ pub struct Emitter<W: Write> {
     /// The summary's keys, for a run that stops before it has them all:
     /// the missing ones are written as null, so the keys stay the same.
     expected: Vec<&'static str>,
+    /// The rows' keys, known before any row: a CSV with no rows still has its header.
+    columns: Vec<String>,
 }
 
 enum Sink<W: Write> {
@@ -107,6 +109,7 @@ impl<W: Write> Emitter<W> {
             tail: Vec::new(),
             done: false,
             expected: Vec::new(),
+            columns: Vec::new(),
         }
     }
 
@@ -129,6 +132,11 @@ impl<W: Write> Emitter<W> {
     /// them all (a scan interrupted mid-table).
     pub fn expect_summary(&mut self, keys: &[&'static str]) {
         self.expected = keys.to_vec();
+    }
+
+    /// Names the rows' keys ahead, so that a CSV without rows has its header.
+    pub fn columns(&mut self, keys: Vec<String>) {
+        self.columns = keys;
     }
 
     /// A note or description of the run (the table, the compared columns):
@@ -274,7 +282,10 @@ impl<W: Write> Emitter<W> {
                 out.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
             }
-            Sink::Csv { csv, .. } => {
+            Sink::Csv { csv, header } => {
+                if self.rows == 0 && *header && !self.columns.is_empty() && incomplete.is_none() {
+                    csv.write_record(&self.columns)?;
+                }
                 csv.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
             }

@@ -1,0 +1,341 @@
+//! What the data decides about the comparison, from the first rows of the
+//! pass (the warm-up, held in memory): a column that differs in nearly every
+//! near-miss pair and looks minted per attempt is left out, with its
+//! evidence; a time left out for moving with the creation goes back in when
+//! retries are seen to copy it. Rounds repeat on the held rows until nothing
+//! changes, since leaving one column out can bring the next to light.
+
+use anyhow::{Context, Result};
+use rustc_hash::FxHashMap;
+
+use super::plan::{Plan, Rule, ValueKind};
+use super::read::Rows;
+use crate::db::Db;
+use crate::db::scan::Lookup;
+use crate::nearmiss::{Detector, Stats};
+use crate::window::RowId;
+
+/// Rows held for the decisions, at most: by count, and by memory.
+const WARM_ROWS: usize = 100_000;
+const WARM_BYTES: usize = 8 << 20;
+/// Near-miss rows below which the data decides nothing.
+pub const MIN_EVIDENCE: u64 = 5;
+/// Rounds of decisions, at most.
+const ROUNDS: usize = 4;
+
+/// The first rows of the pass, held until the comparison is decided.
+#[derive(Default)]
+pub struct WarmUp {
+    pub rows: Vec<(RowId, i64)>,
+    pub hashes: Vec<u64>,
+}
+
+/// Reads the first rows into memory.
+pub async fn warm_up(rows: &mut Rows, width: usize, bar: &indicatif::ProgressBar) -> Result<WarmUp> {
+    let per_row = 8 * width + 48;
+    let limit = WARM_ROWS.min(WARM_BYTES / per_row).max(1_000);
+    let mut warm = WarmUp::default();
+    while warm.rows.len() < limit {
+        let Some((id, t_us, hashes)) = rows.next().await? else { break };
+        warm.rows.push((id, t_us));
+        warm.hashes.extend_from_slice(hashes);
+        if warm.rows.len().is_multiple_of(4096) {
+            bar.set_position(rows.scanned.rows);
+        }
+    }
+    Ok(warm)
+}
+
+impl WarmUp {
+    fn detector(&self, plan: &Plan, window_us: i64, distinct: bool) -> Detector {
+        let width = plan.carried.len();
+        let mut detector = Detector::new(window_us, width, &plan.compared, distinct);
+        for (i, (id, t_us)) in self.rows.iter().enumerate() {
+            detector.push(id, *t_us, &self.hashes[i * width..(i + 1) * width]);
+        }
+        detector
+    }
+}
+
+/// Decides the comparison from the held rows, reading the values of a few
+/// near-miss pairs on `db` for the evidence.
+pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db) -> Result<()> {
+    if plan.fixed || warm.rows.is_empty() {
+        return Ok(());
+    }
+    let mut distinct = None;
+    let mut decided = vec![false; plan.carried.len()];
+    for round in 0..ROUNDS {
+        let detector = warm.detector(plan, window_us, round == 0);
+        if round == 0 {
+            distinct = detector.distinct();
+        }
+        let stats = &detector.stats;
+        let pairs = if stats.near_rows >= MIN_EVIDENCE { sample_values(plan, stats, db).await? } else { Vec::new() };
+        let facts = Facts { rows: warm.rows.len() as u64, distinct: distinct.as_deref().unwrap_or(&[]), pairs: &pairs };
+        let changes: Vec<Change> = verdicts(plan, stats, &facts).into_iter().filter(|c| !decided[c.column()]).collect();
+        if changes.is_empty() {
+            break;
+        }
+        for change in changes {
+            decided[change.column()] = true;
+            match change {
+                Change::Exclude { column, rule, reason } => plan.exclude(column, rule, reason),
+                Change::PutBack { column, why } => plan.put_back(column, why),
+            }
+        }
+        if plan.compared.iter().all(|c| !c) {
+            anyhow::bail!(
+                "every column of table {:?} differs between rows that nearly match: name the columns to compare with --columns",
+                plan.table.name
+            );
+        }
+    }
+    Ok(())
+}
+
+/// One sampled near-miss pair's values: every carried column of both rows,
+/// the later row's created-at and the earlier row's update time (µs).
+#[derive(Debug, Clone, Default)]
+pub struct PairValues {
+    pub differing: Vec<usize>,
+    pub earlier: Vec<Option<String>>,
+    pub later: Vec<Option<String>>,
+    pub earlier_updated_us: Option<i64>,
+    pub later_created_us: Option<i64>,
+}
+
+/// Reads the sampled pairs' rows by id.
+async fn sample_values(plan: &Plan, stats: &Stats, db: &mut Db) -> Result<Vec<PairValues>> {
+    let dialect = db.dialect();
+    let mut exprs: Vec<String> = plan
+        .carried
+        .iter()
+        .map(|c| {
+            let ty = plan.table.column(&c.name).map(|c| c.data_type.clone()).unwrap_or_default();
+            dialect.shown(&dialect.ident(&c.name), &ty)
+        })
+        .collect();
+    exprs.push(dialect.epoch_micros(&dialect.ident(&plan.time.name), plan.repr));
+    let update_repr = match plan.update_time.as_deref().map(|u| plan.table.column(u)) {
+        Some(Ok(c)) if c.is_temporal() => {
+            Some(crate::db::dialect::TimeRepr::Native { with_zone: dialect.time_has_zone(&c.base_type) })
+        }
+        Some(Ok(_)) if dialect.dynamic_types() => Some(crate::db::dialect::TimeRepr::SqliteDynamic { millis: false }),
+        _ => None,
+    };
+    if let (Some(update), Some(repr)) = (&plan.update_time, update_repr) {
+        exprs.push(dialect.epoch_micros(&dialect.ident(update), repr));
+    }
+    let lookup = Lookup::new(dialect, &plan.table, &plan.id, &exprs);
+    let mut ids: Vec<&RowId> = stats.samples.iter().flat_map(|s| [&s.earlier, &s.later]).collect();
+    ids.sort();
+    ids.dedup();
+    let mut read: FxHashMap<String, Vec<Option<String>>> = FxHashMap::default();
+    for chunk in ids.chunks(500) {
+        let (sql, binds) = lookup.statement(chunk);
+        for row in db.query_text(&sql, &binds).await.context("reading near-miss pairs")? {
+            let mut cells = row.into_iter();
+            let Some(Some(id)) = cells.next() else { continue };
+            read.insert(id, cells.collect());
+        }
+    }
+    let width = plan.carried.len();
+    let micros = |row: &[Option<String>], i: usize| {
+        row.get(i).cloned().flatten().and_then(|v| v.parse::<f64>().ok()).map(|v| v as i64)
+    };
+    Ok(stats
+        .samples
+        .iter()
+        .filter_map(|s| {
+            let earlier = read.get(&s.earlier.to_string())?;
+            let later = read.get(&s.later.to_string())?;
+            Some(PairValues {
+                differing: s.differing.clone(),
+                earlier: earlier[..width].to_vec(),
+                later: later[..width].to_vec(),
+                earlier_updated_us: micros(earlier, width + 1),
+                later_created_us: micros(later, width),
+            })
+        })
+        .collect())
+}
+
+/// What a round decides about one carried column.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    Exclude { column: usize, rule: Rule, reason: String },
+    PutBack { column: usize, why: String },
+}
+
+impl Change {
+    fn column(&self) -> usize {
+        match self {
+            Change::Exclude { column, .. } | Change::PutBack { column, .. } => *column,
+        }
+    }
+}
+
+/// What the held rows tell besides the counts.
+pub struct Facts<'a> {
+    pub rows: u64,
+    /// Distinct values per carried column, estimated.
+    pub distinct: &'a [f64],
+    pub pairs: &'a [PairValues],
+}
+
+/// The decisions one round's counts support.
+pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
+    let mut changes = Vec::new();
+    let near = stats.near_rows;
+    for (j, carried) in plan.carried.iter().enumerate() {
+        if !plan.compared[j] || near < MIN_EVIDENCE || stats.differs[j] * 10 < near * 9 {
+            continue;
+        }
+        let pairs: Vec<&PairValues> = facts.pairs.iter().filter(|p| p.differing.contains(&j)).collect();
+        let Some((rule, evidence)) = minted(carried.kind, carried.unique_with.as_deref(), j, &pairs, facts, plan)
+        else {
+            continue;
+        };
+        let reason = format!("differs in {} of {near} near-miss pairs; {evidence}", stats.differs[j]);
+        changes.push(Change::Exclude { column: j, rule, reason });
+    }
+    let exact = stats.exact_rows;
+    for (o, carried) in plan.carried.iter().enumerate() {
+        let soft = plan.excluded.iter().any(|e| e.column == carried.name && e.rule == Rule::MovesWithCreation);
+        if plan.compared[o] || !soft {
+            continue;
+        }
+        let equal = stats.equal_in_exact[o].saturating_sub(stats.exact_same_time);
+        if exact >= 3 && equal >= 3.max(exact / 10) {
+            let why = format!(
+                "{} moves with {} but is equal in {equal} of {exact} pairs of rows equal on every compared column: \
+                 retries copy it, so it is compared",
+                carried.name, plan.time.name
+            );
+            changes.push(Change::PutBack { column: o, why });
+        }
+    }
+    changes
+}
+
+/// Why the values of a column that keeps near misses apart look minted per
+/// attempt, if they do: the rule and the evidence.
+fn minted(
+    kind: ValueKind,
+    unique_with: Option<&str>,
+    j: usize,
+    pairs: &[&PairValues],
+    facts: &Facts<'_>,
+    plan: &Plan,
+) -> Option<(Rule, String)> {
+    let rows = facts.rows.max(1) as f64;
+    let distinct = facts.distinct.get(j).copied().unwrap_or(0.0);
+    let share = |n: usize| n as f64 >= 0.9 * pairs.len() as f64 && pairs.len() >= 3;
+    let later = |p: &&PairValues| p.later[j].clone();
+    if let Some(unique) = unique_with {
+        return Some((Rule::MintedPerAttempt, format!("{unique}: two rows equal on the rest never share it")));
+    }
+    if kind == ValueKind::Uuid {
+        return Some((Rule::MintedPerAttempt, "a uuid each row mints".into()));
+    }
+    if kind == ValueKind::Integer {
+        let greater = pairs
+            .iter()
+            .filter(|p| match (number(&p.earlier[j]), number(&p.later[j])) {
+                (Some(a), Some(b)) => b > a,
+                _ => false,
+            })
+            .count();
+        if share(greater) {
+            let example = pairs.first().map(|p| format!(" ({} then {})", shown(&p.earlier[j]), shown(&p.later[j])));
+            return Some((
+                Rule::MintedPerAttempt,
+                format!(
+                    "the later row's value is greater in {greater} of {} sampled pairs{}: a sequence or a counter",
+                    pairs.len(),
+                    example.unwrap_or_default()
+                ),
+            ));
+        }
+        if distinct >= 0.9 * rows {
+            return Some((
+                Rule::MintedPerAttempt,
+                format!("values unique per row (about {distinct:.0} distinct in {rows:.0} rows)"),
+            ));
+        }
+    }
+    if kind == ValueKind::Text {
+        let tokens = pairs.iter().filter_map(later).filter(|v| token_like(v)).count();
+        if share(tokens) && distinct >= 0.5 * rows {
+            let example = pairs.iter().filter_map(later).next().unwrap_or_default();
+            return Some((
+                Rule::MintedPerAttempt,
+                format!("token-like values unique per row ({} of {} sampled, e.g. {example:?})", tokens, pairs.len()),
+            ));
+        }
+    }
+    // The later row's create path changed the earlier one: it was updated
+    // when the later row was created, and holds one value in nearly all pairs.
+    let touched = pairs
+        .iter()
+        .filter(|p| match (p.earlier_updated_us, p.later_created_us) {
+            (Some(updated), Some(created)) => updated >= created - 1_000_000,
+            _ => false,
+        })
+        .count();
+    let mut earlier_values: FxHashMap<Option<String>, usize> = FxHashMap::default();
+    for p in pairs {
+        *earlier_values.entry(p.earlier[j].clone()).or_default() += 1;
+    }
+    let (value, same) = earlier_values.into_iter().max_by_key(|(_, n)| *n).unwrap_or_default();
+    if share(touched) && share(same) {
+        let update = plan.update_time.as_deref().unwrap_or("its update time");
+        return Some((
+            Rule::RewrittenOriginal,
+            format!(
+                "the later row's create rewrote the earlier one: in {touched} of {} sampled pairs the earlier row's \
+                 {update} is the later row's creation, and it holds {}",
+                pairs.len(),
+                shown(&value)
+            ),
+        ));
+    }
+    None
+}
+
+fn number(value: &Option<String>) -> Option<i128> {
+    value.as_deref()?.trim().parse().ok()
+}
+
+fn shown(value: &Option<String>) -> String {
+    match value {
+        Some(v) if v.chars().count() > 40 => format!("{:?}", v.chars().take(40).collect::<String>() + "…"),
+        Some(v) => format!("{v:?}"),
+        None => "NULL".into(),
+    }
+}
+
+/// A value that reads as a generated token: no spaces, at least eight
+/// characters, letters and digits mixed (a uuid, a hex or base-62 id, a
+/// provider's `pi_3N...` reference).
+pub fn token_like(value: &str) -> bool {
+    value.len() >= 8
+        && !value.chars().any(char::is_whitespace)
+        && value.chars().any(|c| c.is_ascii_digit())
+        && value.chars().any(|c| c.is_ascii_alphabetic())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens() {
+        assert!(token_like("pi_3NqF7k2eZvKYlo2C1abcdefg"));
+        assert!(token_like("4f1c9b3e-2d7a-4a7e-9b1f-0c2d3e4f5a6b"));
+        assert!(!token_like("hello world 12345"));
+        assert!(!token_like("completed"));
+        assert!(!token_like("12345678"));
+    }
+}

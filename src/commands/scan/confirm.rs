@@ -1,0 +1,157 @@
+//! Confirms candidate clusters: reads their rows' compared values, key,
+//! `--by`, `--sum` and the watched columns by id, regroups them on the values
+//! themselves and chains them by the window again. The stream only groups
+//! (by hashes), so this is where a cluster becomes a finding; it touches
+//! only the candidates. Then picks the row each cluster keeps.
+
+use std::io::Write;
+use std::str::FromStr;
+
+use anyhow::{Context, Result};
+use rust_decimal::Decimal;
+use rustc_hash::FxHashMap;
+
+use super::findings::Findings;
+use super::plan::Plan;
+use super::{Keep, ScanArgs};
+use crate::db::Db;
+use crate::db::scan::Lookup;
+use crate::window::{self, Cluster, RowId};
+
+/// Candidate rows read per lookup statement.
+const CONFIRM_BATCH: usize = 500;
+
+/// Candidate rows handed to the confirming task at once.
+pub const CONFIRM_ROWS: usize = 4 * CONFIRM_BATCH;
+
+pub struct Confirm {
+    db: Db,
+    lookup: Lookup,
+    layout: Layout,
+    keep: Keep,
+}
+
+/// Where each thing sits in a looked-up row, after the id.
+struct Layout {
+    key: Option<usize>,
+    by: Option<usize>,
+    /// Each `--sum` column's amount and currency.
+    money: Vec<(usize, Option<usize>)>,
+    keep: Option<usize>,
+    compared: std::ops::Range<usize>,
+    watched: std::ops::Range<usize>,
+}
+
+impl Confirm {
+    pub fn new(args: &ScanArgs, plan: &Plan, db: Db) -> Self {
+        let dialect = db.dialect();
+        let ident = |c: &str| dialect.ident(c);
+        let shown = |c: &str| {
+            let ty = plan.table.column(c).map(|c| c.data_type.clone()).unwrap_or_default();
+            dialect.shown(&ident(c), &ty)
+        };
+        let mut exprs: Vec<String> = Vec::new();
+        let slot = |exprs: &mut Vec<String>, e: String| {
+            exprs.push(e);
+            exprs.len() - 1
+        };
+        let key = plan.key.as_deref().map(|k| slot(&mut exprs, ident(k)));
+        let by = args.by.as_deref().map(|b| slot(&mut exprs, ident(b)));
+        let money = args
+            .sum
+            .iter()
+            .map(|s| (slot(&mut exprs, ident(s)), plan.currency_of(s).map(|c| slot(&mut exprs, ident(&c)))))
+            .collect();
+        let keep = match &args.keep {
+            Keep::Condition(condition) => Some(slot(&mut exprs, format!("CASE WHEN ({condition}) THEN 1 ELSE 0 END"))),
+            Keep::First | Keep::Last => None,
+        };
+        let start = exprs.len();
+        exprs.extend(plan.compared_names().iter().map(|c| shown(c)));
+        let compared = start..exprs.len();
+        let start = exprs.len();
+        exprs.extend(plan.watched().iter().map(|c| shown(c)));
+        let watched = start..exprs.len();
+        let lookup = Lookup::new(dialect, &plan.table, &plan.id, &exprs);
+        Confirm { db, lookup, layout: Layout { key, by, money, keep, compared, watched }, keep: args.keep.clone() }
+    }
+
+    /// Confirms each batch of candidates as it comes, and reports the findings.
+    pub async fn run<W: Write>(
+        mut self,
+        mut findings: Findings<W>,
+        mut batches: tokio::sync::mpsc::Receiver<Vec<Cluster>>,
+        window_us: i64,
+    ) -> Result<Findings<W>> {
+        while let Some(batch) = batches.recv().await {
+            self.confirm_batch(batch, window_us, &mut findings).await?;
+        }
+        self.db.close().await?;
+        Ok(findings)
+    }
+
+    async fn confirm_batch<W: Write>(
+        &mut self,
+        batch: Vec<Cluster>,
+        window_us: i64,
+        findings: &mut Findings<W>,
+    ) -> Result<()> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<&RowId> = batch.iter().flat_map(|c| c.members.iter().map(|m| &m.id)).collect();
+        let mut looked: FxHashMap<String, Vec<Option<String>>> = FxHashMap::default();
+        for chunk in ids.chunks(CONFIRM_BATCH) {
+            let (sql, binds) = self.lookup.statement(chunk);
+            for row in self.db.query_text(&sql, &binds).await.context("confirming candidate rows")? {
+                let mut cells = row.into_iter();
+                let Some(Some(id)) = cells.next() else { continue };
+                looked.insert(id, cells.collect());
+            }
+        }
+        let l = &self.layout;
+        let mut confirmed = Vec::new();
+        for candidate in batch {
+            let mut rows = Vec::with_capacity(candidate.members.len());
+            for mut member in candidate.members {
+                // A row deleted since the stream read it is no longer damage.
+                let Some(row) = looked.remove(&member.id.to_string()) else { continue };
+                let cell = |i: Option<usize>| i.and_then(|i| row[i].clone());
+                member.key = cell(l.key).map(Into::into);
+                member.by = cell(l.by).map(Into::into);
+                member.money = l
+                    .money
+                    .iter()
+                    .map(|(amount, currency)| {
+                        let amount = cell(Some(*amount)).as_deref().map(parse_number).transpose()?;
+                        Ok((amount, cell(*currency).map(Into::into)))
+                    })
+                    .collect::<Result<_>>()?;
+                member.keep = cell(l.keep).is_some_and(|v| v == "1");
+                member.watched = row[l.watched.clone()].iter().map(|v| v.as_deref().map(Into::into)).collect();
+                rows.push((member, row[l.compared.clone()].to_vec()));
+            }
+            confirmed.extend(window::confirm(rows, window_us));
+        }
+        confirmed.sort_by(|a, b| (a.original().t_us, &a.original().id).cmp(&(b.original().t_us, &b.original().id)));
+        for mut cluster in confirmed {
+            let (kept, matched) = match &self.keep {
+                Keep::First => (0, true),
+                Keep::Last => (cluster.members.len() - 1, true),
+                Keep::Condition(_) => match cluster.members.iter().position(|m| m.keep) {
+                    Some(i) => (i, true),
+                    None => (0, false),
+                },
+            };
+            cluster.kept = kept;
+            findings.add(cluster, matched)?;
+        }
+        Ok(())
+    }
+}
+
+fn parse_number(text: &str) -> Result<Decimal> {
+    Decimal::from_str(text)
+        .or_else(|_| Decimal::from_scientific(text))
+        .with_context(|| format!("--sum column value {text:?} is not a number"))
+}

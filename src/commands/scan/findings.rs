@@ -1,0 +1,589 @@
+//! Turns confirmed clusters into report rows as they close, keeps the
+//! totals (sums per currency), and ends the report: the summary, the near
+//! misses, and the outcome.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::Result;
+use rust_decimal::Decimal;
+use rustc_hash::FxHashSet;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::audit::Audit;
+use super::plan::Plan;
+use super::read::Scanned;
+use super::{Keep, ScanArgs, ScanOutput};
+use crate::db::Engine;
+use crate::exit::Outcome;
+use crate::nearmiss::Stats;
+use crate::report::Emitter;
+use crate::timeparse;
+use crate::window::{Cause, Cluster, Member};
+
+/// A decimal written as a JSON number with all its digits (`19.90`, not `"19.90"` or `19.9`).
+#[derive(Debug, Clone, Copy)]
+pub struct Amount(pub Decimal);
+
+impl Serialize for Amount {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        rust_decimal::serde::arbitrary_precision::serialize(&self.0, s)
+    }
+}
+
+/// Clusters the table format lists by default: the most extra rows first.
+const TABLE_LIMIT: usize = 50;
+
+/// Near misses are reported, and the scan is not clean, from this share of
+/// the rows scanned (and at least `NEAR_MIN` rows).
+const NEAR_SHARE: f64 = 0.001;
+const NEAR_MIN: u64 = 3;
+
+/// A cluster kept for a limited listing, ordered by its extra rows (more
+/// first), then by when it was found (earlier first).
+struct Kept {
+    extras: usize,
+    n: u64,
+    rows: Vec<Value>,
+}
+
+impl Ord for Kept {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.extras.cmp(&other.extras).then(other.n.cmp(&self.n))
+    }
+}
+
+impl PartialOrd for Kept {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Kept {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Kept {}
+
+/// Amounts of each `--sum` column, per currency where its currency is known:
+/// amounts in different currencies are never added.
+#[derive(Debug, Clone, Default)]
+struct Sums {
+    per_column: Vec<BTreeMap<Option<Box<str>>, Decimal>>,
+}
+
+/// How a sum with no currency on its row is named among currencies.
+const NO_CURRENCY: &str = "(none)";
+
+impl Sums {
+    fn new(columns: usize) -> Sums {
+        Sums { per_column: vec![BTreeMap::new(); columns] }
+    }
+
+    fn add<'a>(&mut self, members: impl IntoIterator<Item = &'a Member>) {
+        for member in members {
+            for (sums, (amount, currency)) in self.per_column.iter_mut().zip(&member.money) {
+                if let Some(amount) = amount {
+                    *sums.entry(currency.clone()).or_default() += amount;
+                }
+            }
+        }
+    }
+
+    fn merge(&mut self, other: &Sums) {
+        for (mine, theirs) in self.per_column.iter_mut().zip(&other.per_column) {
+            for (currency, amount) in theirs {
+                *mine.entry(currency.clone()).or_default() += amount;
+            }
+        }
+    }
+
+    /// `{"amount": 10.00}`, or `{"amount": {"EUR": 10.00, "USD": 5.00}}` for
+    /// a column with a currency.
+    fn json(&self, columns: &[SumColumn]) -> Value {
+        let mut out = Map::new();
+        for (column, sums) in columns.iter().zip(&self.per_column) {
+            let value = if column.currency.is_some() {
+                let by: Map<String, Value> = sums
+                    .iter()
+                    .map(|(c, a)| (c.as_deref().unwrap_or(NO_CURRENCY).to_string(), json!(Amount(*a))))
+                    .collect();
+                Value::Object(by)
+            } else {
+                json!(Amount(sums.values().copied().sum::<Decimal>()))
+            };
+            out.insert(column.name.clone(), value);
+        }
+        Value::Object(out)
+    }
+
+    /// `amount 10.00 EUR, 5.00 USD; fee 1.50`.
+    fn text(&self, columns: &[SumColumn]) -> String {
+        let parts: Vec<String> = columns
+            .iter()
+            .zip(&self.per_column)
+            .map(|(column, sums)| {
+                let amounts: Vec<String> = if column.currency.is_some() {
+                    sums.iter()
+                        .map(|(c, a)| format!("{} {}", a.normalize(), c.as_deref().unwrap_or(NO_CURRENCY)))
+                        .collect()
+                } else {
+                    vec![sums.values().copied().sum::<Decimal>().normalize().to_string()]
+                };
+                let amounts = if amounts.is_empty() { "0".to_string() } else { amounts.join(", ") };
+                format!("{} {amounts}", column.name)
+            })
+            .collect();
+        parts.join("; ")
+    }
+}
+
+/// A `--sum` column and the column naming its currency.
+#[derive(Debug, Clone)]
+pub struct SumColumn {
+    pub name: String,
+    pub currency: Option<String>,
+}
+
+/// Turns clusters into report rows as they close, and keeps the totals.
+pub struct Findings<W: Write> {
+    pub emitter: Emitter<W>,
+    /// With `--state`: which clusters this run lists.
+    pub audit: Option<Audit>,
+    /// With a limit, the clusters listed so far: the most extra rows, kept
+    /// in a bounded heap (so a table of 50 holds 50, not every cluster).
+    kept: Option<(usize, std::collections::BinaryHeap<std::cmp::Reverse<Kept>>)>,
+    output: ScanOutput,
+    keep: Keep,
+    compared: Vec<String>,
+    watched: Vec<String>,
+    sums: Vec<SumColumn>,
+    has_key: bool,
+    by: Option<String>,
+    table: String,
+    ignored: Vec<String>,
+    clusters: u64,
+    extra_rows: u64,
+    at_stake: Sums,
+    by_hit: FxHashSet<Option<Box<str>>>,
+    causes: [u64; 4],
+    /// Clusters where no row met `--keep`'s condition: the first was kept.
+    keep_unmatched: u64,
+}
+
+impl<W: Write> Findings<W> {
+    pub fn new(args: &ScanArgs, plan: &Plan, engine: Engine, mut emitter: Emitter<W>) -> Result<Self> {
+        let compared = plan.compared_names();
+        let sums: Vec<SumColumn> =
+            args.sum.iter().map(|s| SumColumn { name: s.clone(), currency: plan.currency_of(s) }).collect();
+        emitter.meta(
+            "table",
+            format!("{}.{}", plan.table.schema, plan.table.name),
+            format!("{} ({})", plan.table.name, engine.name()),
+        )?;
+        crate::report::config_meta(&mut emitter, args.config.as_deref())?;
+        emitter.meta("compared_columns", &compared, compared.join(", "))?;
+        let excluded_text: Vec<String> = plan.excluded.iter().map(|e| format!("{} ({})", e.column, e.reason)).collect();
+        emitter.meta("excluded_columns", &plan.excluded, excluded_text.join(", "))?;
+        let key_text = match &plan.key {
+            Some(key) => {
+                let mut text = format!("{key} ({})", plan.key_choice.reason);
+                if !plan.key_choice.not_chosen.is_empty() {
+                    text.push_str(&format!(
+                        "; also key-looking, not chosen: {}",
+                        plan.key_choice.not_chosen.join(", ")
+                    ));
+                }
+                text
+            }
+            None => "none: causes are unknown (name one with --key-column)".to_string(),
+        };
+        emitter.meta("key_column", &plan.key, key_text)?;
+        emitter.meta(
+            "key_column_reason",
+            json!({"reason": plan.key.as_ref().map(|_| &plan.key_choice.reason), "not_chosen": plan.key_choice.not_chosen}),
+            "",
+        )?;
+        if !sums.is_empty() {
+            let currencies: Map<String, Value> = sums.iter().map(|s| (s.name.clone(), json!(s.currency))).collect();
+            let text: Vec<String> = sums
+                .iter()
+                .map(|s| match &s.currency {
+                    Some(c) => format!("{} in {c}", s.name),
+                    None => format!("{} (no currency column)", s.name),
+                })
+                .collect();
+            emitter.meta("sum_currencies", currencies, text.join(", "))?;
+        }
+        let window = args.window().as_secs_f64();
+        emitter.meta("window_seconds", window, window.to_string())?;
+        let mut notes = plan.time.notes();
+        notes.extend(plan.decided.iter().cloned());
+        emitter.meta("notes", &notes, notes.join("; "))?;
+        let mut summary = vec![
+            "clusters_not_listed",
+            "rows_scanned",
+            "rows_unreadable",
+            "time_range",
+            "cluster_count",
+            "clusters_by_cause",
+            "extra_rows",
+            "extra_share",
+            "near_misses",
+        ];
+        if !sums.is_empty() {
+            summary.push("sum_at_stake");
+        }
+        if args.by.is_some() {
+            summary.push("by_values_hit");
+        }
+        summary.push("elapsed_seconds");
+        if args.state.is_some() {
+            summary.push("audit");
+        }
+        emitter.expect_summary(&summary);
+        let limit = match (args.limit, args.report.format) {
+            (Some(n), _) => Some(usize::try_from(n).unwrap_or(usize::MAX)),
+            (None, crate::report::Format::Table) => Some(TABLE_LIMIT),
+            (None, _) => None,
+        };
+        let watched = plan.watched();
+        let keyed = args.keep != Keep::First;
+        let columns: Vec<&str> = match args.output {
+            ScanOutput::Clusters => {
+                let mut c = vec!["cluster", "original_id"];
+                c.extend(keyed.then_some("kept_id"));
+                c.extend(["extra_ids", "count", "first_at", "span_seconds", "cause"]);
+                c.extend(args.by.is_some().then_some("by"));
+                c.extend((!sums.is_empty()).then_some("sum"));
+                c.push("values");
+                c.extend((!watched.is_empty()).then_some("changed"));
+                c
+            }
+            ScanOutput::Rows => {
+                let mut c = vec!["cluster", "original_id"];
+                c.extend(keyed.then_some("kept_id"));
+                c.extend(["duplicate_id", "gap_seconds", "cause"]);
+                c.extend(args.by.is_some().then_some("by"));
+                c.extend((!sums.is_empty()).then_some("sum"));
+                c
+            }
+        };
+        emitter.columns(columns.into_iter().map(String::from).collect());
+        Ok(Findings {
+            emitter,
+            audit: None,
+            kept: limit.map(|n| (n, std::collections::BinaryHeap::new())),
+            output: args.output,
+            keep: args.keep.clone(),
+            compared,
+            watched,
+            at_stake: Sums::new(sums.len()),
+            sums,
+            has_key: plan.key.is_some(),
+            by: args.by.clone(),
+            table: args.table.clone(),
+            ignored: args.ignore.clone(),
+            clusters: 0,
+            extra_rows: 0,
+            by_hit: FxHashSet::default(),
+            causes: [0; 4],
+            keep_unmatched: 0,
+        })
+    }
+
+    /// A confirmed cluster; `matched` is false when `--keep`'s condition held
+    /// for none of its rows (the first is kept).
+    pub fn add(&mut self, cluster: Cluster, matched: bool) -> Result<()> {
+        if let Some(audit) = &mut self.audit
+            && !audit.lists(&cluster)
+        {
+            return Ok(());
+        }
+        self.clusters += 1;
+        if !matched {
+            self.keep_unmatched += 1;
+        }
+        let n = self.clusters;
+        let cause = Cause::of(self.has_key.then(|| cluster.members.iter().map(|m| m.key.as_deref())));
+        self.causes[cause as usize] += 1;
+        let original = cluster.original();
+        let extras = cluster.extras();
+        self.extra_rows += extras.len() as u64;
+        let mut sums = Sums::new(self.sums.len());
+        sums.add(extras.iter().copied());
+        self.at_stake.merge(&sums);
+        if self.by.is_some() {
+            self.by_hit.insert(cluster.keeper().by.clone());
+        }
+        let keyed = self.keep != Keep::First;
+        let mut listed: Vec<Value> = Vec::new();
+        match self.output {
+            ScanOutput::Clusters => {
+                let mut row = Map::new();
+                row.insert("cluster".into(), json!(n));
+                row.insert("original_id".into(), json!(original.id.to_string()));
+                if keyed {
+                    row.insert("kept_id".into(), json!(cluster.keeper().id.to_string()));
+                }
+                row.insert("extra_ids".into(), json!(extras.iter().map(|m| m.id.to_string()).collect::<Vec<_>>()));
+                row.insert("count".into(), json!(cluster.members.len()));
+                row.insert("first_at".into(), json!(timeparse::rfc3339(timeparse::from_micros(original.t_us))));
+                row.insert("span_seconds".into(), json!(timeparse::seconds(cluster.span_us())));
+                row.insert("cause".into(), json!(cause));
+                if self.by.is_some() {
+                    row.insert("by".into(), json!(cluster.keeper().by.as_deref()));
+                }
+                if !self.sums.is_empty() {
+                    row.insert("sum".into(), sums.json(&self.sums));
+                }
+                let values: Map<String, Value> = self
+                    .compared
+                    .iter()
+                    .cloned()
+                    .zip(cluster.shown.iter().map(|v| v.clone().map_or(Value::Null, Value::String)))
+                    .collect();
+                row.insert("values".into(), Value::Object(values));
+                if !self.watched.is_empty() {
+                    row.insert("changed".into(), Value::Object(changed(&self.watched, &cluster)));
+                }
+                listed.push(Value::Object(row));
+            }
+            ScanOutput::Rows => {
+                for (i, extra) in cluster.members.iter().enumerate() {
+                    if i == cluster.kept {
+                        continue;
+                    }
+                    let gap = match i {
+                        0 => 0,
+                        i => extra.t_us - cluster.members[i - 1].t_us,
+                    };
+                    let mut row = Map::new();
+                    row.insert("cluster".into(), json!(n));
+                    row.insert("original_id".into(), json!(original.id.to_string()));
+                    if keyed {
+                        row.insert("kept_id".into(), json!(cluster.keeper().id.to_string()));
+                    }
+                    row.insert("duplicate_id".into(), json!(extra.id.to_string()));
+                    row.insert("gap_seconds".into(), json!(timeparse::seconds(gap)));
+                    row.insert("cause".into(), json!(cause));
+                    if self.by.is_some() {
+                        row.insert("by".into(), json!(extra.by.as_deref()));
+                    }
+                    if !self.sums.is_empty() {
+                        let mut one = Sums::new(self.sums.len());
+                        one.add([extra]);
+                        row.insert("sum".into(), one.json(&self.sums));
+                    }
+                    listed.push(Value::Object(row));
+                }
+            }
+        }
+        match &mut self.kept {
+            None => {
+                for row in listed {
+                    self.emitter.row_value(row)?;
+                }
+            }
+            Some((limit, heap)) => {
+                heap.push(std::cmp::Reverse(Kept { extras: extras.len(), n, rows: listed }));
+                if heap.len() > *limit {
+                    heap.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn finish(mut self, scanned: &Scanned, near: &Stats, carried: &[String], elapsed: Duration) -> Result<Outcome> {
+        let mut not_listed = 0;
+        if let Some((_, heap)) = self.kept.take() {
+            let mut kept: Vec<Kept> = heap.into_iter().map(|r| r.0).collect();
+            kept.sort_by(|a, b| b.cmp(a));
+            not_listed = self.clusters - kept.len() as u64;
+            for cluster in kept {
+                for row in cluster.rows {
+                    self.emitter.row_value(row)?;
+                }
+            }
+        }
+        if self.keep_unmatched > 0
+            && let Keep::Condition(condition) = &self.keep
+        {
+            let text = format!(
+                "in {} clusters no row met --keep {condition:?}: each keeps its first row",
+                self.keep_unmatched
+            );
+            self.emitter.meta("keep_unmatched", self.keep_unmatched, text)?;
+        }
+        let e = &mut self.emitter;
+        let more = match not_listed {
+            0 => String::new(),
+            n => format!("{n} more clusters with fewer extra rows (raise --limit, or --format csv for all)"),
+        };
+        e.summary("clusters_not_listed", not_listed, more)?;
+        e.summary("rows_scanned", scanned.rows, scanned.rows.to_string())?;
+        let unreadable_text = if scanned.unreadable == 0 {
+            String::new()
+        } else {
+            format!("{} (their created-at value is not a readable time; left out)", scanned.unreadable)
+        };
+        e.summary("rows_unreadable", scanned.unreadable, unreadable_text)?;
+        let range = match (scanned.first_us, scanned.last_us) {
+            (Some(first), Some(last)) => {
+                let (first, last) = (timeparse::from_micros(first), timeparse::from_micros(last));
+                (
+                    json!({"first": timeparse::rfc3339(first), "last": timeparse::rfc3339(last)}),
+                    format!("{} .. {}", timeparse::rfc3339(first), timeparse::rfc3339(last)),
+                )
+            }
+            _ => (json!({"first": null, "last": null}), "no rows".to_string()),
+        };
+        e.summary("time_range", range.0, range.1)?;
+        let causes: Map<String, Value> = [Cause::NoKey, Cause::KeyPerAttempt, Cause::KeyReused, Cause::Unknown]
+            .into_iter()
+            .map(|c| (c.as_str().to_string(), json!(self.causes[c as usize])))
+            .collect();
+        let causes_text: Vec<String> =
+            causes.iter().filter(|(_, v)| **v != json!(0)).map(|(k, v)| format!("{k} {v}")).collect();
+        let clusters_text = if causes_text.is_empty() {
+            self.clusters.to_string()
+        } else {
+            format!("{} ({})", self.clusters, causes_text.join(", "))
+        };
+        e.summary("cluster_count", self.clusters, clusters_text)?;
+        for (cause, n) in &causes {
+            let n = n.as_f64().unwrap_or(0.0);
+            crate::metrics::gauge(
+                "idemctl_scan_clusters",
+                "Clusters of near-duplicate rows, by cause",
+                &[("cause", cause)],
+                n,
+            );
+        }
+        crate::metrics::gauge("idemctl_scan_extra_rows", "Rows retries created", &[], self.extra_rows as f64);
+        crate::metrics::gauge("idemctl_scan_rows_scanned", "Rows the scan read", &[], scanned.rows as f64);
+        e.summary("clusters_by_cause", &causes, "")?;
+        let share = if scanned.rows == 0 { 0.0 } else { self.extra_rows as f64 / scanned.rows as f64 };
+        e.summary(
+            "extra_rows",
+            self.extra_rows,
+            format!("{} ({:.3}% of rows scanned)", self.extra_rows, share * 100.0),
+        )?;
+        e.summary("extra_share", share, "")?;
+        let (near_value, near_text, not_clean) =
+            near_misses(near, carried, scanned.rows, &self.table, &self.ignored, self.clusters);
+        crate::metrics::gauge(
+            "idemctl_scan_near_miss_rows",
+            "Rows that nearly match one before them within the window",
+            &[],
+            near.near_rows as f64,
+        );
+        e.summary("near_misses", near_value, near_text)?;
+        if !self.sums.is_empty() {
+            for (column, sums) in self.sums.iter().zip(&self.at_stake.per_column) {
+                for (currency, amount) in sums {
+                    let currency =
+                        currency.as_deref().unwrap_or(if column.currency.is_some() { NO_CURRENCY } else { "" });
+                    crate::metrics::gauge(
+                        "idemctl_scan_sum_at_stake",
+                        "Each --sum column's total over the extra rows, per currency",
+                        &[("column", &column.name), ("currency", currency)],
+                        amount.to_string().parse::<f64>().unwrap_or(0.0),
+                    );
+                }
+            }
+            e.summary("sum_at_stake", self.at_stake.json(&self.sums), self.at_stake.text(&self.sums))?;
+        }
+        if self.by.is_some() {
+            e.summary("by_values_hit", self.by_hit.len(), self.by_hit.len().to_string())?;
+        }
+        e.summary("elapsed_seconds", elapsed.as_secs_f64(), format!("{:.2}", elapsed.as_secs_f64()))?;
+        if let Some(audit) = &self.audit {
+            let text = format!(
+                "clusters that ended after {} and before {}; {} still open wait for the next run",
+                audit.shown(audit.previous_final_us),
+                audit.shown(Some(audit.final_us())),
+                audit.open
+            );
+            self.emitter.summary("audit", audit.summary(), text)?;
+        }
+        self.emitter.finish()?;
+        if let Some(audit) = &self.audit {
+            audit.save()?;
+        }
+        Ok(Outcome::from_findings(self.clusters > 0 || not_clean))
+    }
+}
+
+/// The watched columns whose values differ within the cluster, each with
+/// its values in row order (`{"state": ["invalid", "completed"]}`).
+fn changed(watched: &[String], cluster: &Cluster) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (i, column) in watched.iter().enumerate() {
+        let mut values: Vec<Option<&str>> = Vec::new();
+        for member in &cluster.members {
+            let value = member.watched.get(i).and_then(|v| v.as_deref());
+            if values.last() != Some(&value) {
+                values.push(value);
+            }
+        }
+        let distinct: FxHashSet<Option<&str>> = values.iter().copied().collect();
+        if distinct.len() > 1 {
+            out.insert(column.clone(), json!(values));
+        }
+    }
+    out
+}
+
+/// The near misses in the summary: their count, the columns that kept
+/// them apart, and whether there are too many to call the table clean.
+fn near_misses(
+    near: &Stats,
+    carried: &[String],
+    rows: u64,
+    table: &str,
+    ignored: &[String],
+    clusters: u64,
+) -> (Value, String, bool) {
+    let mut by_column: Vec<(&str, u64)> =
+        carried.iter().zip(&near.differs).filter(|(_, n)| **n > 0).map(|(c, n)| (c.as_str(), *n)).collect();
+    by_column.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let share = if rows == 0 { 0.0 } else { near.near_rows as f64 / rows as f64 };
+    let not_clean = near.near_rows >= NEAR_MIN && share >= NEAR_SHARE;
+    // The columns that, left out, would turn most near misses into matches.
+    let blocking: Vec<&str> =
+        by_column.iter().filter(|(_, n)| *n * 5 >= near.near_rows).map(|(c, _)| *c).take(4).collect();
+    let mut ignore: Vec<String> = ignored.to_vec();
+    ignore.extend(blocking.iter().map(|c| c.to_string()));
+    let command = (!blocking.is_empty()).then(|| format!("idemctl scan --table {table} --ignore {}", ignore.join(",")));
+    let value = json!({
+        "rows": near.near_rows,
+        "share": share,
+        "by_column": by_column.iter().map(|(c, n)| (c.to_string(), json!(n))).collect::<Map<String, Value>>(),
+        "reported": not_clean,
+        "command": command,
+    });
+    let text = if !not_clean {
+        match near.near_rows {
+            0 => "none".to_string(),
+            n => format!("{n} (below {:.1}% of rows scanned: not counted as findings)", NEAR_SHARE * 100.0),
+        }
+    } else {
+        let columns: Vec<String> = by_column.iter().take(6).map(|(c, n)| format!("{c} in {n}")).collect();
+        let lead = if clusters == 0 { "not clean: " } else { "" };
+        format!(
+            "{lead}{} rows ({:.2}% of rows scanned) equal a row before them within the window on every compared column but \
+             one or a few: {}. If retries mint those values, compare without them: {}",
+            near.near_rows,
+            share * 100.0,
+            columns.join(", "),
+            command.as_deref().unwrap_or("--ignore the columns named")
+        )
+    };
+    (value, text, not_clean)
+}

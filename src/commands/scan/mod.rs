@@ -1,0 +1,296 @@
+//! `idemctl scan`: near-duplicate rows in a creation table, clustered by a
+//! time window, with the cause of each cluster, its cost, and a remediation list.
+//!
+//! What to compare is decided by the catalog (`plan`), then by the first
+//! rows of the pass (`columns`); the rows are read (`read`), grouped by the
+//! clusterer, confirmed on their values (`confirm`) and reported (`findings`).
+
+mod audit;
+mod columns;
+mod confirm;
+mod findings;
+mod plan;
+mod read;
+
+use std::io::BufWriter;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
+use clap::{Args, ValueEnum};
+
+use crate::cli::{Connect, Output};
+use crate::db::catalog;
+use crate::db::scan as db_scan;
+use crate::db::{self, Access};
+use crate::exit::Outcome;
+use crate::nearmiss::{Detector, Stats};
+use crate::report::{self, Emitter};
+use crate::timeparse;
+use crate::timeparse::TimeUnit;
+use crate::window::{Cluster, Clusterer, Member};
+
+use audit::Audit;
+use columns::WarmUp;
+use confirm::{CONFIRM_ROWS, Confirm};
+use findings::Findings;
+use read::{Rows, Scanned};
+
+#[derive(Debug, Clone, Args)]
+pub struct ScanArgs {
+    #[command(flatten)]
+    pub connect: Connect,
+    /// The creation table to scan (`schema.table` to name another schema)
+    #[arg(long, value_name = "TABLE")]
+    pub table: String,
+    /// The row id column [default: the single-column primary key]
+    #[arg(long, value_name = "COL")]
+    pub id: Option<String>,
+    /// The creation-time column [default: created_at, inserted_at, created, ... whichever exists]
+    #[arg(long, value_name = "COL")]
+    pub created_at: Option<String>,
+    /// Equal rows at most this far apart, one after another, are one cluster [default: 5s]
+    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    pub window: Option<Duration>,
+    /// Compare exactly these columns instead of the default set
+    #[arg(long, value_name = "COL,...", value_delimiter = ',')]
+    pub columns: Vec<String>,
+    /// Leave these columns out of the comparison (repeatable, or comma-separated)
+    #[arg(long, value_name = "COL,...", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Only rows matching this SQL condition (raw SQL, run in a read-only session)
+    #[arg(long = "where", value_name = "SQL")]
+    pub filter: Option<String>,
+    /// Only rows created at or after this time: RFC 3339, or a duration back from now (24h)
+    #[arg(long, value_name = "TIME", value_parser = timeparse::instant)]
+    pub since: Option<DateTime<Utc>>,
+    /// Only rows created before this time: RFC 3339, or a duration back from now
+    #[arg(long, value_name = "TIME", value_parser = timeparse::instant)]
+    pub until: Option<DateTime<Utc>>,
+    /// A file that carries a scheduled audit from run to run: each run reads on from one window before the last run's high-water mark, and lists each cluster once, in the run where it can no longer grow
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<std::path::PathBuf>,
+    /// The idempotency-key column, to tell causes apart [default: idempotency_key, idem_key, ... whichever exists]
+    #[arg(long, value_name = "COL")]
+    pub key_column: Option<String>,
+    /// A numeric column to total over the extra rows: the money at stake, per currency (repeatable)
+    #[arg(long, value_name = "COL")]
+    pub sum: Vec<String>,
+    /// The column naming each amount's currency [default: AMOUNT_currency beside the --sum column, else currency, currency_code, ...]
+    #[arg(long, value_name = "COL")]
+    pub currency_column: Option<String>,
+    /// Which row of each cluster stays: first, last, or the first row meeting an SQL condition ("state <> 'invalid'")
+    #[arg(long, value_name = "first|last|SQL", default_value = "first", value_parser = parse_keep)]
+    pub keep: Keep,
+    /// A column naming who was hit (customer, account), reported per cluster
+    #[arg(long, value_name = "COL")]
+    pub by: Option<String>,
+    /// One line per cluster, or one line per extra row (the remediation list)
+    #[arg(long, value_enum, default_value_t = ScanOutput::Clusters)]
+    pub output: ScanOutput,
+    /// List the N clusters with the most extra rows [default: 50 in the table format; every cluster in csv, json and ndjson]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+    /// Unit of an integer created-at column [default: detected from its values]
+    #[arg(long, value_enum, default_value_t = TimeUnit::Auto)]
+    pub time_unit: TimeUnit,
+    /// The config file, filled in after parsing: scan options per table under [scan.TABLE].
+    #[arg(skip)]
+    pub config: Option<std::path::PathBuf>,
+    #[arg(skip)]
+    pub report: Output,
+}
+
+impl ScanArgs {
+    /// What the report's rows are called: `clusters`, or `rows` with `--output rows`.
+    pub fn rows_key(&self) -> &'static str {
+        match self.output {
+            ScanOutput::Clusters => "clusters",
+            ScanOutput::Rows => "rows",
+        }
+    }
+
+    /// The options of `[scan.TABLE]` in the config file, wherever a flag left one unset.
+    fn with_config(mut self) -> Result<ScanArgs> {
+        let config = crate::config::Config::load(self.config.as_deref())?;
+        let Some(file) = config.scan.get(&self.table) else { return Ok(self) };
+        if self.window.is_none()
+            && let Some(text) = &file.window
+        {
+            self.window =
+                Some(timeparse::duration(text).map_err(|e| anyhow::anyhow!("config scan.{}.window: {e}", self.table))?);
+        }
+        let fill = |flag: &mut Option<String>, file: &Option<String>| {
+            if flag.is_none() {
+                flag.clone_from(file);
+            }
+        };
+        fill(&mut self.id, &file.id);
+        fill(&mut self.created_at, &file.created_at);
+        fill(&mut self.key_column, &file.key_column);
+        fill(&mut self.by, &file.by);
+        fill(&mut self.currency_column, &file.currency_column);
+        fill(&mut self.filter, &file.filter);
+        if self.sum.is_empty() {
+            self.sum = file.sum.clone().map(crate::config::OneOrMany::into_vec).unwrap_or_default();
+        }
+        if self.keep == Keep::First
+            && let Some(keep) = &file.keep
+        {
+            self.keep = parse_keep(keep).map_err(|e| anyhow::anyhow!("config scan.{}.keep: {e}", self.table))?;
+        }
+        if self.columns.is_empty() {
+            self.columns = file.columns.clone().unwrap_or_default();
+        }
+        if self.ignore.is_empty() {
+            self.ignore = file.ignore.clone().unwrap_or_default();
+        }
+        Ok(self)
+    }
+
+    fn window(&self) -> Duration {
+        self.window.unwrap_or(Duration::from_secs(5))
+    }
+}
+
+/// Which row of a cluster stays: the others are the damage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Keep {
+    First,
+    Last,
+    /// The first row for which this SQL condition holds (the first row when none does).
+    Condition(String),
+}
+
+fn parse_keep(text: &str) -> Result<Keep, String> {
+    match text.trim() {
+        "first" => Ok(Keep::First),
+        "last" => Ok(Keep::Last),
+        "" => Err("--keep takes first, last, or an SQL condition".into()),
+        condition => Ok(Keep::Condition(condition.to_string())),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScanOutput {
+    /// One line per cluster, then a summary
+    Clusters,
+    /// One line per extra (duplicate) row: the remediation list
+    Rows,
+}
+
+pub async fn run(args: ScanArgs) -> Result<Outcome> {
+    let started = Instant::now();
+    let mut args = args.with_config()?;
+    let audit = match args.state.clone() {
+        Some(path) => Some(Audit::start(&path, &mut args)?),
+        None => None,
+    };
+    if let (Some(since), Some(until)) = (args.since, args.until)
+        && since >= until
+    {
+        bail!(
+            "--since ({}) must be before --until ({}): no row can be in that range",
+            timeparse::rfc3339(since),
+            timeparse::rfc3339(until)
+        );
+    }
+    let mut db = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
+    let table = catalog::table(&mut db, &args.table).await?;
+    report::say_target(args.report.quiet, "scan", &db.target().place(), &format!("{}.{}", table.schema, table.name));
+    let mut plan = plan::resolve(&args, table, &mut db).await?;
+    plan::probe(&mut plan, &mut db).await?;
+    let slices = db_scan::slices(&mut db, &plan.source()).await?;
+    let estimate = if report::wants_progress(args.report.quiet) {
+        db_scan::row_estimate(&mut db, &plan.table).await
+    } else {
+        None
+    };
+    let bar = report::progress(args.report.quiet, estimate, "scanning");
+    let window_us = i64::try_from(args.window().as_micros()).unwrap_or(i64::MAX);
+    let mut rows = Rows::open(&args, &plan, &db.dialect(), &slices).await?;
+    // The first rows decide what the data says about the comparison, before
+    // any of them is clustered.
+    let warm = columns::warm_up(&mut rows, plan.carried.len(), &bar).await?;
+    columns::decide(&mut plan, &warm, window_us, &mut db).await.context("deciding the compared columns")?;
+    let mut confirming = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
+    confirming.set_subject(&plan.table.schema, &plan.table.name);
+    let confirm = Confirm::new(&args, &plan, confirming);
+    let emitter = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), args.rows_key());
+    let mut findings = Findings::new(&args, &plan, db.engine(), emitter)?;
+    findings.audit = audit;
+    if report::wants_progress(args.report.quiet) {
+        // Said before the clusters come, not across the bar.
+        bar.suspend(|| findings.emitter.say_pending());
+    }
+    // Candidates are confirmed, and findings written, by a task of their own
+    // on a session of its own, while the scan goes on.
+    let (candidates, to_confirm) = tokio::sync::mpsc::channel(8);
+    let confirming = tokio::spawn(confirm.run(findings, to_confirm, window_us));
+    let (scanned, near) = cluster(&plan, warm, rows, window_us, candidates, &bar)
+        .await
+        .with_context(|| format!("scanning {}", plan.table.name))?;
+    let findings = confirming.await??;
+    bar.finish_and_clear();
+    db.close().await?;
+    let carried: Vec<String> = plan.carried.iter().map(|c| c.name.clone()).collect();
+    findings.finish(&scanned, &near, &carried, started.elapsed())
+}
+
+/// Feeds the held rows, then the rest of the table, to the clusterer on the
+/// compared columns and to the near-miss detector, and hands the candidate
+/// clusters to the confirming task as they close.
+async fn cluster(
+    plan: &plan::Plan,
+    warm: WarmUp,
+    mut rows: Rows,
+    window_us: i64,
+    candidates: tokio::sync::mpsc::Sender<Vec<Cluster>>,
+    bar: &indicatif::ProgressBar,
+) -> Result<(Scanned, Stats)> {
+    let width = plan.carried.len();
+    let compared = plan.compared_ix();
+    let mut detector = Detector::new(window_us, width, &plan.compared, false);
+    let mut clusterer = Clusterer::new(window_us);
+    let mut pending: Vec<Cluster> = Vec::new();
+    let mut pending_rows = 0;
+    let push =
+        |clusterer: &mut Clusterer, detector: &mut Detector, id: crate::window::RowId, t_us: i64, hashes: &[u64]| {
+            detector.push(&id, t_us, hashes);
+            let key = crate::fingerprint::key(hashes, &compared);
+            clusterer.push(&key.to_le_bytes(), Member::new(id, t_us));
+        };
+    let WarmUp { rows: held, hashes } = warm;
+    for (i, (id, t_us)) in held.into_iter().enumerate() {
+        push(&mut clusterer, &mut detector, id, t_us, &hashes[i * width..(i + 1) * width]);
+        while let Some(cluster) = clusterer.pop_ready() {
+            pending_rows += cluster.members.len();
+            pending.push(cluster);
+        }
+    }
+    drop(hashes);
+    loop {
+        if pending_rows >= CONFIRM_ROWS {
+            pending_rows = 0;
+            // A closed channel means the confirming task failed: its error is below.
+            if candidates.send(std::mem::take(&mut pending)).await.is_err() {
+                break;
+            }
+        }
+        let Some((id, t_us, hashes)) = rows.next().await? else { break };
+        push(&mut clusterer, &mut detector, id, t_us, hashes);
+        while let Some(cluster) = clusterer.pop_ready() {
+            pending_rows += cluster.members.len();
+            pending.push(cluster);
+        }
+        if rows.scanned.rows.is_multiple_of(4096) {
+            bar.set_position(rows.scanned.rows);
+        }
+    }
+    clusterer.finish();
+    while let Some(cluster) = clusterer.pop_ready() {
+        pending.push(cluster);
+    }
+    let _ = candidates.send(pending).await;
+    Ok((rows.scanned, detector.stats))
+}

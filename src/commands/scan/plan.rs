@@ -1,0 +1,546 @@
+//! What a scan compares, as far as the catalog and a bounded look at the
+//! first rows tell, before the pass: the row id, the created-at and key
+//! columns, and every other column compared or left out with its reason.
+//! The pass itself may leave out more, or put a column back (`columns.rs`).
+
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+
+use super::ScanArgs;
+use crate::db::catalog::{Column, Table};
+use crate::db::dialect::TimeRepr;
+use crate::db::scan::ScanSource;
+use crate::db::times::{self, TimeColumn};
+use crate::db::{Db, user_sql};
+
+/// Usual names of a creation-time column, in order of preference (compared
+/// without case, so `createdAt` is `createdat`).
+pub const CREATED_AT_NAMES: &[&str] = &[
+    "created_at",
+    "inserted_at",
+    "created",
+    "created_on",
+    "created_date",
+    "creation_time",
+    "creation_date",
+    "created_time",
+    "create_time",
+    "create_date",
+    "createdat",
+    "createddate",
+    "createdon",
+    "date_created",
+    "datecreated",
+    "time_created",
+    "created_datetime",
+    "created_timestamp",
+    "creation_timestamp",
+    "inserted",
+    "insert_time",
+    "inserted_on",
+    "insertion_time",
+];
+
+/// Names of the time an ORM stamps on every write (Rails, Django, Prisma,
+/// Hibernate, Sequelize and others set it per row, with no database default):
+/// a retry writes its own, so it is never compared.
+pub const UPDATE_TIME_NAMES: &[&str] = &[
+    "updated_at",
+    "modified_at",
+    "updated",
+    "modified",
+    "updated_on",
+    "modified_on",
+    "updated_date",
+    "modified_date",
+    "updated_time",
+    "update_time",
+    "update_date",
+    "updatedat",
+    "modifiedat",
+    "updatedon",
+    "updateddate",
+    "last_modified",
+    "last_modified_at",
+    "last_modified_date",
+    "lastmodified",
+    "last_updated",
+    "last_updated_at",
+    "lastupdated",
+    "date_modified",
+    "date_updated",
+    "datemodified",
+    "modification_time",
+    "modification_date",
+    "changed_at",
+    "mtime",
+];
+
+/// Names of an idempotency-key column: chosen by name alone.
+const KEY_NAMES: &[&str] = &[
+    "idempotency_key",
+    "idempotencykey",
+    "idem_key",
+    "idempotency_token",
+    "idempotence_key",
+    "dedup_key",
+    "dedupe_key",
+    "deduplication_key",
+    "deduplication_id",
+    "dedup_id",
+];
+
+/// Names applications give a reference the client supplies once per intent:
+/// chosen when no key of `KEY_NAMES` exists, preferring one a unique index
+/// holds (alone or with its scope).
+const REFERENCE_NAMES: &[&str] = &[
+    "transaction_external_key",
+    "external_key",
+    "client_reference",
+    "client_ref",
+    "client_token",
+    "client_request_id",
+    "request_key",
+    "external_reference",
+    "external_id",
+    "transaction_id",
+];
+
+/// Names of a currency column, for sums per currency.
+const CURRENCY_NAMES: &[&str] = &["currency", "currency_code", "currency_iso", "iso_currency", "currency_iso_code"];
+
+/// How a column's values look, for telling minted values from payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    Integer,
+    Uuid,
+    Text,
+    Time,
+    Other,
+}
+
+/// A column whose hash the scan carries: compared, or left out but watched.
+#[derive(Debug, Clone)]
+pub struct Carried {
+    pub name: String,
+    pub kind: ValueKind,
+    /// A unique index holding this column with compared columns only: two
+    /// rows equal on those can never share a value of this one.
+    pub unique_with: Option<String>,
+}
+
+/// Why a column is left out of the comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    RowId,
+    PrimaryKey,
+    CreatedAt,
+    KeyColumn,
+    Ignored,
+    NotInColumns,
+    UniqueAlone,
+    DefaultMints,
+    UpdateTime,
+    MovesWithCreation,
+    MintedPerAttempt,
+    RewrittenOriginal,
+    CannotCompare,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Exclusion {
+    pub column: String,
+    pub rule: Rule,
+    pub reason: String,
+}
+
+/// Which key column was chosen and why, and the key-looking ones that were not.
+#[derive(Debug, Clone, Default)]
+pub struct KeyChoice {
+    pub reason: String,
+    pub not_chosen: Vec<String>,
+}
+
+/// What to compare and how, resolved against the catalog.
+#[derive(Debug)]
+pub struct Plan {
+    pub table: Table,
+    pub id: String,
+    pub repr: TimeRepr,
+    /// The created-at column as read: its unit, and the values it leaves out.
+    pub time: TimeColumn,
+    pub key: Option<String>,
+    pub key_choice: KeyChoice,
+    /// The columns whose hashes the scan carries, in the order it reads them.
+    pub carried: Vec<Carried>,
+    /// Which of them are compared now.
+    pub compared: Vec<bool>,
+    pub excluded: Vec<Exclusion>,
+    /// Notes on what the data decided (a column put back, evidence too weak).
+    pub decided: Vec<String>,
+    /// The ORM's update time, when the table has one: tells a retry that
+    /// rewrote the row it repeats.
+    pub update_time: Option<String>,
+    /// `--columns` named what to compare: the data decides nothing.
+    pub fixed: bool,
+    /// The table's currency column: `--currency-column`, or found by name.
+    pub currency: Option<String>,
+    pub currency_given: bool,
+    /// The carried columns' names, as the database layer reads them.
+    carried_names: Vec<String>,
+}
+
+impl Plan {
+    /// What the database layer reads: every carried column's hash.
+    pub fn source(&self) -> ScanSource<'_> {
+        ScanSource { table: &self.table, id: &self.id, created_at: &self.time, compared: &self.carried_names }
+    }
+
+    /// The compared columns' names, in carried order.
+    pub fn compared_names(&self) -> Vec<String> {
+        self.carried.iter().zip(&self.compared).filter(|(_, on)| **on).map(|(c, _)| c.name.clone()).collect()
+    }
+
+    /// Indices of the compared columns among the carried ones.
+    pub fn compared_ix(&self) -> Vec<usize> {
+        (0..self.carried.len()).filter(|&i| self.compared[i]).collect()
+    }
+
+    /// Leaves a carried column out, with its rule and reason.
+    pub fn exclude(&mut self, i: usize, rule: Rule, reason: String) {
+        self.compared[i] = false;
+        self.excluded.retain(|e| e.column != self.carried[i].name);
+        self.excluded.push(Exclusion { column: self.carried[i].name.clone(), rule, reason });
+    }
+
+    /// Compares a carried column that was left out, saying why.
+    pub fn put_back(&mut self, i: usize, why: String) {
+        self.compared[i] = true;
+        self.excluded.retain(|e| e.column != self.carried[i].name);
+        self.decided.push(why);
+    }
+
+    /// Columns the confirming lookup reads to show how rows of a cluster
+    /// differ where they are not compared: left out for a reason a person
+    /// should see (a state, a rewritten value), not ids and times that
+    /// differ in every row by nature.
+    pub fn watched(&self) -> Vec<String> {
+        self.excluded
+            .iter()
+            .filter(|e| {
+                matches!(e.rule, Rule::Ignored | Rule::NotInColumns | Rule::MintedPerAttempt | Rule::RewrittenOriginal)
+            })
+            .filter(|e| self.table.column(&e.column).is_ok_and(|c| !c.is_temporal()))
+            .map(|e| e.column.clone())
+            .collect()
+    }
+}
+
+/// Resolves the id, created-at, key and compared columns against the
+/// catalog, and reads the first rows to find the times that move with
+/// the creation.
+pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
+    if let Some(filter) = &args.filter {
+        user_sql::condition(db.engine(), "--where", filter)?;
+    }
+    if let super::Keep::Condition(condition) = &args.keep {
+        user_sql::condition(db.engine(), "--keep", condition)?;
+    }
+    let id = match &args.id {
+        Some(id) => table.column(id)?.name.clone(),
+        None => match table.primary_key.as_slice() {
+            [single] => single.clone(),
+            [] => bail!("table {:?} has no primary key: name the row id column with --id", table.name),
+            many => bail!(
+                "table {:?} has a composite primary key ({}): name one row id column with --id",
+                table.name,
+                many.join(", ")
+            ),
+        },
+    };
+    let created_at = match &args.created_at {
+        Some(name) => table.column(name)?.clone(),
+        None => table.find_column(CREATED_AT_NAMES).cloned().with_context(|| {
+            format!(
+                "table {:?} has no created-at column among {}, ...: name it with --created-at",
+                table.name,
+                CREATED_AT_NAMES[..8].join(", ")
+            )
+        })?,
+    };
+    let (key, key_choice) = match &args.key_column {
+        Some(name) => (
+            Some(table.column(name)?.name.clone()),
+            KeyChoice { reason: "--key-column".into(), ..KeyChoice::default() },
+        ),
+        None => choose_key(&table),
+    };
+    for name in args.by.iter().chain(&args.sum).chain(&args.ignore).chain(&args.currency_column) {
+        table.column(name)?;
+    }
+    let update_time = table
+        .find_column(UPDATE_TIME_NAMES)
+        .filter(|c| c.name != created_at.name && looks_like_time(&table, c))
+        .map(|c| c.name.clone());
+    let currency = match &args.currency_column {
+        Some(name) => Some(name.clone()),
+        None => table.find_column(CURRENCY_NAMES).map(|c| c.name.clone()),
+    };
+    let fixed = !args.columns.is_empty();
+    let mut named = Vec::new();
+    for name in &args.columns {
+        let column = table.column(name)?;
+        if !named.contains(&column.name) {
+            named.push(column.name.clone());
+        }
+    }
+    let mut carried = Vec::new();
+    let mut excluded = Vec::new();
+    for column in &table.columns {
+        let reason = match role(&table, column, &id, &created_at.name, key.as_deref()) {
+            Some(role) => Some(role),
+            None if fixed => {
+                (!named.contains(&column.name)).then(|| (Rule::NotInColumns, "not in --columns".to_string()))
+            }
+            None => exclusion(&table, column, update_time.as_deref(), &args.ignore),
+        };
+        match reason {
+            Some((rule, reason)) => excluded.push(Exclusion { column: column.name.clone(), rule, reason }),
+            None => carried.push(Carried { name: column.name.clone(), kind: kind(&table, column), unique_with: None }),
+        }
+    }
+    if fixed {
+        // The order the user named.
+        carried.sort_by_key(|c| named.iter().position(|n| *n == c.name));
+    }
+    if carried.is_empty() {
+        bail!("no columns left to compare in table {:?}: name them with --columns", table.name);
+    }
+    let time = times::read(db, &table, &created_at, args.time_unit).await?;
+    let compared = vec![true; carried.len()];
+    let mut plan = Plan {
+        id,
+        repr: time.repr,
+        time,
+        key,
+        key_choice,
+        carried_names: Vec::new(),
+        carried,
+        compared,
+        excluded,
+        decided: Vec::new(),
+        update_time,
+        fixed,
+        currency,
+        currency_given: args.currency_column.is_some(),
+        table,
+    };
+    plan.mark_unique_with();
+    Ok(plan)
+}
+
+/// The part a column plays that keeps it out of any comparison: the row
+/// id, the primary key, the created-at and key columns.
+fn role(table: &Table, column: &Column, id: &str, created_at: &str, key: Option<&str>) -> Option<(Rule, String)> {
+    let name = column.name.as_str();
+    if name == id {
+        return Some((Rule::RowId, "row id".into()));
+    }
+    if table.primary_key.iter().any(|c| c == name) {
+        return Some((Rule::PrimaryKey, "primary key".into()));
+    }
+    if name == created_at {
+        return Some((Rule::CreatedAt, "created-at column".into()));
+    }
+    if Some(name) == key {
+        return Some((Rule::KeyColumn, "idempotency-key column".into()));
+    }
+    None
+}
+
+/// Why a column is left out of the default comparison before any row is read, if it is.
+fn exclusion(table: &Table, column: &Column, update_time: Option<&str>, ignore: &[String]) -> Option<(Rule, String)> {
+    let name = column.name.as_str();
+    if ignore.iter().any(|c| c == name) {
+        return Some((Rule::Ignored, "--ignore".into()));
+    }
+    if let Some(index) = table.unique_alone(name) {
+        return Some((Rule::UniqueAlone, format!("unique on its own: index {}", index.name)));
+    }
+    if let Some(reason) = column.mints() {
+        return Some((Rule::DefaultMints, reason));
+    }
+    if Some(name) == update_time {
+        return Some((
+            Rule::UpdateTime,
+            "the ORM's update time: the application stamps it on every write, a retry's own included".into(),
+        ));
+    }
+    None
+}
+
+/// The key column: a name that says so, else a client reference (a unique
+/// index holding it, with its scope, first), and why.
+fn choose_key(table: &Table) -> (Option<String>, KeyChoice) {
+    let by_name: Vec<&Column> = KEY_NAMES.iter().filter_map(|n| table.find_column(&[n])).collect();
+    let references: Vec<&Column> = REFERENCE_NAMES
+        .iter()
+        .filter_map(|n| table.find_column(&[n]))
+        .filter(|c| !table.primary_key.contains(&c.name) && c.mints().is_none())
+        .collect();
+    let unique_scope = |c: &Column| {
+        table.unique.iter().filter(|u| !u.primary).find_map(|u| {
+            let names: Vec<&str> = u.columns.iter().map(|c| c.as_deref().unwrap_or("")).collect();
+            names.contains(&c.name.as_str()).then(|| {
+                let scope: Vec<&str> = names.into_iter().filter(|n| *n != c.name).collect();
+                match scope.as_slice() {
+                    [] => format!("unique on its own (index {})", u.name),
+                    scope => format!("unique with ({}) (index {})", scope.join(", "), u.name),
+                }
+            })
+        })
+    };
+    let others = |chosen: &str| -> Vec<String> {
+        by_name.iter().chain(&references).map(|c| c.name.clone()).filter(|n| n != chosen).collect()
+    };
+    if let Some(column) = by_name.first() {
+        return (Some(column.name.clone()), KeyChoice { reason: "its name".into(), not_chosen: others(&column.name) });
+    }
+    let held = references.iter().find_map(|c| unique_scope(c).map(|why| (*c, why)));
+    if let Some((column, why)) = held {
+        let reason = format!("a client reference by its name, {why}");
+        return (Some(column.name.clone()), KeyChoice { reason, not_chosen: others(&column.name) });
+    }
+    if let Some(column) = references.first() {
+        let reason = "a client reference by its name".to_string();
+        return (Some(column.name.clone()), KeyChoice { reason, not_chosen: others(&column.name) });
+    }
+    (None, KeyChoice::default())
+}
+
+/// Whether a column holds times: a time type (a domain over one), integer
+/// epochs, or on SQLite anything not declared otherwise.
+fn looks_like_time(table: &Table, column: &Column) -> bool {
+    if crate::db::Dialect::new(table.engine).dynamic_types() {
+        let t = column.data_type.to_lowercase();
+        return !["bool", "char", "clob", "blob", "real", "floa", "doub"].iter().any(|w| t.contains(w));
+    }
+    column.is_temporal() || column.is_integer()
+}
+
+fn kind(table: &Table, column: &Column) -> ValueKind {
+    let t = column.base_type.to_lowercase();
+    let lite = crate::db::Dialect::new(table.engine).dynamic_types();
+    if column.is_array() {
+        ValueKind::Other
+    } else if t == "uuid" {
+        ValueKind::Uuid
+    } else if column.is_temporal() || (lite && (t.contains("date") || t.contains("time"))) {
+        ValueKind::Time
+    } else if column.is_integer() {
+        ValueKind::Integer
+    } else if ["char", "text", "clob", "string", "citext", "varchar"].iter().any(|w| t.contains(w))
+        || (lite && t.is_empty())
+    {
+        ValueKind::Text
+    } else {
+        ValueKind::Other
+    }
+}
+
+impl Plan {
+    /// Marks each carried column that a unique index holds together with
+    /// compared columns only.
+    fn mark_unique_with(&mut self) {
+        let names: Vec<String> = self.carried.iter().map(|c| c.name.clone()).collect();
+        self.carried_names = names.clone();
+        for index in self.table.unique.iter().filter(|u| !u.primary) {
+            let Some(columns) = index.columns.iter().cloned().collect::<Option<Vec<String>>>() else { continue };
+            if columns.len() < 2 || !columns.iter().all(|c| names.contains(c)) {
+                continue;
+            }
+            for column in &columns {
+                let others: Vec<&str> = columns.iter().filter(|c| *c != column).map(String::as_str).collect();
+                let i = names.iter().position(|n| n == column).expect("a carried column");
+                self.carried[i].unique_with =
+                    Some(format!("unique with ({}) (index {})", others.join(", "), index.name));
+            }
+        }
+    }
+
+    /// The currency of a `--sum` column: `--currency-column`, else the
+    /// column's own (`amount_cents` and `amount_currency`), else the table's.
+    pub fn currency_of(&self, sum: &str) -> Option<String> {
+        if self.currency_given {
+            return self.currency.clone();
+        }
+        own_currency(&self.table, sum).or_else(|| self.currency.clone())
+    }
+}
+
+/// `amount_currency` for `amount_cents` or `amount` (money-rails' convention).
+fn own_currency(table: &Table, sum: &str) -> Option<String> {
+    let base = sum.strip_suffix("_cents").or_else(|| sum.strip_suffix("_amount")).unwrap_or(sum);
+    table.find_column(&[&format!("{base}_currency")]).map(|c| c.name.clone())
+}
+
+/// Looks at the columns before the pass: those the engine cannot compare
+/// are left out with its error (never an abort), and the times that move
+/// with the creation (within a few seconds of it on nearly every row of the
+/// first ones) are left out, still carried so that the pass can put them back.
+pub async fn probe(plan: &mut Plan, db: &mut Db) -> Result<()> {
+    for (column, error) in crate::db::scan::uncomparable(db, &plan.source()).await? {
+        plan.drop_carried(&column, Rule::CannotCompare, format!("cannot be compared: {error}"));
+    }
+    if plan.carried.is_empty() {
+        bail!("no column of table {:?} can be compared: name them with --columns", plan.table.name);
+    }
+    if plan.fixed {
+        return Ok(());
+    }
+    let dialect = db.dialect();
+    let times: Vec<(String, TimeRepr)> = plan
+        .carried
+        .iter()
+        .filter(|c| c.kind == ValueKind::Time)
+        .map(|c| {
+            let repr = if dialect.dynamic_types() {
+                TimeRepr::SqliteDynamic { millis: false }
+            } else {
+                let column = plan.table.column(&c.name).expect("a carried column");
+                TimeRepr::Native { with_zone: dialect.time_has_zone(&column.base_type) }
+            };
+            (c.name.clone(), repr)
+        })
+        .collect();
+    let columns: Vec<(&str, TimeRepr)> = times.iter().map(|(c, r)| (c.as_str(), *r)).collect();
+    let (read, offsets) = crate::db::scan::time_offsets(db, &plan.source(), &columns, MOVES_WITHIN_US).await?;
+    for ((column, _), (set, near)) in times.iter().zip(offsets) {
+        if set * 2 >= read && set > 0 && near * 100 >= set * 95 {
+            let i = plan.carried.iter().position(|c| &c.name == column).expect("a carried column");
+            let reason = format!(
+                "moves with {}: within {}s of it on {near} of the {set} rows of the first {read} where it is set",
+                plan.time.name,
+                MOVES_WITHIN_US / 1_000_000
+            );
+            plan.exclude(i, Rule::MovesWithCreation, reason);
+        }
+    }
+    Ok(())
+}
+
+/// How close to the creation a time must be, on nearly every row, to move with it.
+const MOVES_WITHIN_US: i64 = 5_000_000;
+
+impl Plan {
+    /// Stops carrying a column at all, leaving it out with its reason.
+    fn drop_carried(&mut self, column: &str, rule: Rule, reason: String) {
+        if let Some(i) = self.carried.iter().position(|c| c.name == column) {
+            self.carried.remove(i);
+            self.compared.remove(i);
+            self.carried_names.remove(i);
+        }
+        self.excluded.push(Exclusion { column: column.to_string(), rule, reason });
+    }
+}

@@ -1,0 +1,256 @@
+//! Near misses: rows within the window of a row before them that are equal on
+//! every compared column but one or a few. A retry that copies its request
+//! but mints a value of its own (a new id in another table, the next number,
+//! a token, a time) leaves exactly such pairs, and the column that differs
+//! in nearly all of them is the one keeping the retries from being found.
+//! Counted in the scan's own pass from the per-column hashes it carries
+//! (`fingerprint`), so finding them reads nothing twice. Pure: no I/O.
+
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
+
+use crate::window::RowId;
+
+/// Rows each row is compared with, at most: the most recent in its window.
+const MAX_PARTNERS: usize = 256;
+/// Near-miss pairs kept as samples, per set of differing columns and in all.
+const SAMPLES_PER_SET: usize = 12;
+const SAMPLES: usize = 192;
+
+/// How many compared columns may differ for a pair to be a near miss: one of
+/// three to five, two of up to fifteen, and so on; a pair must agree on
+/// about nine in ten of a wide table's columns (on at least two of three).
+pub fn max_differing(compared: usize) -> usize {
+    match compared {
+        0..=2 => 0,
+        3..=5 => 1,
+        6..=15 => 2,
+        16..=31 => 3,
+        _ => 4,
+    }
+}
+
+/// A near-miss pair kept so that its values can be read: the earlier and
+/// the later row, and the carried columns in which they differ.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    pub earlier: RowId,
+    pub later: RowId,
+    pub differing: Vec<usize>,
+}
+
+/// What one pass over rows found.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    pub rows: u64,
+    /// Rows equal on every compared column to a row before them in the window.
+    pub exact_rows: u64,
+    /// Of those, the rows created at the very same time as that row.
+    pub exact_same_time: u64,
+    /// Per carried column: exact rows equal to their partner on it (counted
+    /// for the columns left out of the comparison).
+    pub equal_in_exact: Vec<u64>,
+    /// Rows with no exact partner but a near miss before them in the window.
+    pub near_rows: u64,
+    /// Per carried column: near-miss rows in which it is one of the columns that differ.
+    pub differs: Vec<u64>,
+    /// Near-miss rows by the set of carried columns that differ.
+    pub by_set: FxHashMap<Vec<usize>, u64>,
+    pub samples: Vec<Sample>,
+}
+
+/// A sliding window of recent rows' column hashes, each new row compared
+/// with the rows before it in the window.
+pub struct Detector {
+    window_us: i64,
+    width: usize,
+    compared: Vec<usize>,
+    others: Vec<usize>,
+    max_differing: usize,
+    recent: VecDeque<(i64, RowId)>,
+    hashes: VecDeque<u64>,
+    distinct: Option<Vec<Distinct>>,
+    pub stats: Stats,
+}
+
+impl Detector {
+    /// `width` hashes a row; `compared` says which of them are compared.
+    /// With `count_distinct`, the distinct values of each column are
+    /// estimated as well.
+    pub fn new(window_us: i64, width: usize, compared: &[bool], count_distinct: bool) -> Detector {
+        let compared_ix: Vec<usize> = (0..width).filter(|&i| compared[i]).collect();
+        let others = (0..width).filter(|&i| !compared[i]).collect();
+        Detector {
+            window_us: window_us.max(0),
+            width,
+            max_differing: max_differing(compared_ix.len()),
+            compared: compared_ix,
+            others,
+            recent: VecDeque::new(),
+            hashes: VecDeque::new(),
+            distinct: count_distinct.then(|| vec![Distinct::default(); width]),
+            stats: Stats { equal_in_exact: vec![0; width], differs: vec![0; width], ..Stats::default() },
+        }
+    }
+
+    /// Adds the next row; rows come in created-at order.
+    pub fn push(&mut self, id: &RowId, t_us: i64, hashes: &[u64]) {
+        debug_assert_eq!(hashes.len(), self.width);
+        self.stats.rows += 1;
+        if let Some(distinct) = &mut self.distinct {
+            for (d, &h) in distinct.iter_mut().zip(hashes) {
+                d.add(h);
+            }
+        }
+        let horizon = t_us.saturating_sub(self.window_us);
+        while self.recent.front().is_some_and(|(t, _)| *t < horizon) {
+            self.recent.pop_front();
+            self.hashes.drain(..self.width);
+        }
+        let mut best: Option<(usize, usize)> = None;
+        for k in (0..self.recent.len()).rev().take(MAX_PARTNERS) {
+            let base = k * self.width;
+            let mut differing = 0;
+            for &j in &self.compared {
+                if hashes[j] != self.hashes[base + j] {
+                    differing += 1;
+                    if differing > self.max_differing {
+                        break;
+                    }
+                }
+            }
+            if differing <= self.max_differing && best.is_none_or(|(d, _)| differing < d) {
+                best = Some((differing, k));
+                if differing == 0 {
+                    break;
+                }
+            }
+        }
+        if let Some((differing, k)) = best {
+            let base = k * self.width;
+            if differing == 0 {
+                self.stats.exact_rows += 1;
+                if self.recent[k].0 == t_us {
+                    self.stats.exact_same_time += 1;
+                }
+                for &o in &self.others {
+                    if hashes[o] == self.hashes[base + o] {
+                        self.stats.equal_in_exact[o] += 1;
+                    }
+                }
+            } else {
+                let set: Vec<usize> =
+                    self.compared.iter().copied().filter(|&j| hashes[j] != self.hashes[base + j]).collect();
+                self.stats.near_rows += 1;
+                for &j in &set {
+                    self.stats.differs[j] += 1;
+                }
+                let seen = self.stats.by_set.entry(set.clone()).or_default();
+                *seen += 1;
+                if *seen as usize <= SAMPLES_PER_SET && self.stats.samples.len() < SAMPLES {
+                    let earlier = self.recent[k].1.clone();
+                    self.stats.samples.push(Sample { earlier, later: id.clone(), differing: set });
+                }
+            }
+        }
+        self.recent.push_back((t_us, id.clone()));
+        self.hashes.extend(hashes);
+    }
+
+    /// The estimated number of distinct values of each carried column, when counted.
+    pub fn distinct(&self) -> Option<Vec<f64>> {
+        self.distinct.as_ref().map(|d| d.iter().map(Distinct::estimate).collect())
+    }
+}
+
+/// A HyperLogLog sketch of 1,024 registers: distinct values to about 3%.
+#[derive(Clone)]
+struct Distinct {
+    registers: Box<[u8; 1024]>,
+}
+
+impl Default for Distinct {
+    fn default() -> Self {
+        Distinct { registers: Box::new([0; 1024]) }
+    }
+}
+
+impl Distinct {
+    fn add(&mut self, hash: u64) {
+        let index = (hash >> 54) as usize;
+        let rank = ((hash << 10) | (1 << 9)).leading_zeros() as u8 + 1;
+        let register = &mut self.registers[index];
+        *register = (*register).max(rank);
+    }
+
+    fn estimate(&self) -> f64 {
+        let m = self.registers.len() as f64;
+        let sum: f64 = self.registers.iter().map(|&r| 2f64.powi(-i32::from(r))).sum();
+        let raw = 0.7213 / (1.0 + 1.079 / m) * m * m / sum;
+        let zeros = self.registers.iter().filter(|&&r| r == 0).count();
+        // Small counts: linear counting is exact enough and HyperLogLog is not.
+        if raw <= 2.5 * m && zeros > 0 { m * (m / zeros as f64).ln() } else { raw }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(d: &mut Detector, rows: &[(i64, i64, [u64; 4])]) {
+        for (id, t, h) in rows {
+            d.push(&RowId::Int(*id), t * 1_000_000, h);
+        }
+    }
+
+    #[test]
+    fn a_minted_column_shows_in_every_near_miss() {
+        // Columns: payload, payload, minted, soft (left out).
+        let mut d = Detector::new(5_000_000, 4, &[true, true, true, false], false);
+        rows(
+            &mut d,
+            &[
+                (1, 0, [1, 2, 100, 7]),
+                (2, 2, [1, 2, 101, 8]),  // retry of 1: the minted column differs
+                (3, 10, [5, 6, 102, 9]), // another intent
+                (4, 11, [5, 6, 102, 9]), // an exact duplicate of 3, soft column equal
+                (5, 30, [1, 2, 103, 1]), // 1's payload again, far apart: nothing
+            ],
+        );
+        assert_eq!(d.stats.near_rows, 1);
+        assert_eq!(d.stats.differs, [0, 0, 1, 0]);
+        assert_eq!(d.stats.exact_rows, 1);
+        assert_eq!(d.stats.equal_in_exact, [0, 0, 0, 1]);
+        assert_eq!(d.stats.samples, [Sample { earlier: RowId::Int(1), later: RowId::Int(2), differing: vec![2] }]);
+    }
+
+    #[test]
+    fn rows_differing_in_more_than_allowed_are_no_near_miss() {
+        let mut d = Detector::new(5_000_000, 4, &[true; 4], false);
+        rows(&mut d, &[(1, 0, [1, 2, 3, 4]), (2, 1, [1, 2, 8, 9])]);
+        assert_eq!(max_differing(4), 1);
+        assert_eq!(d.stats.near_rows, 0);
+    }
+
+    #[test]
+    fn the_closest_partner_counts() {
+        let mut d = Detector::new(5_000_000, 4, &[true; 4], false);
+        // Row 3 differs from 2 in one column and equals 1: it is an exact row.
+        rows(&mut d, &[(1, 0, [1, 2, 3, 4]), (2, 1, [1, 2, 3, 5]), (3, 2, [1, 2, 3, 4])]);
+        assert_eq!(d.stats.exact_rows, 1);
+        assert_eq!(d.stats.near_rows, 1);
+    }
+
+    #[test]
+    fn distinct_values_are_estimated() {
+        let mut d = Detector::new(1, 4, &[true; 4], true);
+        for i in 0..20_000u64 {
+            let h = crate::fingerprint::mix(i, 0);
+            d.push(&RowId::Int(i as i64), i as i64 * 10, &[h, crate::fingerprint::mix(i % 3, 1), 0, 0]);
+        }
+        let est = d.distinct().unwrap();
+        assert!((est[0] - 20_000.0).abs() < 1_500.0, "{}", est[0]);
+        assert!((est[1] - 3.0).abs() < 0.5, "{}", est[1]);
+    }
+}
