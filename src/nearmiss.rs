@@ -46,11 +46,12 @@ pub struct Stats {
     pub rows: u64,
     /// Rows equal on every compared column to a row before them in the window.
     pub exact_rows: u64,
-    /// Of those, the rows created at the very same time as that row.
-    pub exact_same_time: u64,
     /// Per carried column: exact rows equal to their partner on it (counted
     /// for the columns left out of the comparison).
     pub equal_in_exact: Vec<u64>,
+    /// Per carried column: rows equal on it to the row just before them,
+    /// whatever else they hold: how often two rows share a value by chance.
+    pub equal_in_neighbours: Vec<u64>,
     /// Rows with no exact partner but a near miss before them in the window.
     pub near_rows: u64,
     /// Per carried column: near-miss rows in which it is one of the columns that differ.
@@ -70,6 +71,8 @@ pub struct Detector {
     max_differing: usize,
     recent: VecDeque<(i64, RowId)>,
     hashes: VecDeque<u64>,
+    /// The last row that left the window, when none is left in it.
+    previous: Option<Vec<u64>>,
     distinct: Option<Vec<Distinct>>,
     pub stats: Stats,
 }
@@ -89,8 +92,14 @@ impl Detector {
             others,
             recent: VecDeque::new(),
             hashes: VecDeque::new(),
+            previous: None,
             distinct: count_distinct.then(|| vec![Distinct::default(); width]),
-            stats: Stats { equal_in_exact: vec![0; width], differs: vec![0; width], ..Stats::default() },
+            stats: Stats {
+                equal_in_exact: vec![0; width],
+                equal_in_neighbours: vec![0; width],
+                differs: vec![0; width],
+                ..Stats::default()
+            },
         }
     }
 
@@ -103,10 +112,29 @@ impl Detector {
                 d.add(h);
             }
         }
+        if !self.hashes.is_empty() {
+            let last = self.hashes.len() - self.width;
+            for (j, &h) in hashes.iter().enumerate() {
+                if self.hashes[last + j] == h {
+                    self.stats.equal_in_neighbours[j] += 1;
+                }
+            }
+        } else if let Some(previous) = &self.previous {
+            for (j, (&h, &p)) in hashes.iter().zip(previous).enumerate() {
+                if h == p {
+                    self.stats.equal_in_neighbours[j] += 1;
+                }
+            }
+        }
         let horizon = t_us.saturating_sub(self.window_us);
         while self.recent.front().is_some_and(|(t, _)| *t < horizon) {
             self.recent.pop_front();
-            self.hashes.drain(..self.width);
+            if self.recent.is_empty() {
+                // The row before the next one, for the chance of equal values.
+                self.previous = Some(self.hashes.drain(..).collect());
+            } else {
+                self.hashes.drain(..self.width);
+            }
         }
         let mut best: Option<(usize, usize)> = None;
         for k in (0..self.recent.len()).rev().take(MAX_PARTNERS) {
@@ -131,9 +159,6 @@ impl Detector {
             let base = k * self.width;
             if differing == 0 {
                 self.stats.exact_rows += 1;
-                if self.recent[k].0 == t_us {
-                    self.stats.exact_same_time += 1;
-                }
                 for &o in &self.others {
                     if hashes[o] == self.hashes[base + o] {
                         self.stats.equal_in_exact[o] += 1;

@@ -80,7 +80,11 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
         for change in changes {
             decided[change.column()] = true;
             match change {
-                Change::Exclude { column, rule, reason } => plan.exclude(column, rule, reason),
+                Change::Exclude { column, rule: Rule::RewrittenOriginal, reason, value } => {
+                    plan.rewritten = Some((plan.carried[column].name.clone(), value));
+                    plan.exclude(column, Rule::RewrittenOriginal, reason);
+                }
+                Change::Exclude { column, rule, reason, .. } => plan.exclude(column, rule, reason),
                 Change::PutBack { column, why } => plan.put_back(column, why),
             }
         }
@@ -164,8 +168,17 @@ async fn sample_values(plan: &Plan, stats: &Stats, db: &mut Db) -> Result<Vec<Pa
 /// What a round decides about one carried column.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Change {
-    Exclude { column: usize, rule: Rule, reason: String },
-    PutBack { column: usize, why: String },
+    /// `value`: what a rewrite wrote into the earlier rows (`RewrittenOriginal`).
+    Exclude {
+        column: usize,
+        rule: Rule,
+        reason: String,
+        value: Option<String>,
+    },
+    PutBack {
+        column: usize,
+        why: String,
+    },
 }
 
 impl Change {
@@ -189,29 +202,46 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
     let mut changes = Vec::new();
     let near = stats.near_rows;
     for (j, carried) in plan.carried.iter().enumerate() {
-        if !plan.compared[j] || near < MIN_EVIDENCE || stats.differs[j] * 10 < near * 9 {
+        // Nearly every near miss: four in five, or half where a unique index
+        // forces the column to differ between rows equal on the rest.
+        let needed = if carried.unique_with.is_some() { 5 } else { 8 };
+        if !plan.compared[j] || near < MIN_EVIDENCE || stats.differs[j] * 10 < near * needed {
             continue;
         }
         let pairs: Vec<&PairValues> = facts.pairs.iter().filter(|p| p.differing.contains(&j)).collect();
-        let Some((rule, evidence)) = minted(carried.kind, carried.unique_with.as_deref(), j, &pairs, facts, plan)
+        let Some((rule, evidence, value)) =
+            minted(carried.kind, carried.unique_with.as_deref(), j, &pairs, facts, plan)
         else {
             continue;
         };
         let reason = format!("differs in {} of {near} near-miss pairs; {evidence}", stats.differs[j]);
-        changes.push(Change::Exclude { column: j, rule, reason });
+        changes.push(Change::Exclude { column: j, rule, reason, value });
     }
+    // A column left out for its nature (a time that moves with the
+    // creation, a counter) goes back in when rows equal on everything else
+    // share its value far more often than rows side by side do by chance:
+    // retries copy it.
     let exact = stats.exact_rows;
+    let neighbours = stats.rows.saturating_sub(1).max(1);
     for (o, carried) in plan.carried.iter().enumerate() {
-        let soft = plan.excluded.iter().any(|e| e.column == carried.name && e.rule == Rule::MovesWithCreation);
-        if plan.compared[o] || !soft {
-            continue;
-        }
-        let equal = stats.equal_in_exact[o].saturating_sub(stats.exact_same_time);
-        if exact >= 3 && equal >= 3.max(exact / 10) {
+        let soft = plan
+            .excluded
+            .iter()
+            .find(|e| e.column == carried.name && matches!(e.rule, Rule::MovesWithCreation | Rule::Counter));
+        let Some(soft) = soft.filter(|_| !plan.compared[o]) else { continue };
+        let equal = stats.equal_in_exact[o];
+        let chance = stats.equal_in_neighbours[o] as f64 / neighbours as f64;
+        if exact >= 3 && equal >= 3 && equal as f64 / exact as f64 >= chance + 0.5 {
+            let nature = if soft.rule == Rule::Counter {
+                "looks like a counter".to_string()
+            } else {
+                format!("moves with {}", plan.time.name)
+            };
             let why = format!(
-                "{} moves with {} but is equal in {equal} of {exact} pairs of rows equal on every compared column: \
-                 retries copy it, so it is compared",
-                carried.name, plan.time.name
+                "{} {nature} but is equal in {equal} of {exact} pairs of rows equal on every compared column \
+                 ({:.0}% of rows side by side): retries copy it, so it is compared",
+                carried.name,
+                chance * 100.0
             );
             changes.push(Change::PutBack { column: o, why });
         }
@@ -228,16 +258,15 @@ fn minted(
     pairs: &[&PairValues],
     facts: &Facts<'_>,
     plan: &Plan,
-) -> Option<(Rule, String)> {
+) -> Option<(Rule, String, Option<String>)> {
     let rows = facts.rows.max(1) as f64;
     let distinct = facts.distinct.get(j).copied().unwrap_or(0.0);
     let share = |n: usize| n as f64 >= 0.9 * pairs.len() as f64 && pairs.len() >= 3;
-    let later = |p: &&PairValues| p.later[j].clone();
     if let Some(unique) = unique_with {
-        return Some((Rule::MintedPerAttempt, format!("{unique}: two rows equal on the rest never share it")));
+        return Some((Rule::MintedPerAttempt, format!("{unique}: two rows equal on the rest never share it"), None));
     }
     if kind == ValueKind::Uuid {
-        return Some((Rule::MintedPerAttempt, "a uuid each row mints".into()));
+        return Some((Rule::MintedPerAttempt, "a uuid each row mints".into(), None));
     }
     if kind == ValueKind::Integer {
         let greater = pairs
@@ -256,22 +285,35 @@ fn minted(
                     pairs.len(),
                     example.unwrap_or_default()
                 ),
+                None,
             ));
         }
         if distinct >= 0.9 * rows {
             return Some((
                 Rule::MintedPerAttempt,
                 format!("values unique per row (about {distinct:.0} distinct in {rows:.0} rows)"),
+                None,
             ));
         }
     }
-    if kind == ValueKind::Text {
-        let tokens = pairs.iter().filter_map(later).filter(|v| token_like(v)).count();
-        if share(tokens) && distinct >= 0.5 * rows {
-            let example = pairs.iter().filter_map(later).next().unwrap_or_default();
+    if matches!(kind, ValueKind::Text | ValueKind::Other) {
+        let minted_parts: Vec<(&str, &str)> = pairs
+            .iter()
+            .filter_map(|p| match (&p.earlier[j], &p.later[j]) {
+                (Some(a), Some(b)) => minted_difference(a, b),
+                _ => None,
+            })
+            .collect();
+        if share(minted_parts.len()) {
+            let example = minted_parts.first().map(|(a, b)| format!(" ({a:?} then {b:?})")).unwrap_or_default();
             return Some((
                 Rule::MintedPerAttempt,
-                format!("token-like values unique per row ({} of {} sampled, e.g. {example:?})", tokens, pairs.len()),
+                format!(
+                    "in {} of {} sampled pairs the values differ by a generated token{example}",
+                    minted_parts.len(),
+                    pairs.len()
+                ),
+                None,
             ));
         }
     }
@@ -299,6 +341,7 @@ fn minted(
                 pairs.len(),
                 shown(&value)
             ),
+            value,
         ));
     }
     None
@@ -316,19 +359,52 @@ fn shown(value: &Option<String>) -> String {
     }
 }
 
-/// A value that reads as a generated token: no spaces, at least eight
+/// A value that reads as a generated token: no spaces, at least six
 /// characters, letters and digits mixed (a uuid, a hex or base-62 id, a
 /// provider's `pi_3N...` reference).
 pub fn token_like(value: &str) -> bool {
-    value.len() >= 8
+    value.chars().count() >= 6
         && !value.chars().any(char::is_whitespace)
         && value.chars().any(|c| c.is_ascii_digit())
         && value.chars().any(|c| c.is_ascii_alphabetic())
 }
 
+/// Where two values differ only by a generated token (a uuid, an id, a
+/// provider's reference, inside a URL or a JSON document as well), the two
+/// tokens: what is left once their common start and end are taken away.
+pub fn minted_difference<'a>(a: &'a str, b: &'a str) -> Option<(&'a str, &'a str)> {
+    let prefix = a
+        .char_indices()
+        .zip(b.chars())
+        .take_while(|((_, x), y)| x == y)
+        .last()
+        .map_or(0, |((i, c), _)| i + c.len_utf8());
+    let (ra, rb) = (&a[prefix..], &b[prefix..]);
+    let suffix =
+        ra.chars().rev().zip(rb.chars().rev()).take_while(|(x, y)| x == y).map(|(c, _)| c.len_utf8()).sum::<usize>();
+    let (ca, cb) = (&ra[..ra.len() - suffix], &rb[..rb.len() - suffix]);
+    // A token cut at a shared first character still reads whole enough.
+    (token_like(ca) && token_like(cb)).then_some((ca, cb))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn minted_differences() {
+        assert!(
+            minted_difference("4f1c9b3e-2d7a-4a7e-9b1f-0c2d3e4f5a6b", "9a0e1f2d-3c4b-4a5a-8b9c-1d2e3f4a5b6c").is_some()
+        );
+        let url = |id: &str| format!(r#"{{"videoCallUrl":"https://app.cal.com/video/{id}"}}"#);
+        assert_eq!(
+            minted_difference(&url("n5Wv3eHgconAED2j4gcVhP"), &url("Q8xT2mKpLr7sVbN4cZ1yWe")),
+            Some(("n5Wv3eHgconAED2j4gcVhP", "Q8xT2mKpLr7sVbN4cZ1yWe"))
+        );
+        assert_eq!(minted_difference("hello-world", "hello-world-2"), None);
+        assert_eq!(minted_difference("ORD-000123", "ORD-000124"), None);
+        assert_eq!(minted_difference("Thanks, that fixed it", "Thanks, the cache fixed it"), None);
+    }
 
     #[test]
     fn tokens() {

@@ -62,9 +62,9 @@ impl Confirm {
             .iter()
             .map(|s| (slot(&mut exprs, ident(s)), plan.currency_of(s).map(|c| slot(&mut exprs, ident(&c)))))
             .collect();
-        let keep = match &args.keep {
+        let keep = match &plan.keep {
             Keep::Condition(condition) => Some(slot(&mut exprs, format!("CASE WHEN ({condition}) THEN 1 ELSE 0 END"))),
-            Keep::First | Keep::Last => None,
+            Keep::First | Keep::Last | Keep::NotRewritten { .. } => None,
         };
         let start = exprs.len();
         exprs.extend(plan.compared_names().iter().map(|c| shown(c)));
@@ -73,7 +73,7 @@ impl Confirm {
         exprs.extend(plan.watched().iter().map(|c| shown(c)));
         let watched = start..exprs.len();
         let lookup = Lookup::new(dialect, &plan.table, &plan.id, &exprs);
-        Confirm { db, lookup, layout: Layout { key, by, money, keep, compared, watched }, keep: args.keep.clone() }
+        Confirm { db, lookup, layout: Layout { key, by, money, keep, compared, watched }, keep: plan.keep.clone() }
     }
 
     /// Confirms each batch of candidates as it comes, and reports the findings.
@@ -142,6 +142,15 @@ impl Confirm {
                     Some(i) => (i, true),
                     None => (0, false),
                 },
+                Keep::NotRewritten { watched, value, .. } => {
+                    let rewritten = |m: &crate::window::Member| {
+                        m.watched.get(*watched).map(|v| v.as_deref()) == Some(value.as_deref())
+                    };
+                    match cluster.members.iter().position(|m| !rewritten(m)) {
+                        Some(i) => (i, true),
+                        None => (0, false),
+                    }
+                }
             };
             cluster.kept = kept;
             findings.add(cluster, matched)?;

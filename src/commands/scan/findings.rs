@@ -252,7 +252,7 @@ impl<W: Write> Findings<W> {
             (None, _) => None,
         };
         let watched = plan.watched();
-        let keyed = args.keep != Keep::First;
+        let keyed = plan.keep != Keep::First;
         let columns: Vec<&str> = match args.output {
             ScanOutput::Clusters => {
                 let mut c = vec!["cluster", "original_id"];
@@ -279,7 +279,7 @@ impl<W: Write> Findings<W> {
             audit: None,
             kept: limit.map(|n| (n, std::collections::BinaryHeap::new())),
             output: args.output,
-            keep: args.keep.clone(),
+            keep: plan.keep.clone(),
             compared,
             watched,
             at_stake: Sums::new(sums.len()),
@@ -411,13 +411,13 @@ impl<W: Write> Findings<W> {
                 }
             }
         }
-        if self.keep_unmatched > 0
-            && let Keep::Condition(condition) = &self.keep
-        {
-            let text = format!(
-                "in {} clusters no row met --keep {condition:?}: each keeps its first row",
-                self.keep_unmatched
-            );
+        if self.keep_unmatched > 0 {
+            let rule = match &self.keep {
+                Keep::Condition(condition) => format!("met --keep {condition:?}"),
+                Keep::NotRewritten { column, .. } => format!("was left unrewritten in {column}"),
+                Keep::First | Keep::Last => String::new(),
+            };
+            let text = format!("in {} clusters no row {rule}: each keeps its first row", self.keep_unmatched);
             self.emitter.meta("keep_unmatched", self.keep_unmatched, text)?;
         }
         let e = &mut self.emitter;
@@ -571,7 +571,10 @@ fn near_misses(
     let text = if !not_clean {
         match near.near_rows {
             0 => "none".to_string(),
-            n => format!("{n} (below {:.1}% of rows scanned: not counted as findings)", NEAR_SHARE * 100.0),
+            n => format!(
+                "{n} (under {NEAR_MIN} rows or {:.1}% of rows scanned: not counted as findings)",
+                NEAR_SHARE * 100.0
+            ),
         }
     } else {
         let columns: Vec<String> = by_column.iter().take(6).map(|(c, n)| format!("{c} in {n}")).collect();

@@ -79,9 +79,9 @@ pub struct ScanArgs {
     /// The column naming each amount's currency [default: AMOUNT_currency beside the --sum column, else currency, currency_code, ...]
     #[arg(long, value_name = "COL")]
     pub currency_column: Option<String>,
-    /// Which row of each cluster stays: first, last, or the first row meeting an SQL condition ("state <> 'invalid'")
-    #[arg(long, value_name = "first|last|SQL", default_value = "first", value_parser = parse_keep)]
-    pub keep: Keep,
+    /// Which row of each cluster stays: first, last, or the first row meeting an SQL condition ("state <> 'invalid'") [default: first; the row the retry did not rewrite, where the data shows one]
+    #[arg(long, value_name = "first|last|SQL", value_parser = parse_keep)]
+    pub keep: Option<Keep>,
     /// A column naming who was hit (customer, account), reported per cluster
     #[arg(long, value_name = "COL")]
     pub by: Option<String>,
@@ -134,10 +134,10 @@ impl ScanArgs {
         if self.sum.is_empty() {
             self.sum = file.sum.clone().map(crate::config::OneOrMany::into_vec).unwrap_or_default();
         }
-        if self.keep == Keep::First
+        if self.keep.is_none()
             && let Some(keep) = &file.keep
         {
-            self.keep = parse_keep(keep).map_err(|e| anyhow::anyhow!("config scan.{}.keep: {e}", self.table))?;
+            self.keep = Some(parse_keep(keep).map_err(|e| anyhow::anyhow!("config scan.{}.keep: {e}", self.table))?);
         }
         if self.columns.is_empty() {
             self.columns = file.columns.clone().unwrap_or_default();
@@ -160,6 +160,14 @@ pub enum Keep {
     Last,
     /// The first row for which this SQL condition holds (the first row when none does).
     Condition(String),
+    /// The first row that does not hold the value a retry's create wrote
+    /// into the row it repeats (`column` among the watched ones), when the
+    /// data showed such a rewrite and `--keep` was not given.
+    NotRewritten {
+        watched: usize,
+        column: String,
+        value: Option<String>,
+    },
 }
 
 fn parse_keep(text: &str) -> Result<Keep, String> {
@@ -213,6 +221,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     // any of them is clustered.
     let warm = columns::warm_up(&mut rows, plan.carried.len(), &bar).await?;
     columns::decide(&mut plan, &warm, window_us, &mut db).await.context("deciding the compared columns")?;
+    plan.choose_keep(args.keep.clone());
     let mut confirming = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
     confirming.set_subject(&plan.table.schema, &plan.table.name);
     let confirm = Confirm::new(&args, &plan, confirming);

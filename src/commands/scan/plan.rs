@@ -143,6 +143,7 @@ pub enum Rule {
     DefaultMints,
     UpdateTime,
     MovesWithCreation,
+    Counter,
     MintedPerAttempt,
     RewrittenOriginal,
     CannotCompare,
@@ -189,6 +190,11 @@ pub struct Plan {
     pub currency_given: bool,
     /// The carried columns' names, as the database layer reads them.
     carried_names: Vec<String>,
+    /// A column the retries' create path rewrote in the rows they repeat,
+    /// and the value it wrote (`RewrittenOriginal`).
+    pub rewritten: Option<(String, Option<String>)>,
+    /// Which row of each cluster stays.
+    pub keep: super::Keep,
 }
 
 impl Plan {
@@ -221,6 +227,26 @@ impl Plan {
         self.decided.push(why);
     }
 
+    /// Which row each cluster keeps: `--keep`, else the row a retry did not
+    /// rewrite where the data showed a rewrite, else the first.
+    pub fn choose_keep(&mut self, given: Option<super::Keep>) {
+        self.keep = match (given, &self.rewritten) {
+            (Some(keep), _) => keep,
+            (None, Some((column, value))) => match self.watched().iter().position(|w| w == column) {
+                Some(watched) => {
+                    self.decided.push(format!(
+                        "each cluster keeps its first row whose {column} is not {}: the retries' create rewrote \
+                         the rows they repeat (--keep first keeps those)",
+                        value.as_deref().map_or("NULL".to_string(), |v| format!("{v:?}"))
+                    ));
+                    super::Keep::NotRewritten { watched, column: column.clone(), value: value.clone() }
+                }
+                None => super::Keep::First,
+            },
+            (None, None) => super::Keep::First,
+        };
+    }
+
     /// Columns the confirming lookup reads to show how rows of a cluster
     /// differ where they are not compared: left out for a reason a person
     /// should see (a state, a rewritten value), not ids and times that
@@ -244,7 +270,7 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
     if let Some(filter) = &args.filter {
         user_sql::condition(db.engine(), "--where", filter)?;
     }
-    if let super::Keep::Condition(condition) = &args.keep {
+    if let Some(super::Keep::Condition(condition)) = &args.keep {
         user_sql::condition(db.engine(), "--keep", condition)?;
     }
     let id = match &args.id {
@@ -306,6 +332,11 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
             None => exclusion(&table, column, update_time.as_deref(), &args.ignore),
         };
         match reason {
+            // Counters are left out but carried: the pass may put one back.
+            Some((Rule::Counter, reason)) => {
+                excluded.push(Exclusion { column: column.name.clone(), rule: Rule::Counter, reason });
+                carried.push(Carried { name: column.name.clone(), kind: kind(&table, column), unique_with: None });
+            }
             Some((rule, reason)) => excluded.push(Exclusion { column: column.name.clone(), rule, reason }),
             None => carried.push(Carried { name: column.name.clone(), kind: kind(&table, column), unique_with: None }),
         }
@@ -318,7 +349,8 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         bail!("no columns left to compare in table {:?}: name them with --columns", table.name);
     }
     let time = times::read(db, &table, &created_at, args.time_unit).await?;
-    let compared = vec![true; carried.len()];
+    let compared: Vec<bool> =
+        carried.iter().map(|c| !excluded.iter().any(|e: &Exclusion| e.column == c.name)).collect();
     let mut plan = Plan {
         id,
         repr: time.repr,
@@ -334,6 +366,8 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         fixed,
         currency,
         currency_given: args.currency_column.is_some(),
+        rewritten: None,
+        keep: super::Keep::First,
         table,
     };
     plan.mark_unique_with();
@@ -377,7 +411,41 @@ fn exclusion(table: &Table, column: &Column, update_time: Option<&str>, ignore: 
             "the ORM's update time: the application stamps it on every write, a retry's own included".into(),
         ));
     }
+    if is_counter(column) {
+        return Some((
+            Rule::Counter,
+            "a counter by its name: each row keeps its own (views, likes, replies), so a retry's soon differs".into(),
+        ));
+    }
     None
+}
+
+/// Words a counter's name ends with: what each row tallies for itself after
+/// it is created, so that a retry's count soon differs from its original's.
+const COUNTER_ENDINGS: &[&str] = &[
+    "_count",
+    "count",
+    "reads",
+    "views",
+    "_score",
+    "score",
+    "_rank",
+    "clicks",
+    "hits",
+    "likes",
+    "upvotes",
+    "downvotes",
+];
+
+fn is_counter(column: &Column) -> bool {
+    let t = column.base_type.to_lowercase();
+    let numeric =
+        column.is_integer() || ["double", "real", "float", "numeric", "decimal"].iter().any(|w| t.contains(w));
+    let name = column.name.to_lowercase();
+    numeric
+        && COUNTER_ENDINGS.iter().any(|e| name.ends_with(e))
+        && !name.ends_with("discount")
+        && !name.ends_with("account")
 }
 
 /// The key column: a name that says so, else a client reference (a unique
