@@ -18,17 +18,28 @@ const MAX_PARTNERS: usize = 256;
 const SAMPLES_PER_SET: usize = 12;
 const SAMPLES: usize = 192;
 
-/// How many compared columns may differ for a pair to be a near miss: one of
-/// three to five, two of up to fifteen, and so on; a pair must agree on
-/// about nine in ten of a wide table's columns (on at least two of three).
-pub fn max_differing(compared: usize) -> usize {
-    match compared {
+/// How many compared columns may differ for a pair to be a near miss, of
+/// the `informative` ones (columns whose values vary: a column NULL on every
+/// row tells no rows apart): one of three to five, then one in four, from
+/// two to six; a pair always agrees on at least three in four.
+pub fn max_differing(informative: usize) -> usize {
+    match informative {
         0..=2 => 0,
         3..=5 => 1,
-        6..=15 => 2,
-        16..=31 => 3,
-        _ => 4,
+        n => (n / 4).clamp(2, 6),
     }
+}
+
+/// The estimated number of distinct values of each of `width` columns, over
+/// rows given as `width` hashes each.
+pub fn distinct(width: usize, hashes: &[u64]) -> Vec<f64> {
+    let mut sketches = vec![Distinct::default(); width];
+    for row in hashes.chunks(width) {
+        for (d, &h) in sketches.iter_mut().zip(row) {
+            d.add(h);
+        }
+    }
+    sketches.iter().map(Distinct::estimate).collect()
 }
 
 /// A near-miss pair kept so that its values can be read: the earlier and
@@ -46,6 +57,8 @@ pub struct Stats {
     pub rows: u64,
     /// Rows equal on every compared column to a row before them in the window.
     pub exact_rows: u64,
+    /// Of those, the rows created at the very same time as that row.
+    pub exact_same_time: u64,
     /// Per carried column: exact rows equal to their partner on it (counted
     /// for the columns left out of the comparison).
     pub equal_in_exact: Vec<u64>,
@@ -73,27 +86,24 @@ pub struct Detector {
     hashes: VecDeque<u64>,
     /// The last row that left the window, when none is left in it.
     previous: Option<Vec<u64>>,
-    distinct: Option<Vec<Distinct>>,
     pub stats: Stats,
 }
 
 impl Detector {
-    /// `width` hashes a row; `compared` says which of them are compared.
-    /// With `count_distinct`, the distinct values of each column are
-    /// estimated as well.
-    pub fn new(window_us: i64, width: usize, compared: &[bool], count_distinct: bool) -> Detector {
+    /// `width` hashes a row; `compared` says which of them are compared, and
+    /// at most `max_differing` of those may differ in a near miss.
+    pub fn new(window_us: i64, width: usize, compared: &[bool], max_differing: usize) -> Detector {
         let compared_ix: Vec<usize> = (0..width).filter(|&i| compared[i]).collect();
         let others = (0..width).filter(|&i| !compared[i]).collect();
         Detector {
             window_us: window_us.max(0),
             width,
-            max_differing: max_differing(compared_ix.len()),
+            max_differing,
             compared: compared_ix,
             others,
             recent: VecDeque::new(),
             hashes: VecDeque::new(),
             previous: None,
-            distinct: count_distinct.then(|| vec![Distinct::default(); width]),
             stats: Stats {
                 equal_in_exact: vec![0; width],
                 equal_in_neighbours: vec![0; width],
@@ -107,11 +117,6 @@ impl Detector {
     pub fn push(&mut self, id: &RowId, t_us: i64, hashes: &[u64]) {
         debug_assert_eq!(hashes.len(), self.width);
         self.stats.rows += 1;
-        if let Some(distinct) = &mut self.distinct {
-            for (d, &h) in distinct.iter_mut().zip(hashes) {
-                d.add(h);
-            }
-        }
         if !self.hashes.is_empty() {
             let last = self.hashes.len() - self.width;
             for (j, &h) in hashes.iter().enumerate() {
@@ -159,6 +164,9 @@ impl Detector {
             let base = k * self.width;
             if differing == 0 {
                 self.stats.exact_rows += 1;
+                if self.recent[k].0 == t_us {
+                    self.stats.exact_same_time += 1;
+                }
                 for &o in &self.others {
                     if hashes[o] == self.hashes[base + o] {
                         self.stats.equal_in_exact[o] += 1;
@@ -181,11 +189,6 @@ impl Detector {
         }
         self.recent.push_back((t_us, id.clone()));
         self.hashes.extend(hashes);
-    }
-
-    /// The estimated number of distinct values of each carried column, when counted.
-    pub fn distinct(&self) -> Option<Vec<f64>> {
-        self.distinct.as_ref().map(|d| d.iter().map(Distinct::estimate).collect())
     }
 }
 
@@ -232,7 +235,7 @@ mod tests {
     #[test]
     fn a_minted_column_shows_in_every_near_miss() {
         // Columns: payload, payload, minted, soft (left out).
-        let mut d = Detector::new(5_000_000, 4, &[true, true, true, false], false);
+        let mut d = Detector::new(5_000_000, 4, &[true, true, true, false], 1);
         rows(
             &mut d,
             &[
@@ -252,15 +255,15 @@ mod tests {
 
     #[test]
     fn rows_differing_in_more_than_allowed_are_no_near_miss() {
-        let mut d = Detector::new(5_000_000, 4, &[true; 4], false);
-        rows(&mut d, &[(1, 0, [1, 2, 3, 4]), (2, 1, [1, 2, 8, 9])]);
         assert_eq!(max_differing(4), 1);
+        let mut d = Detector::new(5_000_000, 4, &[true; 4], max_differing(4));
+        rows(&mut d, &[(1, 0, [1, 2, 3, 4]), (2, 1, [1, 2, 8, 9])]);
         assert_eq!(d.stats.near_rows, 0);
     }
 
     #[test]
     fn the_closest_partner_counts() {
-        let mut d = Detector::new(5_000_000, 4, &[true; 4], false);
+        let mut d = Detector::new(5_000_000, 4, &[true; 4], 1);
         // Row 3 differs from 2 in one column and equals 1: it is an exact row.
         rows(&mut d, &[(1, 0, [1, 2, 3, 4]), (2, 1, [1, 2, 3, 5]), (3, 2, [1, 2, 3, 4])]);
         assert_eq!(d.stats.exact_rows, 1);
@@ -269,12 +272,10 @@ mod tests {
 
     #[test]
     fn distinct_values_are_estimated() {
-        let mut d = Detector::new(1, 4, &[true; 4], true);
-        for i in 0..20_000u64 {
-            let h = crate::fingerprint::mix(i, 0);
-            d.push(&RowId::Int(i as i64), i as i64 * 10, &[h, crate::fingerprint::mix(i % 3, 1), 0, 0]);
-        }
-        let est = d.distinct().unwrap();
+        let rows: Vec<u64> = (0..20_000u64)
+            .flat_map(|i| [crate::fingerprint::mix(i, 0), crate::fingerprint::mix(i % 3, 1), 0, 0])
+            .collect();
+        let est = distinct(4, &rows);
         assert!((est[0] - 20_000.0).abs() < 1_500.0, "{}", est[0]);
         assert!((est[1] - 3.0).abs() < 0.5, "{}", est[1]);
     }

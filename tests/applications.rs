@@ -147,6 +147,150 @@ fn spree_payments(engine: Engine) {
     assert_eq!(spree.invalid.len(), spree.kept.len());
 }
 
+fn saleor_transactions() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    let f = apps::saleor::fixture();
+    f.load(&db, apps::saleor::DDL);
+    let found = scan(&db, &f, &[]);
+    assert_exact("saleor transactions", &f, &found);
+    assert_eq!(found.doc["key_column"], "idempotency_key");
+    assert_eq!(found.rule("modified_at").0, "update-time");
+    assert_eq!(found.rule("token").0, "unique-alone");
+    let (rule, reason) = found.rule("psp_reference");
+    assert_eq!(rule, "minted-per-attempt");
+    assert!(reason.contains("generated token"), "{reason}");
+    // An array of varchar(128) compares.
+    assert!(found.compared().contains(&"available_actions".to_string()));
+    // Every row has its own key: the key was minted per attempt.
+    let causes = &found.doc["clusters_by_cause"];
+    assert_eq!(causes["key-per-attempt"].as_u64(), Some(f.extras.len() as u64), "{causes}");
+}
+
+fn lago_events() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    let f = apps::lago::fixture();
+    f.load(&db, apps::lago::DDL);
+    let found = scan(&db, &f, &[]);
+    // The event's time moves with the creation, but retries copy it: it is
+    // compared, so metering bursts (their own times) stay apart.
+    assert_exact("lago events", &f, &found);
+    assert_eq!(found.doc["key_column"], "transaction_id");
+    assert!(found.compared().contains(&"timestamp".to_string()), "{:?}", found.compared());
+    let notes = found.doc["notes"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n.as_str().unwrap().starts_with("timestamp moves with created_at but is equal in")),
+        "{notes:?}"
+    );
+    // The bursts are near misses on the event time, reported as such.
+    assert!(found.doc["near_misses"]["by_column"]["timestamp"].as_u64().unwrap() > 10);
+    assert_eq!(found.doc["clusters_by_cause"]["key-per-attempt"].as_u64(), Some(f.extras.len() as u64));
+}
+
+fn killbill_transactions(engine: Engine) {
+    let Some(db) = TestDb::new(engine) else { return };
+    let f = apps::killbill::fixture();
+    f.load(&db, apps::killbill::ddl(engine));
+    let found = scan(&db, &f, &[]);
+    assert_exact("kill bill payment transactions", &f, &found);
+    // created_date is the creation time, a domain over timestamp on PostgreSQL.
+    assert_eq!(found.rule("created_date").0, "created-at");
+    assert_eq!(found.rule("updated_date").0, "update-time");
+    assert_eq!(found.rule("effective_date").0, "moves-with-creation");
+    assert_eq!(found.doc["key_column"], "transaction_external_key");
+    for minted in ["payment_id", "attempt_id"] {
+        let (rule, reason) = found.rule(minted);
+        assert_eq!(rule, "minted-per-attempt", "{minted}: {reason}");
+    }
+    assert_eq!(found.doc["clusters_by_cause"]["key-per-attempt"].as_u64(), Some(f.extras.len() as u64));
+    // Sums per currency, and each column with its own currency column.
+    let out = run(db.idemctl(&[
+        "scan",
+        "--table",
+        f.table,
+        "--sum",
+        "amount",
+        "--sum",
+        "processed_amount",
+        "--format",
+        "json",
+    ]));
+    let doc = out.json();
+    assert_eq!(
+        doc["sum_currencies"],
+        serde_json::json!({"amount": "currency", "processed_amount": "processed_currency"})
+    );
+    let at_stake = &doc["sum_at_stake"]["amount"];
+    let mut expected: std::collections::BTreeMap<String, f64> = Default::default();
+    for cluster in doc["clusters"].as_array().unwrap() {
+        for (currency, amount) in cluster["sum"]["amount"].as_object().unwrap() {
+            *expected.entry(currency.clone()).or_default() += amount.to_string().parse::<f64>().unwrap();
+        }
+    }
+    assert!(expected.len() >= 2, "retries in more than one currency: {at_stake}");
+    for (currency, total) in &expected {
+        let got = at_stake[currency].to_string().parse::<f64>().unwrap();
+        assert!((got - total).abs() < 1e-6, "{currency}: {got} != {total}");
+    }
+    assert_eq!(doc["sum_at_stake"]["processed_amount"], doc["sum_at_stake"]["amount"]);
+}
+
+fn ghost_posts(engine: Engine) {
+    let Some(db) = TestDb::new(engine) else { return };
+    let f = apps::ghost::fixture();
+    f.load(&db, apps::ghost::ddl(engine));
+    let found = scan(&db, &f, &[]);
+    assert_exact("ghost posts", &f, &found);
+    let (rule, reason) = found.rule("slug");
+    assert_eq!(rule, "minted-per-attempt");
+    assert!(reason.contains("unique with (type)"), "{reason}");
+    for minted in ["uuid", "comment_id"] {
+        assert_eq!(found.rule(minted).0, "minted-per-attempt", "{minted}");
+    }
+    assert_eq!(found.rule("published_at").0, "minted-per-attempt");
+}
+
+fn calcom_bookings() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    let f = apps::calcom::fixture();
+    f.load(&db, apps::calcom::DDL);
+    let found = scan(&db, &f, &[]);
+    assert_exact("cal.com bookings", &f, &found);
+    assert_eq!(found.rule("createdAt").0, "created-at");
+    assert_eq!(found.rule("updatedAt").0, "update-time");
+    assert_eq!(found.doc["key_column"], "idempotencyKey");
+    for minted in ["iCalUID", "metadata"] {
+        assert_eq!(found.rule(minted).0, "minted-per-attempt", "{minted}");
+    }
+    assert_eq!(found.doc["clusters_by_cause"]["no-key"].as_u64(), Some(f.extras.len() as u64));
+}
+
+#[test]
+fn killbill() {
+    killbill_transactions(Engine::MySql);
+    killbill_transactions(Engine::Postgres);
+}
+
+#[test]
+fn ghost() {
+    ghost_posts(Engine::MySql);
+    ghost_posts(Engine::Sqlite);
+}
+
+#[test]
+fn calcom() {
+    calcom_bookings();
+}
+
+#[test]
+fn saleor() {
+    saleor_transactions();
+}
+
+#[test]
+fn lago() {
+    lago_events();
+}
+
 #[test]
 fn spree() {
     spree_payments(Engine::Postgres);
@@ -161,27 +305,4 @@ fn discourse() {
 #[test]
 fn mastodon() {
     mastodon_statuses();
-}
-
-#[test]
-#[ignore]
-fn debug_discourse() {
-    let Some(db) = TestDb::new(Engine::Postgres) else { return };
-    let f = apps::discourse::fixture();
-    db.exec(apps::discourse::SEQUENCE);
-    f.load(&db, apps::discourse::DDL);
-    let found = scan(&db, &f, &[]);
-    eprintln!("{}", found.run.stderr);
-    eprintln!("{}", serde_json::to_string_pretty(&found.doc["near_misses"]).unwrap());
-    eprintln!("{}", serde_json::to_string_pretty(&found.doc["excluded_columns"]).unwrap());
-}
-
-#[test]
-#[ignore]
-fn debug_spree() {
-    let Some(db) = TestDb::new(Engine::Postgres) else { return };
-    let spree = apps::spree::fixture();
-    spree.fixture.load(&db, apps::spree::ddl(Engine::Postgres));
-    let out = run(db.idemctl(&["scan", "--table", "spree_payments"]));
-    eprintln!("{}\n{}", out.stdout, out.stderr);
 }

@@ -193,7 +193,7 @@ pub async fn time_offsets(
         let us = dialect.epoch_micros(&dialect.ident(column), *repr);
         inner.push(format!("{us} AS idemctl_{i}"));
         counts.push(format!(
-            "count(idemctl_{i}), sum(CASE WHEN idemctl_{i} - idemctl_c BETWEEN -{within_us} AND {within_us} THEN 1 ELSE 0 END)"
+            "count(idemctl_{i}), count(CASE WHEN idemctl_{i} - idemctl_c BETWEEN -{within_us} AND {within_us} THEN 1 END)"
         ));
     }
     let sql = super::fill(

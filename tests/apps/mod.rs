@@ -4,8 +4,13 @@
 //! fixture knows the extra rows its retries made; the tests scan with no
 //! column flags and compare.
 
+pub mod calcom;
 pub mod discourse;
+pub mod ghost;
+pub mod killbill;
+pub mod lago;
 pub mod mastodon;
+pub mod saleor;
 pub mod spree;
 
 use std::collections::BTreeSet;
@@ -25,6 +30,8 @@ pub enum V {
     At(i64),
     /// A time with a zone (timestamptz), microseconds since the epoch.
     AtZ(i64),
+    /// A time written as `YYYY-MM-DD HH:MM:SS` on every engine (Knex's form).
+    AtSecs(i64),
     /// SQL written as it is (an array literal, a cast).
     Raw(String),
 }
@@ -115,6 +122,9 @@ pub fn literal(engine: Engine, v: &V) -> String {
                 _ => format!("'{text}'"),
             }
         }
+        V::AtSecs(us) => {
+            format!("'{}'", chrono::DateTime::from_timestamp_micros(*us).unwrap().format("%Y-%m-%d %H:%M:%S"))
+        }
         V::Raw(sql) => sql.clone(),
     }
 }
@@ -150,6 +160,11 @@ impl Rng {
 
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len() as u64) as usize]
+    }
+
+    /// One of the items, by value.
+    pub fn one<T: Copy>(&mut self, items: &[T]) -> T {
+        *self.pick(items)
     }
 
     /// A Zipf-like pick of 0 .. n-1: low numbers far more often.

@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 use super::plan::{Plan, Rule, ValueKind};
 use super::read::Rows;
 use crate::db::Db;
+use crate::db::dialect::TimeRepr;
 use crate::db::scan::Lookup;
 use crate::nearmiss::{Detector, Stats};
 use crate::window::RowId;
@@ -47,9 +48,9 @@ pub async fn warm_up(rows: &mut Rows, width: usize, bar: &indicatif::ProgressBar
 }
 
 impl WarmUp {
-    fn detector(&self, plan: &Plan, window_us: i64, distinct: bool) -> Detector {
+    fn detector(&self, plan: &Plan, window_us: i64) -> Detector {
         let width = plan.carried.len();
-        let mut detector = Detector::new(window_us, width, &plan.compared, distinct);
+        let mut detector = Detector::new(window_us, width, &plan.compared, plan.max_differing());
         for (i, (id, t_us)) in self.rows.iter().enumerate() {
             detector.push(id, *t_us, &self.hashes[i * width..(i + 1) * width]);
         }
@@ -60,19 +61,20 @@ impl WarmUp {
 /// Decides the comparison from the held rows, reading the values of a few
 /// near-miss pairs on `db` for the evidence.
 pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db) -> Result<()> {
-    if plan.fixed || warm.rows.is_empty() {
+    if warm.rows.is_empty() {
         return Ok(());
     }
-    let mut distinct = None;
+    let distinct = crate::nearmiss::distinct(plan.carried.len(), &warm.hashes);
+    plan.informative = distinct.iter().map(|d| *d >= 1.5).collect();
+    if plan.fixed {
+        return Ok(());
+    }
     let mut decided = vec![false; plan.carried.len()];
-    for round in 0..ROUNDS {
-        let detector = warm.detector(plan, window_us, round == 0);
-        if round == 0 {
-            distinct = detector.distinct();
-        }
+    for _ in 0..ROUNDS {
+        let detector = warm.detector(plan, window_us);
         let stats = &detector.stats;
         let pairs = if stats.near_rows >= MIN_EVIDENCE { sample_values(plan, stats, db).await? } else { Vec::new() };
-        let facts = Facts { rows: warm.rows.len() as u64, distinct: distinct.as_deref().unwrap_or(&[]), pairs: &pairs };
+        let facts = Facts { rows: warm.rows.len() as u64, distinct: &distinct, pairs: &pairs };
         let changes: Vec<Change> = verdicts(plan, stats, &facts).into_iter().filter(|c| !decided[c.column()]).collect();
         if changes.is_empty() {
             break;
@@ -98,6 +100,19 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
     Ok(())
 }
 
+/// How a time column's values are read as instants, where they can be:
+/// native times (a domain over one too), and on SQLite text, numbers or Julian days.
+fn time_repr(plan: &Plan, column: &crate::db::catalog::Column, dialect: &crate::db::Dialect) -> Option<TimeRepr> {
+    let _ = plan;
+    if dialect.dynamic_types() {
+        Some(TimeRepr::SqliteDynamic { millis: false })
+    } else if column.is_temporal() {
+        Some(TimeRepr::Native { with_zone: dialect.time_has_zone(&column.base_type) })
+    } else {
+        None
+    }
+}
+
 /// One sampled near-miss pair's values: every carried column of both rows,
 /// the later row's created-at and the earlier row's update time (µs).
 #[derive(Debug, Clone, Default)]
@@ -106,28 +121,28 @@ pub struct PairValues {
     pub earlier: Vec<Option<String>>,
     pub later: Vec<Option<String>>,
     pub earlier_updated_us: Option<i64>,
+    pub earlier_created_us: Option<i64>,
     pub later_created_us: Option<i64>,
 }
 
 /// Reads the sampled pairs' rows by id.
 async fn sample_values(plan: &Plan, stats: &Stats, db: &mut Db) -> Result<Vec<PairValues>> {
     let dialect = db.dialect();
+    // Times are read as microseconds, to set beside the creation's.
     let mut exprs: Vec<String> = plan
         .carried
         .iter()
         .map(|c| {
-            let ty = plan.table.column(&c.name).map(|c| c.data_type.clone()).unwrap_or_default();
-            dialect.shown(&dialect.ident(&c.name), &ty)
+            let column = plan.table.column(&c.name).expect("a carried column");
+            match time_repr(plan, column, &dialect) {
+                Some(repr) if c.kind == ValueKind::Time => dialect.epoch_micros(&dialect.ident(&c.name), repr),
+                _ => dialect.shown(&dialect.ident(&c.name), &column.data_type),
+            }
         })
         .collect();
     exprs.push(dialect.epoch_micros(&dialect.ident(&plan.time.name), plan.repr));
-    let update_repr = match plan.update_time.as_deref().map(|u| plan.table.column(u)) {
-        Some(Ok(c)) if c.is_temporal() => {
-            Some(crate::db::dialect::TimeRepr::Native { with_zone: dialect.time_has_zone(&c.base_type) })
-        }
-        Some(Ok(_)) if dialect.dynamic_types() => Some(crate::db::dialect::TimeRepr::SqliteDynamic { millis: false }),
-        _ => None,
-    };
+    let update_repr =
+        plan.update_time.as_deref().and_then(|u| plan.table.column(u).ok()).and_then(|c| time_repr(plan, c, &dialect));
     if let (Some(update), Some(repr)) = (&plan.update_time, update_repr) {
         exprs.push(dialect.epoch_micros(&dialect.ident(update), repr));
     }
@@ -159,6 +174,7 @@ async fn sample_values(plan: &Plan, stats: &Stats, db: &mut Db) -> Result<Vec<Pa
                 earlier: earlier[..width].to_vec(),
                 later: later[..width].to_vec(),
                 earlier_updated_us: micros(earlier, width + 1),
+                earlier_created_us: micros(earlier, width),
                 later_created_us: micros(later, width),
             })
         })
@@ -217,10 +233,11 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
         let reason = format!("differs in {} of {near} near-miss pairs; {evidence}", stats.differs[j]);
         changes.push(Change::Exclude { column: j, rule, reason, value });
     }
-    // A column left out for its nature (a time that moves with the
-    // creation, a counter) goes back in when rows equal on everything else
-    // share its value far more often than rows side by side do by chance:
-    // retries copy it.
+    // A column left out for its nature goes back in when rows equal on
+    // everything else share its value more often than its nature explains:
+    // retries copy it. A time that moves with the creation is equal in such
+    // a pair about as often as the creation times are; a counter about as
+    // often as two rows side by side.
     let exact = stats.exact_rows;
     let neighbours = stats.rows.saturating_sub(1).max(1);
     for (o, carried) in plan.carried.iter().enumerate() {
@@ -230,19 +247,28 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
             .find(|e| e.column == carried.name && matches!(e.rule, Rule::MovesWithCreation | Rule::Counter));
         let Some(soft) = soft.filter(|_| !plan.compared[o]) else { continue };
         let equal = stats.equal_in_exact[o];
-        let chance = stats.equal_in_neighbours[o] as f64 / neighbours as f64;
-        if exact >= 3 && equal >= 3 && equal as f64 / exact as f64 >= chance + 0.5 {
-            let nature = if soft.rule == Rule::Counter {
-                "looks like a counter".to_string()
-            } else {
-                format!("moves with {}", plan.time.name)
-            };
-            let why = format!(
-                "{} {nature} but is equal in {equal} of {exact} pairs of rows equal on every compared column \
-                 ({:.0}% of rows side by side): retries copy it, so it is compared",
-                carried.name,
-                chance * 100.0
-            );
+        let (copied, nature) = if soft.rule == Rule::Counter {
+            let chance = stats.equal_in_neighbours[o] as f64 / neighbours as f64;
+            (
+                exact >= 3 && equal >= 3 && equal as f64 / exact as f64 >= chance + 0.5,
+                format!(
+                    "looks like a counter but is equal in {equal} of {exact} pairs of rows equal on every compared column ({:.0}% of rows side by side)",
+                    chance * 100.0
+                ),
+            )
+        } else {
+            let beyond = equal.saturating_sub(stats.exact_same_time);
+            (
+                equal >= 3 && beyond >= 3.max(exact / 100),
+                format!(
+                    "moves with {} but is equal in {equal} of {exact} pairs of rows equal on every compared column \
+                     (their creation times in {})",
+                    plan.time.name, stats.exact_same_time
+                ),
+            )
+        };
+        if copied {
+            let why = format!("{} {nature}: retries copy it, so it is compared", carried.name);
             changes.push(Change::PutBack { column: o, why });
         }
     }
@@ -292,6 +318,28 @@ fn minted(
             return Some((
                 Rule::MintedPerAttempt,
                 format!("values unique per row (about {distinct:.0} distinct in {rows:.0} rows)"),
+                None,
+            ));
+        }
+    }
+    if kind == ValueKind::Time {
+        // A time the create stamps: within seconds of each row's own creation.
+        let near = |value: &Option<String>, created: Option<i64>| match (number(value), created) {
+            (Some(v), Some(c)) => (v as i64 - c).abs() <= 5 * 1_000_000,
+            _ => false,
+        };
+        let stamped = pairs
+            .iter()
+            .filter(|p| near(&p.later[j], p.later_created_us) && near(&p.earlier[j], p.earlier_created_us))
+            .count();
+        if share(stamped) {
+            return Some((
+                Rule::MintedPerAttempt,
+                format!(
+                    "in {stamped} of {} sampled pairs each row's value is within 5s of its own {}: a time the create stamps",
+                    pairs.len(),
+                    plan.time.name
+                ),
                 None,
             ));
         }
@@ -360,13 +408,18 @@ fn shown(value: &Option<String>) -> String {
 }
 
 /// A value that reads as a generated token: no spaces, at least six
-/// characters, letters and digits mixed (a uuid, a hex or base-62 id, a
-/// provider's `pi_3N...` reference).
+/// characters, and letters mixed with digits, or (ten characters and more)
+/// lower and upper case mixed as no word is (`hPXkfQzfxRBr`, not
+/// `HelloWorld`): a uuid, a hex, base-58 or base-62 id, a provider's
+/// `pi_3N...` reference.
 pub fn token_like(value: &str) -> bool {
-    value.chars().count() >= 6
-        && !value.chars().any(char::is_whitespace)
-        && value.chars().any(|c| c.is_ascii_digit())
-        && value.chars().any(|c| c.is_ascii_alphabetic())
+    let has = |f: fn(&char) -> bool| value.chars().any(|c| f(&c));
+    let letters: Vec<bool> = value.chars().filter(char::is_ascii_alphabetic).map(|c| c.is_ascii_uppercase()).collect();
+    let flips = letters.windows(2).filter(|w| w[0] != w[1]).count();
+    let len = value.chars().count();
+    len >= 6
+        && !has(|c| c.is_whitespace())
+        && ((has(char::is_ascii_digit) && has(char::is_ascii_alphabetic)) || (len >= 10 && flips * 3 > len))
 }
 
 /// Where two values differ only by a generated token (a uuid, an id, a
@@ -413,5 +466,7 @@ mod tests {
         assert!(!token_like("hello world 12345"));
         assert!(!token_like("completed"));
         assert!(!token_like("12345678"));
+        assert!(token_like("hPXkfQzfxRBrRDpDcbcfaS"));
+        assert!(!token_like("HelloWorld"));
     }
 }

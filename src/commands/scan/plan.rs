@@ -195,6 +195,8 @@ pub struct Plan {
     pub rewritten: Option<(String, Option<String>)>,
     /// Which row of each cluster stays.
     pub keep: super::Keep,
+    /// Which carried columns vary at all among the first rows.
+    pub informative: Vec<bool>,
 }
 
 impl Plan {
@@ -206,6 +208,14 @@ impl Plan {
     /// The compared columns' names, in carried order.
     pub fn compared_names(&self) -> Vec<String> {
         self.carried.iter().zip(&self.compared).filter(|(_, on)| **on).map(|(c, _)| c.name.clone()).collect()
+    }
+
+    /// How many compared columns may differ in a near miss.
+    pub fn max_differing(&self) -> usize {
+        let informative = (0..self.carried.len())
+            .filter(|&i| self.compared[i] && self.informative.get(i).copied().unwrap_or(true))
+            .count();
+        crate::nearmiss::max_differing(informative)
     }
 
     /// Indices of the compared columns among the carried ones.
@@ -368,6 +378,7 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         currency_given: args.currency_column.is_some(),
         rewritten: None,
         keep: super::Keep::First,
+        informative: Vec::new(),
         table,
     };
     plan.mark_unique_with();
@@ -608,6 +619,9 @@ impl Plan {
             self.carried.remove(i);
             self.compared.remove(i);
             self.carried_names.remove(i);
+            if i < self.informative.len() {
+                self.informative.remove(i);
+            }
         }
         self.excluded.push(Exclusion { column: column.to_string(), rule, reason });
     }
