@@ -82,10 +82,16 @@ pub struct Detector {
     compared: Vec<usize>,
     others: Vec<usize>,
     max_differing: usize,
+    /// Whether to gather what the decisions need besides the near misses
+    /// (pairs equal on the others, neighbours, samples): the held rows only.
+    evidence: bool,
     recent: VecDeque<(i64, RowId)>,
-    hashes: VecDeque<u64>,
-    /// The last row that left the window, when none is left in it.
-    previous: Option<Vec<u64>>,
+    /// The rows in `recent`, `width` hashes each, from row `start` on: one
+    /// slice, so that a row is compared without index arithmetic per hash.
+    hashes: Vec<u64>,
+    start: usize,
+    /// The last row seen, for the chance of equal values side by side.
+    previous: Vec<u64>,
     pub stats: Stats,
 }
 
@@ -99,11 +105,13 @@ impl Detector {
             window_us: window_us.max(0),
             width,
             max_differing,
+            evidence: true,
             compared: compared_ix,
             others,
             recent: VecDeque::new(),
-            hashes: VecDeque::new(),
-            previous: None,
+            hashes: Vec::new(),
+            start: 0,
+            previous: Vec::new(),
             stats: Stats {
                 equal_in_exact: vec![0; width],
                 equal_in_neighbours: vec![0; width],
@@ -113,40 +121,44 @@ impl Detector {
         }
     }
 
+    /// Counts the near misses alone, and what the report needs of them.
+    pub fn near_misses_only(mut self) -> Detector {
+        self.evidence = false;
+        self
+    }
+
     /// Adds the next row; rows come in created-at order.
     pub fn push(&mut self, id: &RowId, t_us: i64, hashes: &[u64]) {
         debug_assert_eq!(hashes.len(), self.width);
+        let width = self.width;
         self.stats.rows += 1;
-        if !self.hashes.is_empty() {
-            let last = self.hashes.len() - self.width;
-            for (j, &h) in hashes.iter().enumerate() {
-                if self.hashes[last + j] == h {
-                    self.stats.equal_in_neighbours[j] += 1;
+        if self.evidence {
+            if !self.previous.is_empty() {
+                for (j, (&h, &p)) in hashes.iter().zip(&self.previous).enumerate() {
+                    if h == p {
+                        self.stats.equal_in_neighbours[j] += 1;
+                    }
                 }
             }
-        } else if let Some(previous) = &self.previous {
-            for (j, (&h, &p)) in hashes.iter().zip(previous).enumerate() {
-                if h == p {
-                    self.stats.equal_in_neighbours[j] += 1;
-                }
-            }
+            self.previous.clear();
+            self.previous.extend_from_slice(hashes);
         }
         let horizon = t_us.saturating_sub(self.window_us);
         while self.recent.front().is_some_and(|(t, _)| *t < horizon) {
             self.recent.pop_front();
-            if self.recent.is_empty() {
-                // The row before the next one, for the chance of equal values.
-                self.previous = Some(self.hashes.drain(..).collect());
-            } else {
-                self.hashes.drain(..self.width);
-            }
+            self.start += 1;
         }
+        if self.start > 1024 && self.start * 2 > self.hashes.len() / width {
+            self.hashes.drain(..self.start * width);
+            self.start = 0;
+        }
+        let live = &self.hashes[self.start * width..];
         let mut best: Option<(usize, usize)> = None;
         for k in (0..self.recent.len()).rev().take(MAX_PARTNERS) {
-            let base = k * self.width;
+            let row = &live[k * width..(k + 1) * width];
             let mut differing = 0;
             for &j in &self.compared {
-                if hashes[j] != self.hashes[base + j] {
+                if hashes[j] != row[j] {
                     differing += 1;
                     if differing > self.max_differing {
                         break;
@@ -161,34 +173,37 @@ impl Detector {
             }
         }
         if let Some((differing, k)) = best {
-            let base = k * self.width;
+            let row = &live[k * width..(k + 1) * width];
             if differing == 0 {
                 self.stats.exact_rows += 1;
-                if self.recent[k].0 == t_us {
-                    self.stats.exact_same_time += 1;
-                }
-                for &o in &self.others {
-                    if hashes[o] == self.hashes[base + o] {
-                        self.stats.equal_in_exact[o] += 1;
+                if self.evidence {
+                    if self.recent[k].0 == t_us {
+                        self.stats.exact_same_time += 1;
+                    }
+                    for &o in &self.others {
+                        if hashes[o] == row[o] {
+                            self.stats.equal_in_exact[o] += 1;
+                        }
                     }
                 }
             } else {
-                let set: Vec<usize> =
-                    self.compared.iter().copied().filter(|&j| hashes[j] != self.hashes[base + j]).collect();
+                let set: Vec<usize> = self.compared.iter().copied().filter(|&j| hashes[j] != row[j]).collect();
                 self.stats.near_rows += 1;
                 for &j in &set {
                     self.stats.differs[j] += 1;
                 }
-                let seen = self.stats.by_set.entry(set.clone()).or_default();
-                *seen += 1;
-                if *seen as usize <= SAMPLES_PER_SET && self.stats.samples.len() < SAMPLES {
-                    let earlier = self.recent[k].1.clone();
-                    self.stats.samples.push(Sample { earlier, later: id.clone(), differing: set });
+                if self.evidence {
+                    let seen = self.stats.by_set.entry(set.clone()).or_default();
+                    *seen += 1;
+                    if *seen as usize <= SAMPLES_PER_SET && self.stats.samples.len() < SAMPLES {
+                        let earlier = self.recent[k].1.clone();
+                        self.stats.samples.push(Sample { earlier, later: id.clone(), differing: set });
+                    }
                 }
             }
         }
         self.recent.push_back((t_us, id.clone()));
-        self.hashes.extend(hashes);
+        self.hashes.extend_from_slice(hashes);
     }
 }
 

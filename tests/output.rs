@@ -78,7 +78,7 @@ fn json_keys_do_not_depend_on_findings(db: &TestDb) {
     for args in commands() {
         let out = run(db.idemctl(&[&args[..], &["--format", "json"]].concat()));
         let doc = out.json();
-        assert_eq!(doc["format_version"], 1, "{args:?}");
+        assert_eq!(doc["format_version"], 2, "{args:?}");
         damaged.push((args, top_keys(&doc)));
     }
     // Clean: no stuck or expired key, no duplicate order.
@@ -105,7 +105,7 @@ fn ndjson_rows_are_typed_and_end_with_a_summary(db: &TestDb) {
         assert!(!rows.is_empty() && rows.iter().all(|r| r["type"] == row_type), "{args:?}: {}", out.stdout);
         assert_eq!(
             (&summary["type"], &summary["format_version"], &summary["complete"]),
-            (&json!("summary"), &json!(1), &json!(true)),
+            (&json!("summary"), &json!(2), &json!(true)),
             "{args:?}"
         );
     }

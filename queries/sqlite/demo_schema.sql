@@ -12,7 +12,11 @@ CREATE TABLE orders (
     amount_cents    INTEGER NOT NULL,
     currency        TEXT NOT NULL,
     idempotency_key TEXT,
-    created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    -- The storefront's cart session, minted by each attempt's checkout.
+    cart_token      TEXT NOT NULL,
+    created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    -- Set by the application on every write, as ORMs do.
+    updated_at      TEXT NOT NULL
 );
 CREATE INDEX orders_created_at ON orders (created_at);
 

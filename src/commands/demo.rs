@@ -209,6 +209,7 @@ fn generate(now: DateTime<Utc>, clock: DateTime<Utc>) -> (Vec<OrderRow>, Vec<Key
                 amount_cents: order.amount_cents,
                 currency: order.currency,
                 key: attempt_key.clone(),
+                cart_token: format!("ct_{:016x}", crate::fingerprint::mix(order_rows.len() as u64, 7)),
                 created_at: iso(created),
             });
             // One key row per key the server saw first.

@@ -22,6 +22,7 @@ pub struct OrderRow {
     pub amount_cents: i64,
     pub currency: &'static str,
     pub key: Option<String>,
+    pub cart_token: String,
     pub created_at: String,
 }
 
@@ -105,6 +106,8 @@ async fn insert_orders(conn: &mut SqliteConnection, rows: &[OrderRow]) -> Result
                 .push_bind(r.amount_cents)
                 .push_bind(r.currency)
                 .push_bind(&r.key)
+                .push_bind(&r.cart_token)
+                .push_bind(&r.created_at)
                 .push_bind(&r.created_at);
         });
         q.build().execute(&mut *conn).await?;

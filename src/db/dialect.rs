@@ -74,6 +74,12 @@ fn pg_hash(col: &str, base_type: &str, seed: i64) -> String {
     }
 }
 
+/// The 32-bit mark a NULL of carried column `i` sends in place of a hash:
+/// equal for NULLs, and unlike a value's hash but by a 2^-32 chance.
+fn null_mark(i: usize) -> u64 {
+    4_294_967_295 - i as u64
+}
+
 /// MySQL's and MariaDB's spatial types.
 const SPATIAL: &[&str] = &[
     "geometry",
@@ -330,27 +336,46 @@ impl Dialect {
         }
     }
 
-    /// The scan's select list: id, created-at, then one hash per carried
-    /// column (`RowView::column_hashes` reads them from column 2 on).
+    /// The scan's select list: id, created-at, then the carried columns'
+    /// hashes (`RowView::column_hashes` reads them from column 2 on).
     ///
-    /// PostgreSQL sends a 64-bit hash made by each type's own hash function,
-    /// MySQL a CRC32 of each value: small numbers cost the server far less to
-    /// send than the values themselves, and hashes only group (clusters are
-    /// confirmed on the values afterwards). SQLite runs in this process and
-    /// hands over its values in place, hashed as they are read.
+    /// PostgreSQL sends each type's own hash, MySQL a CRC32 of each value,
+    /// cut to 32 bits and two to a 64-bit number (NULL as its column's own
+    /// mark): half the fields to send, which is most of what a hash costs the
+    /// server, and hashes only group (clusters are confirmed on the values
+    /// afterwards). SQLite runs in this process and hands over its values in
+    /// place, hashed as they are read.
     pub fn scan_select(&self, cols: &ScanColumns<'_>) -> String {
         let mut list = vec![cols.id.to_string()];
+        let pairs = |hash: &dyn Fn(usize) -> String, cast: &dyn Fn(String) -> String| -> Vec<String> {
+            (0..cols.compared.len())
+                .step_by(2)
+                .map(|i| match i + 1 < cols.compared.len() {
+                    true => cast(format!("({} & 4294967295) | ({} << 32)", hash(i), hash(i + 1))),
+                    false => cast(format!("({} & 4294967295)", hash(i))),
+                })
+                .collect()
+        };
         match self.engine {
             Engine::Postgres => {
                 list.push(cols.created_at.to_string());
-                list.extend(cols.compared.iter().enumerate().map(|(i, (c, ty))| pg_hash(c, ty, i as i64 + 1)));
+                let hash = |i: usize| {
+                    let (c, ty) = &cols.compared[i];
+                    format!("coalesce({}, {})", pg_hash(c, ty, i as i64 + 1), null_mark(i))
+                };
+                list.extend(pairs(&hash, &|e| e));
             }
             Engine::MySql => {
                 list.push(match cols.repr {
                     TimeRepr::Native { .. } => cols.created_at.to_string(),
                     _ => self.epoch_micros(cols.created_at, cols.repr),
                 });
-                list.extend(cols.compared.iter().map(|(c, ty)| my_hash(c, ty)));
+                let hash = |i: usize| {
+                    let (c, ty) = &cols.compared[i];
+                    format!("COALESCE({}, {})", my_hash(c, ty), null_mark(i))
+                };
+                // The bit operators give an unsigned 64-bit number: read as signed.
+                list.extend(pairs(&hash, &|e| format!("CAST({e} AS SIGNED)")));
             }
             Engine::Sqlite => {
                 list.push(cols.created_at.to_string());

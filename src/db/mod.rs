@@ -572,23 +572,15 @@ impl<'r> RowView<'r> {
         })
     }
 
-    /// Appends one hash per column from `from` on, each bound to its place
-    /// (`fingerprint::mix`): equal for two rows exactly when the column is
-    /// equal, NULL equal to NULL (short of a hash collision, which the
-    /// confirming lookup catches). PostgreSQL and MySQL send each column's
-    /// hash already (`Dialect::scan_select`); SQLite's values are hashed here.
-    pub fn column_hashes(&self, from: usize, out: &mut Vec<u64>) -> Result<()> {
+    /// Appends the `width` column hashes from column `from` on, each bound
+    /// to its place (`fingerprint::mix`): equal for two rows exactly when the
+    /// column is equal, NULL equal to NULL (short of a hash collision, which
+    /// the confirming lookup catches). PostgreSQL and MySQL send them 32 bits
+    /// each, two to a number (`Dialect::scan_select`); SQLite's values are
+    /// hashed here.
+    pub fn column_hashes(&self, from: usize, width: usize, out: &mut Vec<u64>) -> Result<()> {
         use crate::fingerprint::{self, mix};
         match self {
-            RowView::PgCopy(buf, fields, _) => {
-                for i in from..fields.len() {
-                    out.push(match Self::pg_field(buf, fields, i) {
-                        Some(bytes) if bytes.len() == 8 => mix(u64::from_be_bytes(bytes.try_into()?), i - from),
-                        Some(bytes) => mix(fingerprint::bytes(1, bytes), i - from),
-                        None => fingerprint::null(i - from),
-                    });
-                }
-            }
             RowView::Lite(scan) => {
                 // Each value tagged with its storage class: 1 and 1.0 differ, as SQLite keeps them.
                 for i in from..scan.columns() {
@@ -606,11 +598,10 @@ impl<'r> RowView<'r> {
                 }
             }
             _ => {
-                for i in from..self.len() {
-                    out.push(match self.int(i)? {
-                        Some(n) => mix(n as u64, i - from),
-                        None => fingerprint::null(i - from),
-                    });
+                for k in 0..width {
+                    let packed = self.int(from + k / 2)?.unwrap_or_default() as u64;
+                    let half = if k % 2 == 0 { packed & 0xFFFF_FFFF } else { packed >> 32 };
+                    out.push(mix(half, k));
                 }
             }
         }

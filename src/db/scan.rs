@@ -228,8 +228,9 @@ pub async fn uncomparable(db: &mut Db, source: &ScanSource<'_>) -> Result<Vec<(S
             repr: source.created_at.repr,
             compared: &typed,
         });
-        for (c, _) in &typed {
-            select.push_str(&format!(", {}", dialect.text(c)));
+        for ((c, _), name) in typed.iter().zip(columns) {
+            let ty = source.table.column(name).map(|c| c.data_type.clone()).unwrap_or_default();
+            select.push_str(&format!(", {}", dialect.text(&dialect.shown(c, &ty))));
         }
         format!("SELECT {select} FROM {} WHERE 1 = 0", source.table.sql_name(&dialect))
     };

@@ -41,7 +41,7 @@ pub struct Output {
 
 /// The version of the JSON and NDJSON shapes; raised when a key changes
 /// meaning or goes away (new keys do not raise it).
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 pub struct Emitter<W: Write> {
     sink: Sink<W>,

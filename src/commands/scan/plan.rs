@@ -321,7 +321,15 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         .map(|c| c.name.clone());
     let currency = match &args.currency_column {
         Some(name) => Some(name.clone()),
-        None => table.find_column(CURRENCY_NAMES).map(|c| c.name.clone()),
+        None => table.find_column(CURRENCY_NAMES).map(|c| c.name.clone()).or_else(|| {
+            // Else the one column that names a currency (`amount_currency`).
+            let named: Vec<&Column> =
+                table.columns.iter().filter(|c| c.name.to_lowercase().ends_with("_currency")).collect();
+            match named.as_slice() {
+                [one] => Some(one.name.clone()),
+                _ => None,
+            }
+        }),
     };
     let fixed = !args.columns.is_empty();
     let mut named = Vec::new();

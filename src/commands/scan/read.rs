@@ -63,7 +63,7 @@ impl Rows {
             let mut session = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
             session.set_subject(&plan.table.schema, &plan.table.name);
             let (tx, rx) = tokio::sync::mpsc::channel(4);
-            tokio::spawn(read_slice(session, sql, binds, plan.repr, tx));
+            tokio::spawn(read_slice(session, sql, binds, plan.repr, width, tx));
             readers.push(Reader { rx, batch: Batch::default(), at: 0, width });
         }
         Ok(Rows { readers, last: None, started: false, scanned: Scanned::default() })
@@ -103,6 +103,7 @@ async fn read_slice(
     sql: String,
     binds: Vec<Bind>,
     repr: TimeRepr,
+    width: usize,
     tx: tokio::sync::mpsc::Sender<Result<Batch>>,
 ) {
     let result = async {
@@ -118,7 +119,7 @@ async fn read_slice(
                 };
                 batch.ids.push(row.id(0)?.context("row with a NULL id")?);
                 batch.times.push(t_us);
-                row.column_hashes(2, &mut batch.hashes)?;
+                row.column_hashes(2, width, &mut batch.hashes)?;
             }
             if batch.ids.len() == BATCH_ROWS && tx.send(Ok(std::mem::take(&mut batch))).await.is_err() {
                 // The scan stopped reading (an error, or a closed pipe).
