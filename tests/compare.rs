@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Engine, Run, TestDb, csv_records, run};
-use serde_json::{Value, json};
+use serde_json::json;
 
 fn scan(db: &TestDb, table: &str, extra: &[&str]) -> Run {
     let mut args = vec!["scan", "--table", table];
