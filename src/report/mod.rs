@@ -729,7 +729,7 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert_eq!((&lines[1]["type"], &lines[1]["id"]), (&Value::from("row"), &Value::from(2)));
         assert_eq!(lines[2]["type"], "summary");
-        assert_eq!(lines[2]["format_version"], 1);
+        assert_eq!(lines[2]["format_version"], FORMAT_VERSION);
         assert_eq!(lines[2]["compared"], serde_json::json!(["a", "b"]));
         assert_eq!(lines[2]["total"], 2);
         assert_eq!(lines[2]["complete"], true);
