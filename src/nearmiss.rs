@@ -86,12 +86,15 @@ pub struct Detector {
     /// (pairs equal on the others, neighbours, samples): the held rows only.
     evidence: bool,
     recent: VecDeque<(i64, RowId)>,
-    /// The rows in `recent`, `width` hashes each, from row `start` on: one
-    /// slice, so that a row is compared without index arithmetic per hash.
+    /// The rows in `recent` from row `start` on, each its compared hashes
+    /// (in `compared` order) and, gathering evidence, all of them after:
+    /// one slice, compared with no index arithmetic per hash.
     hashes: Vec<u64>,
+    stride: usize,
     start: usize,
     /// The last row seen, for the chance of equal values side by side.
     previous: Vec<u64>,
+    scratch: Vec<u64>,
     pub stats: Stats,
 }
 
@@ -106,12 +109,14 @@ impl Detector {
             width,
             max_differing,
             evidence: true,
+            stride: compared_ix.len() + width,
             compared: compared_ix,
             others,
             recent: VecDeque::new(),
             hashes: Vec::new(),
             start: 0,
             previous: Vec::new(),
+            scratch: Vec::new(),
             stats: Stats {
                 equal_in_exact: vec![0; width],
                 equal_in_neighbours: vec![0; width],
@@ -124,13 +129,24 @@ impl Detector {
     /// Counts the near misses alone, and what the report needs of them.
     pub fn near_misses_only(mut self) -> Detector {
         self.evidence = false;
+        self.stride = self.compared.len();
+        self
+    }
+
+    /// Compares the columns most likely to differ first (most distinct
+    /// values first), so that two unrelated rows part after a few.
+    pub fn most_distinct_first(mut self, distinct: &[f64]) -> Detector {
+        self.compared.sort_by(|&a, &b| {
+            let d = |i: usize| distinct.get(i).copied().unwrap_or(0.0);
+            d(b).total_cmp(&d(a)).then(a.cmp(&b))
+        });
         self
     }
 
     /// Adds the next row; rows come in created-at order.
     pub fn push(&mut self, id: &RowId, t_us: i64, hashes: &[u64]) {
         debug_assert_eq!(hashes.len(), self.width);
-        let width = self.width;
+        let (n, stride) = (self.compared.len(), self.stride);
         self.stats.rows += 1;
         if self.evidence {
             if !self.previous.is_empty() {
@@ -148,17 +164,20 @@ impl Detector {
             self.recent.pop_front();
             self.start += 1;
         }
-        if self.start > 1024 && self.start * 2 > self.hashes.len() / width {
-            self.hashes.drain(..self.start * width);
+        if self.start > 1024 && self.start * 2 > self.hashes.len() / stride.max(1) {
+            self.hashes.drain(..self.start * stride);
             self.start = 0;
         }
-        let live = &self.hashes[self.start * width..];
+        self.scratch.clear();
+        self.scratch.extend(self.compared.iter().map(|&j| hashes[j]));
+        let mine = &self.scratch[..];
+        let live = &self.hashes[self.start * stride..];
         let mut best: Option<(usize, usize)> = None;
         for k in (0..self.recent.len()).rev().take(MAX_PARTNERS) {
-            let row = &live[k * width..(k + 1) * width];
+            let theirs = &live[k * stride..k * stride + n];
             let mut differing = 0;
-            for &j in &self.compared {
-                if hashes[j] != row[j] {
+            for (a, b) in mine.iter().zip(theirs) {
+                if a != b {
                     differing += 1;
                     if differing > self.max_differing {
                         break;
@@ -173,21 +192,29 @@ impl Detector {
             }
         }
         if let Some((differing, k)) = best {
-            let row = &live[k * width..(k + 1) * width];
+            let theirs = &live[k * stride..k * stride + n];
             if differing == 0 {
                 self.stats.exact_rows += 1;
                 if self.evidence {
+                    let all = &live[k * stride + n..(k + 1) * stride];
                     if self.recent[k].0 == t_us {
                         self.stats.exact_same_time += 1;
                     }
                     for &o in &self.others {
-                        if hashes[o] == row[o] {
+                        if hashes[o] == all[o] {
                             self.stats.equal_in_exact[o] += 1;
                         }
                     }
                 }
             } else {
-                let set: Vec<usize> = self.compared.iter().copied().filter(|&j| hashes[j] != row[j]).collect();
+                let mut set: Vec<usize> = self
+                    .compared
+                    .iter()
+                    .zip(mine.iter().zip(theirs))
+                    .filter(|(_, (a, b))| a != b)
+                    .map(|(j, _)| *j)
+                    .collect();
+                set.sort_unstable();
                 self.stats.near_rows += 1;
                 for &j in &set {
                     self.stats.differs[j] += 1;
@@ -203,7 +230,10 @@ impl Detector {
             }
         }
         self.recent.push_back((t_us, id.clone()));
-        self.hashes.extend_from_slice(hashes);
+        self.hashes.extend_from_slice(&self.scratch);
+        if self.evidence {
+            self.hashes.extend_from_slice(hashes);
+        }
     }
 }
 

@@ -66,6 +66,7 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
     }
     let distinct = crate::nearmiss::distinct(plan.carried.len(), &warm.hashes);
     plan.informative = distinct.iter().map(|d| *d >= 1.5).collect();
+    plan.distinct = distinct.clone();
     if plan.fixed {
         return Ok(());
     }

@@ -259,7 +259,9 @@ async fn cluster(
 ) -> Result<(Scanned, Stats)> {
     let width = plan.carried.len();
     let compared = plan.compared_ix();
-    let mut detector = Detector::new(window_us, width, &plan.compared, plan.max_differing()).near_misses_only();
+    let mut detector = Detector::new(window_us, width, &plan.compared, plan.max_differing())
+        .near_misses_only()
+        .most_distinct_first(&plan.distinct);
     let mut clusterer = Clusterer::new(window_us);
     let mut pending: Vec<Cluster> = Vec::new();
     let mut pending_rows = 0;

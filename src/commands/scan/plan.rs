@@ -195,8 +195,10 @@ pub struct Plan {
     pub rewritten: Option<(String, Option<String>)>,
     /// Which row of each cluster stays.
     pub keep: super::Keep,
-    /// Which carried columns vary at all among the first rows.
+    /// Which carried columns vary at all among the first rows, and their
+    /// distinct values there, estimated.
     pub informative: Vec<bool>,
+    pub distinct: Vec<f64>,
 }
 
 impl Plan {
@@ -387,6 +389,7 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         rewritten: None,
         keep: super::Keep::First,
         informative: Vec::new(),
+        distinct: Vec::new(),
         table,
     };
     plan.mark_unique_with();
@@ -629,6 +632,9 @@ impl Plan {
             self.carried_names.remove(i);
             if i < self.informative.len() {
                 self.informative.remove(i);
+            }
+            if i < self.distinct.len() {
+                self.distinct.remove(i);
             }
         }
         self.excluded.push(Exclusion { column: column.to_string(), rule, reason });
