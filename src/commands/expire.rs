@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::batch_run::{self, AfterFailure, BatchRun, RunStopped, Stopped};
 use crate::cli::{Connect, Limits, OnError, Output, Pace};
 use crate::db::catalog::Table;
+use crate::db::partitions;
 use crate::db::purge::{self, Deleted, Walk};
 use crate::db::{self, Access, Bind, Db, Writer, errors, lock, pace, user_sql};
 use crate::exit::{Interrupted, Outcome};
@@ -56,6 +57,9 @@ pub struct ExpireArgs {
     /// Only rows matching this SQL condition (raw SQL)
     #[arg(long = "where", value_name = "SQL")]
     pub filter: Option<String>,
+    /// Drop the partitions wholly past the horizon (range partitions on the expiry column) instead of deleting their rows; each is checked first
+    #[arg(long)]
+    pub drop_partitions: bool,
     /// Count what would go and show the SQL, deleting nothing
     #[arg(long)]
     pub dry_run: bool,
@@ -78,6 +82,10 @@ struct Summary {
     dry_run: bool,
     rows_deleted: u64,
     rows_matching: Option<u64>,
+    /// Rows of the partitions dropped whole (`--drop-partitions`).
+    rows_dropped: u64,
+    /// What `--drop-partitions` did with each partition wholly past the horizon.
+    partitions: Vec<partitions::Retired>,
     batches: u64,
     elapsed_seconds: f64,
     rows_per_second: f64,
@@ -204,8 +212,12 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     let dialect = db.dialect();
     let (expired, binds) =
         expiry.condition(&dialect, &target, settings.leases_over, args.filter.as_deref(), expiry.cutoff)?;
-    let mut walk = Walk::new(&target.table, &mut db, args.batch_size).await?;
     let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &target.table).await?) };
+    let retired = match args.drop_partitions {
+        true => retire_partitions(&mut db, &target.table, &expiry, &expired, &binds, &args).await?,
+        false => Vec::new(),
+    };
+    let mut walk = Walk::new(&target.table, &mut db, args.batch_size).await?;
     if !args.dry_run {
         db.prepare_writer(Writer::Purge).await?;
     }
@@ -224,6 +236,8 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         dry_run: args.dry_run,
         rows_deleted: 0,
         rows_matching: matching,
+        rows_dropped: retired.iter().filter(|r| r.outcome == "dropped").map(|r| r.rows).sum(),
+        partitions: retired,
         batches: 0,
         elapsed_seconds: 0.0,
         rows_per_second: 0.0,
@@ -324,10 +338,34 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             return Err(err.context(RunStopped(format!("expire stopped{retried}: {done}"))));
         }
     }
+    // A run that walked the whole table and left rows that match, more than
+    // it deleted and not refused by a row of their own, did not do its work:
+    // something keeps DELETE from them that SELECT does not (a row-level
+    // security policy, a trigger that skips rows, a view or a foreign table).
+    let mut not_done = None;
+    if !args.dry_run && summary.stopped.is_none() {
+        let left = expiry::count_matching(&mut db, &table, &expired, &binds, Some(LEFT_CAP)).await?;
+        let refused = summary.refused_keys.len() as u64;
+        if left > refused && (summary.rows_deleted == 0 || left > summary.rows_deleted) {
+            let left_text = if left > LEFT_CAP { format!("more than {LEFT_CAP}") } else { left.to_string() };
+            summary.stopped = Some(NOT_DELETED);
+            summary.backlog_after = Some(left);
+            not_done = Some(format!(
+                "expire walked the whole table and deleted {} rows, but {left_text} rows still match: DELETE does not \
+                 reach rows its SELECT sees (a row-level security policy, a trigger that skips rows, a view or a \
+                 foreign table that does not delete what it shows)",
+                summary.rows_deleted
+            ));
+        }
+    }
     db.close().await?;
     summary.finish(&batches, started);
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
     out.row(&summary)?;
+    if let Some(why) = not_done {
+        out.finish_incomplete(NOT_DELETED)?;
+        return Err(anyhow::anyhow!(why));
+    }
     match summary.stopped {
         Some(reason) if reason == Stopped::Interrupted.as_str() => out.finish_incomplete(reason)?,
         _ => out.finish()?,
@@ -343,6 +381,61 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     let stalled = summary.waited.stalled("expire", out_of_time, summary.rows_deleted);
     Ok(Outcome::from_findings(!summary.refused_keys.is_empty() || stalled))
 }
+
+/// `--drop-partitions`: drops the partitions wholly past the horizon by
+/// their bounds, each checked first, and the tables an earlier run detached
+/// and did not drop; says what it did with each.
+async fn retire_partitions(
+    db: &mut Db,
+    table: &Table,
+    expiry: &Expiry,
+    expired: &str,
+    binds: &[Bind],
+    args: &ExpireArgs,
+) -> Result<Vec<partitions::Retired>> {
+    let mut retired = partitions::drop_leftovers(db, table, expired, binds, args.dry_run).await?;
+    let leaves = partitions::leaves(db, table).await?;
+    if leaves.is_empty() {
+        anyhow::bail!("--drop-partitions: table {:?} is not partitioned", table.name);
+    }
+    let cutoff = expiry.cutoff.timestamp_micros();
+    for leaf in &leaves {
+        let on_expiry = leaf.key.as_ref().is_some_and(|k| k.column == expiry.column);
+        // MySQL drops partitions, not subpartitions.
+        let droppable = db.engine() == crate::db::Engine::Postgres || leaf.level == 1;
+        if !on_expiry || !droppable {
+            continue;
+        }
+        let Some(upper) = partitions::upper_micros(db, table, leaf, expiry.time.repr).await? else { continue };
+        if upper > cutoff {
+            continue;
+        }
+        let done = partitions::retire(db, table, leaf, expired, binds, args.dry_run).await?;
+        if !args.report.quiet {
+            crate::report::say(&format!(
+                "partition {} ({}): {} rows, {}",
+                done.name,
+                done.bound,
+                crate::units::grouped(done.rows),
+                done.outcome
+            ));
+        }
+        retired.push(done);
+        if crate::interrupt::is_set() {
+            break;
+        }
+    }
+    if retired.is_empty() && !args.report.quiet {
+        crate::report::say("no partition is wholly past the horizon: rows go by the walk");
+    }
+    Ok(retired)
+}
+
+/// Rows counted after a run, at most, to tell whether it did its work.
+const LEFT_CAP: u64 = 100_000;
+
+/// Why a run that went to its end failed: rows it should have deleted stay.
+const NOT_DELETED: &str = "rows-not-deleted";
 
 /// The batch loop of one run.
 struct Purge<'a> {
@@ -440,7 +533,8 @@ impl Purge<'_> {
             Err(e) if self.args.on_error == OnError::Skip && errors::is_row_error(&e) => {
                 let keys = walk.batch_keys(db, self.table, self.expired, batch, limit).await?;
                 let mut deleted = walk.resume_after(&keys, limit);
-                purge::bisect(walk, db, self.table, self.expired, self.binds, keys, &mut deleted).await?;
+                let table = batch.table().unwrap_or(self.table);
+                purge::bisect(walk, db, table, self.expired, self.binds, keys, &mut deleted).await?;
                 Ok(deleted)
             }
             Err(e) => Err(e),

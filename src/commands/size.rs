@@ -74,6 +74,9 @@ struct Sizing {
     /// What the table grows by each day until the oldest rows start to go.
     growth_bytes_per_day: Option<f64>,
     projections: Vec<Projection>,
+    /// A partitioned table's leaf partitions, each with its own figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    partitions: Option<Vec<PartitionSize>>,
     notes: Vec<String>,
     /// The config file read, if any.
     config_file: Option<String>,
@@ -117,6 +120,19 @@ impl Sizing {
             );
         }
     }
+}
+
+/// One leaf partition's figures: the server's, and the time range of its
+/// rows where an index on the time column reads it cheaply.
+#[derive(Debug, Serialize)]
+struct PartitionSize {
+    name: String,
+    bound: String,
+    rows_estimate: u64,
+    bytes: u64,
+    /// The created-at column's first and last value (RFC 3339).
+    first: Option<String>,
+    last: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -204,6 +220,67 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
+/// A partitioned table's leaf partitions with their figures, and the time
+/// range of each where an index leads with the created-at column; `None` for
+/// a table that is not partitioned.
+async fn partitions(db: &mut Db, target: &KeyTable, notes: &mut Vec<String>) -> Result<Option<Vec<PartitionSize>>> {
+    let leaves = crate::db::partitions::leaves(db, &target.table).await?;
+    if leaves.is_empty() {
+        return Ok(None);
+    }
+    let indexed = match &target.created_at {
+        Some(column) => crate::db::catalog::indexes(db, &target.table)
+            .await?
+            .iter()
+            .any(|i| i.first_column.as_deref() == Some(column.as_str()) && !i.partial),
+        None => false,
+    };
+    if !indexed && let Some(column) = &target.created_at {
+        notes.push(format!("no index leads with {column}: the partitions' time ranges are not read (a scan each)"));
+    }
+    let mut out = Vec::new();
+    for leaf in leaves {
+        let (first, last) = match (&target.created_at, indexed) {
+            (Some(column), true) => {
+                let time = crate::db::times::read(
+                    db,
+                    &target.table,
+                    target.table.column(column)?,
+                    crate::timeparse::TimeUnit::Auto,
+                )
+                .await?;
+                let dialect = db.dialect();
+                let us = dialect.epoch_micros(&dialect.ident(column), time.repr);
+                let sql = format!(
+                    "SELECT {}, {} FROM {}",
+                    dialect.text(&format!("min({us})")),
+                    dialect.text(&format!("max({us})")),
+                    leaf.sql_name(db, &target.table)
+                );
+                let row = db.query_text(&sql, &[]).await?.into_iter().next().unwrap_or_default();
+                let at = |i: usize| {
+                    row.get(i)
+                        .cloned()
+                        .flatten()
+                        .and_then(|v| v.parse::<f64>().ok())
+                        .map(|us| timeparse::rfc3339(timeparse::from_micros(us as i64)))
+                };
+                (at(0), at(1))
+            }
+            _ => (None, None),
+        };
+        out.push(PartitionSize {
+            name: leaf.name.clone(),
+            bound: leaf.bound.clone(),
+            rows_estimate: leaf.rows_estimate,
+            bytes: leaf.bytes,
+            first,
+            last,
+        });
+    }
+    Ok(Some(out))
+}
+
 /// Reads the table's storage, writes and backlog.
 async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, sizing: &mut Sizing) -> Result<()> {
     let mut db = db::connect(&args.waits.target(url, "size"), Access::ReadOnly).await?;
@@ -250,6 +327,7 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
         sizing.backlog =
             Some(Backlog { rows, column: expiry.column.clone(), expired_before: timeparse::rfc3339(expiry.cutoff) });
     }
+    sizing.partitions = partitions(&mut db, &target, &mut sizing.notes).await?;
     sizing.bytes_per_row = storage.bytes_per_row;
     if storage.bytes_per_row.is_none() {
         sizing.notes.push("the table is empty: give --row-bytes to project its size".to_string());
@@ -438,6 +516,25 @@ fn blocks(s: &Sizing) -> Vec<Block> {
                 size(Some(st.total_bytes)),
                 st.bytes_per_row.map_or("-".to_string(), units::human_bytes),
             ]],
+        ));
+    }
+    if let Some(partitions) = &s.partitions {
+        line(&mut out, format!("\n{} partitions:", partitions.len()));
+        let time = |t: &Option<String>| t.clone().unwrap_or_else(|| "-".to_string());
+        out.push(table(
+            &["partition", "rows", "size", "first", "last"],
+            partitions
+                .iter()
+                .map(|p| {
+                    vec![
+                        p.name.clone(),
+                        format!("{} (est.)", units::grouped(p.rows_estimate)),
+                        units::human_bytes(p.bytes as f64),
+                        time(&p.first),
+                        time(&p.last),
+                    ]
+                })
+                .collect(),
         ));
     }
     if let Some(w) = &s.writes {

@@ -7,6 +7,7 @@ pub mod dialect;
 pub mod errors;
 pub mod lock;
 pub mod pace;
+pub mod partitions;
 pub mod purge;
 pub mod scan;
 pub mod session;

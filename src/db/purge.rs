@@ -41,11 +41,19 @@ pub enum Walk {
         refused: Vec<String>,
         key: Option<WalkKey>,
     },
+    /// A partitioned table on PostgreSQL: its parent holds no pages, so each
+    /// leaf partition is walked in turn, a table of its own (quoted name, walk).
+    Partitions {
+        leaves: Vec<(String, Walk)>,
+        at: usize,
+    },
 }
 
 /// One batch: the stretch of the walk it covers, as SQL added to the
 /// expired condition, with the values bound to it.
 pub struct Batch {
+    /// The leaf partition the batch is in, when the walk goes by partitions.
+    table: Option<String>,
     range: String,
     params: Vec<Bind>,
     /// Pages walk: the pages covered.
@@ -54,6 +62,13 @@ pub struct Batch {
     /// end; the walk moves there only once the batch is done (`advance`), so
     /// that a batch that failed is tried again whole.
     upto: Option<Option<Vec<Option<String>>>>,
+}
+
+impl Batch {
+    /// The leaf partition the batch is in, when the walk goes by partitions.
+    pub fn table(&self) -> Option<&str> {
+        self.table.as_deref()
+    }
 }
 
 /// What a batch did.
@@ -81,6 +96,25 @@ pub struct Refused {
 impl Walk {
     pub async fn new(target: &Table, db: &mut Db, batch_size: u64) -> Result<Walk> {
         let name = target.sql_name(&db.dialect());
+        if db.engine() == super::Engine::Postgres {
+            let leaves = super::partitions::leaves(db, target).await?;
+            if !leaves.is_empty() {
+                let mut walks = Vec::new();
+                for leaf in leaves {
+                    let leaf_name = leaf.sql_name(db, target);
+                    let walk = Box::pin(Walk::of_table(target, &leaf_name, db, batch_size)).await?;
+                    walks.push((leaf_name, walk));
+                }
+                return Ok(Walk::Partitions { leaves: walks, at: 0 });
+            }
+        }
+        Walk::of_table(target, &name, db, batch_size).await
+    }
+
+    /// The walk of one table that holds rows: `name` is the table, or one of
+    /// its leaf partitions, with `target`'s columns.
+    async fn of_table(target: &Table, name: &str, db: &mut Db, batch_size: u64) -> Result<Walk> {
+        let name = name.to_string();
         // The table's pages, where the engine walks them (PostgreSQL 14+).
         let pages = db.query_value(query_file!(db.engine(), "page_walk.sql"), &[Bind::Text(name.clone())]).await?;
         if let Some(pages) = pages {
@@ -107,6 +141,22 @@ impl Walk {
         Ok(Walk::Keys { key: walk_key(target, db)?, last: None, done: false })
     }
 
+    /// The walk a batch belongs to: this one, or the current leaf's.
+    fn current(&self) -> &Walk {
+        match self {
+            Walk::Partitions { leaves, at } => leaves.get(*at).map_or(self, |(_, walk)| walk.current()),
+            walk => walk,
+        }
+    }
+
+    /// The leaf partitions walked, when the walk goes by partitions.
+    pub fn partitions(&self) -> usize {
+        match self {
+            Walk::Partitions { leaves, .. } => leaves.len(),
+            _ => 0,
+        }
+    }
+
     /// The next batch, or `None` when the walk is over.
     pub async fn next_batch(
         &mut self,
@@ -119,6 +169,16 @@ impl Walk {
         let dialect = db.dialect();
         let mut params = binds.to_vec();
         match self {
+            Walk::Partitions { leaves, at } => {
+                while let Some((leaf, walk)) = leaves.get_mut(*at) {
+                    if let Some(mut batch) = Box::pin(walk.next_batch(db, leaf, expired, binds, batch_size)).await? {
+                        batch.table = Some(leaf.clone());
+                        return Ok(Some(batch));
+                    }
+                    *at += 1;
+                }
+                Ok(None)
+            }
             Walk::Pages { next, total, span, refused, .. } => {
                 if *next >= *total {
                     return Ok(None);
@@ -129,7 +189,7 @@ impl Walk {
                     params.push(Bind::Text(tid_array(refused.iter())));
                     range.push_str(&format!(" AND ctid <> ALL(CAST({} AS tid[]))", dialect.placeholder(params.len())));
                 }
-                Ok(Some(Batch { range, params, pages: Some((*next, end)), upto: None }))
+                Ok(Some(Batch { table: None, range, params, pages: Some((*next, end)), upto: None }))
             }
             Walk::Keys { key, last, done } => {
                 if *done {
@@ -150,14 +210,22 @@ impl Walk {
                 );
                 let upto = db.query_text(&next_sql, &params).await?.into_iter().next();
                 let upto_sql = upto.as_ref().map(|u| key.upto(&dialect, u, &mut params)).unwrap_or_default();
-                Ok(Some(Batch { range: format!("{after}{upto_sql}"), params, pages: None, upto: Some(upto) }))
+                Ok(Some(Batch {
+                    table: None,
+                    range: format!("{after}{upto_sql}"),
+                    params,
+                    pages: None,
+                    upto: Some(upto),
+                }))
             }
         }
     }
 
     /// Deletes a batch's rows in one statement.
     pub async fn delete(&self, db: &mut Db, table: &str, expired: &str, batch: &Batch, limit: u64) -> Result<Deleted> {
-        match self {
+        let table = batch.table.as_deref().unwrap_or(table);
+        match self.current() {
+            Walk::Partitions { .. } => Ok(Deleted::default()),
             Walk::Pages { .. } => {
                 let sql = super::fill(
                     include_str!("../../queries/postgres/expire_delete_pages.sql"),
@@ -187,9 +255,11 @@ impl Walk {
         limit: u64,
     ) -> Result<Vec<Vec<Option<String>>>> {
         let dialect = db.dialect();
-        let (select, order, limit) = match self {
+        let table = batch.table.as_deref().unwrap_or(table);
+        let (select, order, limit) = match self.current() {
             Walk::Pages { .. } => ("ctid::text".to_string(), "ctid".to_string(), format!(" LIMIT {limit}")),
             Walk::Keys { key, .. } => (key.text_list(&dialect), key.list(&dialect), String::new()),
+            Walk::Partitions { .. } => return Ok(Vec::new()),
         };
         let sql = format!("SELECT {select} FROM {table} WHERE {expired}{} ORDER BY {order}{limit}", batch.range);
         db.query_text(&sql, &batch.params).await
@@ -206,12 +276,13 @@ impl Walk {
     ) -> Result<u64> {
         let dialect = db.dialect();
         let mut params = binds.to_vec();
-        let matching = match self {
+        let matching = match self.current() {
             Walk::Pages { .. } => {
                 params.push(Bind::Text(tid_array(keys.iter().filter_map(|k| k.first()?.as_ref()))));
                 format!("ctid = ANY(CAST({} AS tid[]))", dialect.placeholder(params.len()))
             }
             Walk::Keys { key, .. } => key.any_of(&dialect, keys, &mut params),
+            Walk::Partitions { .. } => return Ok(0),
         };
         db.execute(&format!("DELETE FROM {table} WHERE {expired} AND {matching}"), &params).await
     }
@@ -221,7 +292,7 @@ impl Walk {
         let join = |values: &[Option<String>]| {
             values.iter().map(|v| v.as_deref().unwrap_or("NULL")).collect::<Vec<_>>().join(", ")
         };
-        if let Walk::Pages { key: Some(key), .. } = self
+        if let Walk::Pages { key: Some(key), .. } = self.current()
             && let Some(Some(ctid)) = walk_key.first()
         {
             let sql = format!("SELECT {} FROM {table} WHERE ctid = CAST($1 AS tid)", key.text_list(&db.dialect()));
@@ -238,7 +309,7 @@ impl Walk {
     /// its limit, the page its last row is in, where the next batch goes on.
     pub fn resume_after(&self, keys: &[Vec<Option<String>>], limit: u64) -> Deleted {
         let mut deleted = Deleted::default();
-        if let Walk::Pages { .. } = self
+        if let Walk::Pages { .. } = self.current()
             && keys.len() as u64 >= limit
         {
             deleted.resume_page = keys.last().and_then(|k| page_of(k.first()?.as_deref()?));
@@ -248,6 +319,12 @@ impl Walk {
 
     /// Moves past a batch, and fits the next span to the rows this one found.
     pub fn advance(&mut self, batch: &Batch, deleted: &Deleted, limit: u64) {
+        if let Walk::Partitions { leaves, at } = self {
+            if let Some((_, walk)) = leaves.get_mut(*at) {
+                walk.advance(batch, deleted, limit);
+            }
+            return;
+        }
         if let (Walk::Keys { last, done, .. }, Some(upto)) = (&mut *self, &batch.upto) {
             match upto {
                 Some(u) => *last = Some(u.clone()),
@@ -286,7 +363,16 @@ impl Walk {
 
     /// The shape of a batch's DELETE, for the dry run.
     pub fn describe(&self, dialect: &Dialect, table: &str, expired: &str, limit: u64) -> String {
+        if let Walk::Partitions { leaves, .. } = self {
+            let Some((leaf, walk)) = leaves.first() else { return String::new() };
+            return format!(
+                "{} (each of its {} partitions in turn, {leaf} first)",
+                walk.describe(dialect, leaf, expired, limit),
+                leaves.len()
+            );
+        }
         let sql = match self {
+            Walk::Partitions { .. } => unreachable!("described above"),
             Walk::Pages { span, .. } => super::fill(
                 include_str!("../../queries/postgres/expire_delete_pages.sql"),
                 &[
