@@ -20,12 +20,12 @@ const SAMPLES: usize = 192;
 
 /// How many compared columns may differ for a pair to be a near miss, of
 /// the `informative` ones (columns whose values vary: a column NULL on every
-/// row tells no rows apart): one of three to five, then one in four, from
-/// two to six; a pair always agrees on at least three in four.
+/// row tells no rows apart): one of two to five, then one in four, from two
+/// to six.
 pub fn max_differing(informative: usize) -> usize {
     match informative {
-        0..=2 => 0,
-        3..=5 => 1,
+        0 | 1 => 0,
+        2..=5 => 1,
         n => (n / 4).clamp(2, 6),
     }
 }
@@ -71,6 +71,9 @@ pub struct Stats {
     pub differs: Vec<u64>,
     /// Near-miss rows by the set of carried columns that differ.
     pub by_set: FxHashMap<Vec<usize>, u64>,
+    /// Rows that would be near misses but for a difference in written text
+    /// (`Detector::prose`): other messages, not retries.
+    pub prose_rows: u64,
     pub samples: Vec<Sample>,
 }
 
@@ -95,6 +98,9 @@ pub struct Detector {
     /// The last row seen, for the chance of equal values side by side.
     previous: Vec<u64>,
     scratch: Vec<u64>,
+    /// Per compared column (in `compared` order): whether it holds written
+    /// text, where a difference makes two rows other messages, not retries.
+    prose: Vec<bool>,
     pub stats: Stats,
 }
 
@@ -117,6 +123,7 @@ impl Detector {
             start: 0,
             previous: Vec::new(),
             scratch: Vec::new(),
+            prose: Vec::new(),
             stats: Stats {
                 equal_in_exact: vec![0; width],
                 equal_in_neighbours: vec![0; width],
@@ -130,6 +137,13 @@ impl Detector {
     pub fn near_misses_only(mut self) -> Detector {
         self.evidence = false;
         self.stride = self.compared.len();
+        self
+    }
+
+    /// Columns of written text (per carried column): two rows that differ in
+    /// one are no near miss. Given after `most_distinct_first`.
+    pub fn prose(mut self, prose: &[bool]) -> Detector {
+        self.prose = self.compared.iter().map(|&j| prose.get(j).copied().unwrap_or(false)).collect();
         self
     }
 
@@ -173,6 +187,7 @@ impl Detector {
         let mine = &self.scratch[..];
         let live = &self.hashes[self.start * stride..];
         let mut best: Option<(usize, usize)> = None;
+        let mut in_prose = false;
         for k in (0..self.recent.len()).rev().take(MAX_PARTNERS) {
             let theirs = &live[k * stride..k * stride + n];
             let mut differing = 0;
@@ -184,12 +199,23 @@ impl Detector {
                     }
                 }
             }
+            if differing > 0
+                && differing <= self.max_differing
+                && !self.prose.is_empty()
+                && mine.iter().zip(theirs).zip(&self.prose).any(|((a, b), prose)| *prose && a != b)
+            {
+                in_prose = true;
+                continue;
+            }
             if differing <= self.max_differing && best.is_none_or(|(d, _)| differing < d) {
                 best = Some((differing, k));
                 if differing == 0 {
                     break;
                 }
             }
+        }
+        if best.is_none() && in_prose {
+            self.stats.prose_rows += 1;
         }
         if let Some((differing, k)) = best {
             let theirs = &live[k * stride..k * stride + n];

@@ -227,6 +227,20 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     out.summary("batches", batches_run, batches_run.to_string())?;
     out.summary("slowest_batch_ms", slowest_batch_ms, format!("{slowest_batch_ms:.1}"))?;
     out.summary("waited", &waited, waited_text(&waited))?;
+    // Keys locked for their change that the change did not reach, as many as
+    // those changed or more: the run did not do its work.
+    let kept_from = counts.get(Resolution::NoEffect.as_str()).copied().unwrap_or(0);
+    let changed: u64 = [Resolution::Released, Resolution::Failed, Resolution::Deleted]
+        .iter()
+        .filter_map(|r| counts.get(r.as_str()))
+        .sum();
+    let failed = match failed {
+        None if kept_from > 0 && kept_from >= changed => Some(anyhow::anyhow!(
+            "reap changed {changed} keys, and {kept_from} keys it locked for their change were not changed by it: \
+             a trigger, a rule or a row-level security policy keeps the change from the table"
+        )),
+        failed => failed,
+    };
     let (why, text) = match (stopped, &failed) {
         (Some(Stopped::MaxRuntime), _) => (
             Some("max-runtime"),
@@ -276,7 +290,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     let stalled = waited.stalled("reap", stopped == Some(Stopped::MaxRuntime), counts.values().sum());
     Ok(Outcome::from_findings(
         stalled
-            || [Resolution::NeedsReview, Resolution::Error]
+            || [Resolution::NeedsReview, Resolution::Error, Resolution::NoEffect]
                 .iter()
                 .any(|r| counts.get(r.as_str()).is_some_and(|n| *n > 0)),
     ))

@@ -58,6 +58,9 @@ pub enum Resolution {
     /// Nothing to write: an abandoned key of a design without a status waits
     /// for the design's own retry.
     Unchanged,
+    /// Locked for its change, which reached no row: a trigger, a rule or a
+    /// row-level security policy kept the change from the table.
+    NoEffect,
     WouldRelease,
     WouldFail,
     WouldDelete,
@@ -79,6 +82,7 @@ impl Resolution {
             vec![done, Resolution::NeedsReview, Resolution::SkippedChanged, Resolution::Unchanged, Resolution::Error];
         if !dry_run {
             all.push(Resolution::SkippedLocked);
+            all.push(Resolution::NoEffect);
         }
         all
     }
@@ -95,6 +99,7 @@ impl Resolution {
             Resolution::WouldFail => "would-fail",
             Resolution::Deleted => "deleted",
             Resolution::Unchanged => "unchanged",
+            Resolution::NoEffect => "no-effect",
             Resolution::WouldDelete => "would-delete",
         }
     }
@@ -365,7 +370,9 @@ async fn resolve_locked(
         let Some(sql) = change_statement(keys, args, &which, &mut params)? else { continue };
         db.savepoint().await?;
         let changed = db.execute(&sql, &params.binds).await;
-        db.end_savepoint(changed.is_ok()).await?;
+        // A change that reached only some of its keys is undone, and halved.
+        let partial = matches!(changed, Ok(n) if n > 0 && n < part.len() as u64);
+        db.end_savepoint(changed.is_ok() && !partial).await?;
         match changed {
             // The rows are locked (or the database is, on SQLite): all of them change.
             Ok(n) if n == part.len() as u64 => {
@@ -373,8 +380,19 @@ async fn resolve_locked(
                     outcomes[i] = Some((done, None));
                 }
             }
-            Ok(_) if part.len() == 1 => outcomes[part[0]] = Some((Resolution::SkippedChanged, None)),
-            Ok(_) => bail!("a batch's change matched fewer keys than it held: the key table changed under a lock"),
+            // The keys are locked: a change that reaches fewer rows than it
+            // holds was kept from some. Halved down to the keys it missed.
+            Ok(0) if part.len() == 1 => {
+                let why = "its change reached no row though the key was locked for it (a trigger, a rule or a \
+                           row-level security policy kept it from the table)";
+                outcomes[part[0]] = Some((Resolution::NoEffect, Some(why.to_string())));
+            }
+            Ok(_) => {
+                let mut first = part;
+                let second = first.split_off(first.len() / 2);
+                pending.push(second);
+                pending.push(first);
+            }
             Err(e) if args.on_error == OnError::Skip && errors::is_row_error(&e) && part.len() == 1 => {
                 outcomes[part[0]] = Some((Resolution::Error, Some(errors::message(&e))));
             }

@@ -529,6 +529,9 @@ fn people_cell(value: &Value) -> String {
             let text = format!("{:.3}", n.as_f64().unwrap_or(0.0));
             text.trim_end_matches('0').trim_end_matches('.').to_string()
         }
+        // A control character in a value (a bell, an escape) is written
+        // escaped: a terminal would act on it, and it takes no width.
+        Value::String(s) if s.chars().any(char::is_control) => s.escape_debug().to_string(),
         other => text_of(other, people_cell),
     }
 }

@@ -50,7 +50,7 @@ pub async fn warm_up(rows: &mut Rows, width: usize, bar: &indicatif::ProgressBar
 impl WarmUp {
     fn detector(&self, plan: &Plan, window_us: i64) -> Detector {
         let width = plan.carried.len();
-        let mut detector = Detector::new(window_us, width, &plan.compared, plan.max_differing());
+        let mut detector = Detector::new(window_us, width, &plan.compared, plan.max_differing()).prose(&plan.prose);
         for (i, (id, t_us)) in self.rows.iter().enumerate() {
             detector.push(id, *t_us, &self.hashes[i * width..(i + 1) * width]);
         }
@@ -67,6 +67,9 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
     let distinct = crate::nearmiss::distinct(plan.carried.len(), &warm.hashes);
     plan.informative = distinct.iter().map(|d| *d >= 1.5).collect();
     plan.distinct = distinct.clone();
+    // A column unique on its own (compared because --columns names it)
+    // differs between any two rows: its difference makes no near miss.
+    plan.prose = plan.carried.iter().map(|c| plan.table.unique_alone(&c.name).is_some()).collect();
     if plan.fixed {
         return Ok(());
     }
@@ -75,6 +78,20 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
         let detector = warm.detector(plan, window_us);
         let stats = &detector.stats;
         let pairs = if stats.near_rows >= MIN_EVIDENCE { sample_values(plan, stats, db).await? } else { Vec::new() };
+        // Written text tells rows apart as other messages: once seen in the
+        // pairs, its differences make no near miss, and the round counts again.
+        let prose = prose_columns(plan.carried.len(), &pairs);
+        for (j, written) in written_columns(plan, &distinct, warm.rows.len(), &pairs).into_iter().enumerate() {
+            if plan.written.len() <= j {
+                plan.written.resize(j + 1, false);
+            }
+            plan.written[j] |= written;
+        }
+        let known = |j: usize| plan.prose.get(j).copied().unwrap_or(false);
+        if prose.iter().enumerate().any(|(j, p)| *p && !known(j)) {
+            plan.prose = prose.iter().enumerate().map(|(j, p)| *p || known(j)).collect();
+            continue;
+        }
         let facts = Facts { rows: warm.rows.len() as u64, distinct: &distinct, pairs: &pairs };
         let changes: Vec<Change> = verdicts(plan, stats, &facts).into_iter().filter(|c| !decided[c.column()]).collect();
         if changes.is_empty() {
@@ -180,6 +197,46 @@ async fn sample_values(plan: &Plan, stats: &Stats, db: &mut Db) -> Result<Vec<Pa
             })
         })
         .collect())
+}
+
+/// Columns whose sampled differences are written text (two words or more
+/// on both sides, in most pairs where they differ).
+fn prose_columns(width: usize, pairs: &[PairValues]) -> Vec<bool> {
+    let words = |v: &Option<String>| {
+        v.as_deref().is_some_and(|v| v.split_whitespace().count() >= 2 && !v.starts_with(['{', '[']))
+    };
+    (0..width)
+        .map(|j| {
+            let differing: Vec<&PairValues> = pairs.iter().filter(|p| p.differing.contains(&j)).collect();
+            let prose = differing.iter().filter(|p| words(&p.earlier[j]) && words(&p.later[j])).count();
+            differing.len() >= 3 && prose * 2 >= differing.len()
+        })
+        .collect()
+}
+
+/// Columns of what people write: text, most values their own, and where
+/// sampled pairs differ, not by a generated token.
+fn written_columns(plan: &Plan, distinct: &[f64], rows: usize, pairs: &[PairValues]) -> Vec<bool> {
+    (0..plan.carried.len())
+        .map(|j| {
+            let differing: Vec<&PairValues> = pairs.iter().filter(|p| p.differing.contains(&j)).collect();
+            let human = differing
+                .iter()
+                .filter(|p| match (&p.earlier[j], &p.later[j]) {
+                    (Some(a), Some(b)) => {
+                        minted_difference(a, b).is_none()
+                            && !a.starts_with(['{', '['])
+                            && a.chars().any(char::is_alphabetic)
+                    }
+                    _ => false,
+                })
+                .count();
+            plan.carried[j].kind == ValueKind::Text
+                && distinct.get(j).copied().unwrap_or(0.0) >= 50f64.max(0.05 * rows as f64)
+                && !differing.is_empty()
+                && human * 2 >= differing.len()
+        })
+        .collect()
 }
 
 /// What a round decides about one carried column.
@@ -296,6 +353,29 @@ fn minted(
         return Some((Rule::MintedPerAttempt, "a uuid each row mints".into(), None));
     }
     if kind == ValueKind::Integer {
+        // Epoch times the create stamps (seconds or milliseconds), near each row's creation.
+        for (unit, name) in [(1_000, "milliseconds"), (1_000_000, "seconds")] {
+            let near = |value: &Option<String>, created: Option<i64>| match (number(value), created) {
+                (Some(v), Some(c)) => (v.saturating_mul(unit) - i128::from(c)).abs() <= 5_000_000,
+                _ => false,
+            };
+            let stamped = pairs
+                .iter()
+                .filter(|p| near(&p.later[j], p.later_created_us) && near(&p.earlier[j], p.earlier_created_us))
+                .count();
+            if share(stamped) {
+                return Some((
+                    Rule::MintedPerAttempt,
+                    format!(
+                        "in {stamped} of {} sampled pairs each row's value, in epoch {name}, is within 5s of its own {}: \
+                         a time the create stamps",
+                        pairs.len(),
+                        plan.time.name
+                    ),
+                    None,
+                ));
+            }
+        }
         let greater = pairs
             .iter()
             .filter(|p| match (number(&p.earlier[j]), number(&p.later[j])) {

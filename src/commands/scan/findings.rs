@@ -166,6 +166,8 @@ pub struct Findings<W: Write> {
     by: Option<String>,
     table: String,
     ignored: Vec<String>,
+    /// Columns of what people write: never suggested to leave out.
+    written: Vec<String>,
     clusters: u64,
     extra_rows: u64,
     at_stake: Sums,
@@ -288,6 +290,13 @@ impl<W: Write> Findings<W> {
             by: args.by.clone(),
             table: args.table.clone(),
             ignored: args.ignore.clone(),
+            written: plan
+                .carried
+                .iter()
+                .zip(plan.written.iter().chain(std::iter::repeat(&false)))
+                .filter(|(_, w)| **w)
+                .map(|(c, _)| c.name.clone())
+                .collect(),
             clusters: 0,
             extra_rows: 0,
             by_hit: FxHashSet::default(),
@@ -476,7 +485,7 @@ impl<W: Write> Findings<W> {
         )?;
         e.summary("extra_share", share, "")?;
         let (near_value, near_text, not_clean) =
-            near_misses(near, carried, scanned.rows, &self.table, &self.ignored, self.clusters);
+            near_misses(near, carried, &self.written, scanned.rows, &self.table, &self.ignored, self.clusters);
         crate::metrics::gauge(
             "idemctl_scan_near_miss_rows",
             "Rows that nearly match one before them within the window",
@@ -540,11 +549,64 @@ fn changed(watched: &[String], cluster: &Cluster) -> Map<String, Value> {
     out
 }
 
+/// This very command line with `--ignore` set to `ignore` (every other
+/// option kept, so that it reads the same rows), or a plain scan of `table`
+/// where the command line was not a scan's (the demo's).
+fn suggested_command(table: &str, ignore: &str) -> String {
+    let argv: Vec<String> = std::env::args().collect();
+    let mut out = vec!["idemctl".to_string()];
+    if !argv.iter().skip(1).any(|a| a == "scan") {
+        return format!("idemctl scan --table {} --ignore {}", quoted(table), quoted(ignore));
+    }
+    let mut args = argv.iter().skip(1).peekable();
+    while let Some(arg) = args.next() {
+        if arg == "--ignore" {
+            args.next();
+        } else if arg.starts_with("--ignore=") {
+        } else if arg == "--database-url" {
+            out.push(arg.clone());
+            if let Some(url) = args.next() {
+                out.push(quoted(&without_password(url)));
+            }
+        } else if let Some(url) = arg.strip_prefix("--database-url=") {
+            out.push(quoted(&format!("--database-url={}", without_password(url))));
+        } else {
+            out.push(quoted(arg));
+        }
+    }
+    out.push("--ignore".into());
+    out.push(quoted(ignore));
+    out.join(" ")
+}
+
+/// A URL with its password left out: a suggestion on stderr or in a report
+/// never holds one.
+fn without_password(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(None);
+            parsed.to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// A word as a POSIX shell reads it back: as it is, or single-quoted.
+fn quoted(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=,@%+".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 /// The near misses in the summary: their count, the columns that kept
 /// them apart, and whether there are too many to call the table clean.
 fn near_misses(
     near: &Stats,
     carried: &[String],
+    written: &[String],
     rows: u64,
     table: &str,
     ignored: &[String],
@@ -555,12 +617,17 @@ fn near_misses(
     by_column.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let share = if rows == 0 { 0.0 } else { near.near_rows as f64 / rows as f64 };
     let not_clean = near.near_rows >= NEAR_MIN && share >= NEAR_SHARE;
-    // The columns that, left out, would turn most near misses into matches.
-    let blocking: Vec<&str> =
-        by_column.iter().filter(|(_, n)| *n * 5 >= near.near_rows).map(|(c, _)| *c).take(4).collect();
+    // The columns that, left out, would turn most near misses into matches;
+    // never what people write (that is the message itself).
+    let blocking: Vec<&str> = by_column
+        .iter()
+        .filter(|(c, n)| *n * 5 >= near.near_rows && !written.iter().any(|w| w == c))
+        .map(|(c, _)| *c)
+        .take(4)
+        .collect();
     let mut ignore: Vec<String> = ignored.to_vec();
     ignore.extend(blocking.iter().map(|c| c.to_string()));
-    let command = (!blocking.is_empty()).then(|| format!("idemctl scan --table {table} --ignore {}", ignore.join(",")));
+    let command = (!blocking.is_empty()).then(|| suggested_command(table, &ignore.join(",")));
     let value = json!({
         "rows": near.near_rows,
         "share": share,
@@ -579,14 +646,30 @@ fn near_misses(
     } else {
         let columns: Vec<String> = by_column.iter().take(6).map(|(c, n)| format!("{c} in {n}")).collect();
         let lead = if clusters == 0 { "not clean: " } else { "" };
+        let then = match &command {
+            Some(command) => format!("If retries mint those values, compare without them: {command}"),
+            None => "The columns that differ hold what people write: look at the rows".to_string(),
+        };
         format!(
             "{lead}{} rows ({:.2}% of rows scanned) equal a row before them within the window on every compared column but \
-             one or a few: {}. If retries mint those values, compare without them: {}",
+             one or a few: {}. {then}",
             near.near_rows,
             share * 100.0,
             columns.join(", "),
-            command.as_deref().unwrap_or("--ignore the columns named")
         )
     };
     (value, text, not_clean)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_quote_and_leave_passwords_out() {
+        assert_eq!(quoted("orders"), "orders");
+        assert_eq!(quoted("state = 'x'"), r#"'state = '\''x'\'''"#);
+        assert_eq!(without_password("postgres://app:s3cret@db:5432/shop"), "postgres://app@db:5432/shop");
+        assert_eq!(without_password("sqlite:/tmp/x.db"), "sqlite:/tmp/x.db");
+    }
 }

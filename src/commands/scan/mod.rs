@@ -261,7 +261,8 @@ async fn cluster(
     let compared = plan.compared_ix();
     let mut detector = Detector::new(window_us, width, &plan.compared, plan.max_differing())
         .near_misses_only()
-        .most_distinct_first(&plan.distinct);
+        .most_distinct_first(&plan.distinct)
+        .prose(&plan.prose);
     let mut clusterer = Clusterer::new(window_us);
     let mut pending: Vec<Cluster> = Vec::new();
     let mut pending_rows = 0;

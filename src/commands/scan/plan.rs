@@ -39,6 +39,14 @@ pub const CREATED_AT_NAMES: &[&str] = &[
     "insert_time",
     "inserted_on",
     "insertion_time",
+    "create_at",
+    "createat",
+    "created_ts",
+    "creation_ts",
+    "insert_date",
+    // A message's creation is its sending.
+    "date_sent",
+    "sent_at",
 ];
 
 /// Names of the time an ORM stamps on every write (Rails, Django, Prisma,
@@ -74,6 +82,12 @@ pub const UPDATE_TIME_NAMES: &[&str] = &[
     "modification_date",
     "changed_at",
     "mtime",
+    "update_at",
+    "updateat",
+    "last_update",
+    "last_update_at",
+    "lastupdate",
+    "last_updated_time",
 ];
 
 /// Names of an idempotency-key column: chosen by name alone.
@@ -199,6 +213,12 @@ pub struct Plan {
     /// distinct values there, estimated.
     pub informative: Vec<bool>,
     pub distinct: Vec<f64>,
+    /// Which carried columns hold written text: two rows that differ in one
+    /// are other messages, never a near miss.
+    pub prose: Vec<bool>,
+    /// Which hold what people write (most values their own, differences
+    /// not tokens): never suggested to leave out.
+    pub written: Vec<bool>,
 }
 
 impl Plan {
@@ -299,13 +319,32 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
     };
     let created_at = match &args.created_at {
         Some(name) => table.column(name)?.clone(),
-        None => table.find_column(CREATED_AT_NAMES).cloned().with_context(|| {
-            format!(
-                "table {:?} has no created-at column among {}, ...: name it with --created-at",
-                table.name,
-                CREATED_AT_NAMES[..8].join(", ")
-            )
-        })?,
+        None => table
+            .find_column(CREATED_AT_NAMES)
+            .or_else(|| {
+                // Else the one time column whose name says it is the creation's.
+                let named: Vec<&Column> = table
+                    .columns
+                    .iter()
+                    .filter(|c| c.name.to_lowercase().contains("creat") && looks_like_time(&table, c))
+                    .collect();
+                match named.as_slice() {
+                    [one] => Some(*one),
+                    _ => None,
+                }
+            })
+            .cloned()
+            .with_context(|| {
+                let times: Vec<&str> =
+                    table.columns.iter().filter(|c| c.is_temporal()).map(|c| c.name.as_str()).collect();
+                let some =
+                    if times.is_empty() { String::new() } else { format!(" (its time columns: {})", times.join(", ")) };
+                format!(
+                    "table {:?} has no created-at column among {}, ...: name it with --created-at{some}",
+                    table.name,
+                    CREATED_AT_NAMES[..8].join(", ")
+                )
+            })?,
     };
     let (key, key_choice) = match &args.key_column {
         Some(name) => (
@@ -390,6 +429,8 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         keep: super::Keep::First,
         informative: Vec::new(),
         distinct: Vec::new(),
+        prose: Vec::new(),
+        written: Vec::new(),
         table,
     };
     plan.mark_unique_with();
@@ -635,6 +676,12 @@ impl Plan {
             }
             if i < self.distinct.len() {
                 self.distinct.remove(i);
+            }
+            if i < self.prose.len() {
+                self.prose.remove(i);
+            }
+            if i < self.written.len() {
+                self.written.remove(i);
             }
         }
         self.excluded.push(Exclusion { column: column.to_string(), rule, reason });
