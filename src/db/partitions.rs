@@ -308,7 +308,7 @@ pub async fn retire(
                         &format!("kept: {live} rows inside the horizon came in while it was checked"),
                     ));
                 }
-                pause_for_tests(&leaf.name).await;
+                pause_for_tests(&leaf.name).await?;
                 db.execute(&format!("DROP TABLE {sql}"), &[]).await?;
                 return Ok(done(rows, "dropped"));
             }
@@ -336,7 +336,7 @@ pub async fn retire(
                 db.execute(&format!("COMMENT ON TABLE {sql} IS NULL"), &[]).await?;
                 return Ok(done(rows, &format!("kept: {live} rows inside the horizon came in while it was checked")));
             }
-            pause_for_tests(&leaf.name).await;
+            pause_for_tests(&leaf.name).await?;
             db.execute(&format!("DROP TABLE {sql}"), &[]).await?;
             Ok(done(rows, "dropped"))
         }
@@ -362,9 +362,11 @@ pub async fn drop_leftovers(
     }
     let dialect = db.dialect();
     let parent = table.sql_name(&dialect);
-    let rows = db
-        .query_text(include_str!("../../queries/postgres/detached_leftovers.sql"), &[Bind::Text(marker(&parent))])
-        .await?;
+    // The parent as a partition's bound names it: as the search path spells it.
+    let named = db.query_value("SELECT CAST(CAST($1 AS regclass) AS text)", &[Bind::Text(parent.clone())]).await?;
+    let marked = marker(named.as_deref().unwrap_or(&parent));
+    let rows =
+        db.query_text(include_str!("../../queries/postgres/detached_leftovers.sql"), &[Bind::Text(marked)]).await?;
     let mut out = Vec::new();
     for row in rows {
         let (Some(Some(schema)), Some(Some(name))) = (row.first(), row.get(1)) else { continue };
@@ -398,16 +400,18 @@ pub async fn drop_leftovers(
 
 /// Lets the tests stop a run between a partition's detach and its drop:
 /// with `IDEMCTL_TEST_PAUSE_BEFORE_DROP=PATH`, writes `PATH.waiting.NAME`
-/// and waits for `PATH.NAME` (Ctrl-C and SIGTERM end the wait).
-async fn pause_for_tests(name: &str) {
-    let Some(path) = std::env::var_os("IDEMCTL_TEST_PAUSE_BEFORE_DROP") else { return };
+/// and waits for `PATH.NAME`. Ctrl-C and SIGTERM end the wait, and the
+/// run, before the drop: the detached table stays, marked, for the next run.
+async fn pause_for_tests(name: &str) -> Result<()> {
+    let Some(path) = std::env::var_os("IDEMCTL_TEST_PAUSE_BEFORE_DROP") else { return Ok(()) };
     let path = path.to_string_lossy();
     let _ = std::fs::write(format!("{path}.waiting.{name}"), b"");
     let flag = format!("{path}.{name}");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while !std::path::Path::new(&flag).exists() && std::time::Instant::now() < deadline {
         if !crate::interrupt::sleep(std::time::Duration::from_millis(20)).await {
-            break;
+            return Err(crate::exit::Interrupted.into());
         }
     }
+    Ok(())
 }

@@ -327,6 +327,13 @@ impl Drop for TestDb {
     }
 }
 
+/// `idemctl` with the database URL `url` (another role's, say).
+pub fn idemctl_at(url: &str, args: &[&str]) -> Command {
+    let mut cmd = Command::cargo_bin("idemctl").unwrap();
+    cmd.env_remove("DATABASE_URL").args(args).arg("--database-url").arg(url);
+    cmd
+}
+
 /// Output of a finished command.
 pub struct Run {
     pub code: i32,
