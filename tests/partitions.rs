@@ -197,6 +197,18 @@ fn every_command_on_the_parent(db: &TestDb, shape: Shape) {
     let checks = doctor.json();
     let index = checks["checks"].as_array().unwrap().iter().find(|c| c["check"] == "expiry_index").unwrap().clone();
     assert_eq!(index["result"], "pass", "the partitions carry the parent's index: {index}");
+    // The key's uniqueness cannot hold without the partition key: the fix says so.
+    let unique = checks["checks"].as_array().unwrap().iter().find(|c| c["check"] == "uniqueness").unwrap().clone();
+    if shape == Shape::Daily {
+        assert_eq!(unique["result"], "fail", "{unique}");
+        assert!(
+            unique["fix"]
+                .as_str()
+                .unwrap()
+                .starts_with("a partitioned table's unique index must hold its partition key (expires_at)"),
+            "{unique}"
+        );
+    }
 }
 
 /// size sums the leaves' own figures and lists each.
@@ -462,4 +474,55 @@ fn reap_that_changes_nothing_fails(db: &TestDb) {
     assert!(doc["outcomes"]["no-effect"].as_u64().unwrap() > 0, "{doc}");
     assert_eq!(doc["complete"], false);
     assert_eq!(statuses(), before);
+}
+
+/// A creation table partitioned by month: scan on the parent finds the
+/// damage across the partitions, a cluster that straddles two included.
+fn scan_across_partitions(db: &TestDb) {
+    let pg = db.engine == Engine::Postgres;
+    let (text, ts) = if pg { ("text", "timestamptz") } else { ("VARCHAR(64)", "DATETIME(6)") };
+    if pg {
+        db.exec(&format!(
+            "CREATE TABLE orders (id bigint NOT NULL, customer_id integer, sku {text}, amount numeric(10,2), created_at {ts} NOT NULL,
+               PRIMARY KEY (id, created_at)) PARTITION BY RANGE (created_at);
+             CREATE TABLE orders_05 PARTITION OF orders FOR VALUES FROM ('2026-05-01') TO ('2026-06-01');
+             CREATE TABLE orders_06 PARTITION OF orders FOR VALUES FROM ('2026-06-01') TO ('2026-07-01');
+             CREATE INDEX ON orders (created_at)"
+        ));
+    } else {
+        db.exec(&format!(
+            "CREATE TABLE orders (id bigint NOT NULL, customer_id integer, sku {text}, amount decimal(10,2), created_at {ts} NOT NULL,
+               PRIMARY KEY (id, created_at), KEY (created_at)) PARTITION BY RANGE COLUMNS(created_at) (
+               PARTITION orders_05 VALUES LESS THAN ('2026-06-01'), PARTITION orders_06 VALUES LESS THAN ('2026-07-01'))"
+        ));
+    }
+    let t = |s: &str| db.ts(s);
+    db.exec(&format!(
+        "INSERT INTO orders VALUES
+           (1, 1, 'a', 10.00, {}), (2, 1, 'a', 10.00, {}),
+           (3, 2, 'b', 5.00, {}), (4, 2, 'b', 5.00, {}),
+           (5, 3, 'c', 7.00, {}), (6, 3, 'c', 7.00, {})",
+        t("2026-05-10 10:00:00"),
+        t("2026-05-10 10:00:02"),
+        // Across the partitions' bound: one cluster still.
+        t("2026-05-31 23:59:59"),
+        t("2026-06-01 00:00:01"),
+        t("2026-06-10 08:00:00"),
+        t("2026-06-12 08:00:00"),
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "orders", "--output", "rows", "--format", "csv"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let rows = common::csv_records(&out.stdout);
+    let dups: Vec<&str> = rows[1..].iter().map(|r| r[2].as_str()).collect();
+    assert_eq!(dups, ["2", "4"]);
+}
+
+#[test]
+fn scan_on_a_partitioned_parent() {
+    if let Some(db) = TestDb::new(Engine::Postgres) {
+        scan_across_partitions(&db);
+    }
+    if let Some(db) = TestDb::new(Engine::MySql) {
+        scan_across_partitions(&db);
+    }
 }

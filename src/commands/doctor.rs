@@ -170,7 +170,13 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     }
 
     let indexes = catalog::indexes(&mut db, &keys.table).await?;
-    let mut checks = vec![uniqueness(&keys, &indexes, design, digest_like)];
+    // A partitioned table's unique indexes must hold its partition key.
+    let partition_key = crate::db::partitions::leaves(&mut db, &keys.table)
+        .await?
+        .iter()
+        .find(|p| p.level == 1)
+        .and_then(|p| p.key.as_ref().map(|k| k.column.clone()));
+    let mut checks = vec![uniqueness(&keys, &indexes, design, digest_like, partition_key.as_deref())];
     checks.push(fingerprint(&keys.table, keys::pick(&args.fingerprint_column, &mapping.fingerprint), design)?);
     checks.push(response(
         &keys.table,
@@ -243,7 +249,13 @@ fn list(columns: &[String]) -> String {
 }
 
 /// `indexes` are the table's: its partial unique indexes do not count.
-fn uniqueness(keys: &KeyTable, indexes: &[Index], design: Design, digest_like: bool) -> Check {
+fn uniqueness(
+    keys: &KeyTable,
+    indexes: &[Index],
+    design: Design,
+    digest_like: bool,
+    partition_key: Option<&str>,
+) -> Check {
     let name = "uniqueness";
     let mut wanted: Vec<String> = keys.scope.clone();
     wanted.extend(keys.operation.iter().cloned());
@@ -261,7 +273,18 @@ fn uniqueness(keys: &KeyTable, indexes: &[Index], design: Design, digest_like: b
             rest.join(", ")
         )
     } else {
-        format!("make {} unique: ALTER TABLE {table} ADD UNIQUE {}", list(&wanted), list(&wanted))
+        match partition_key.filter(|k| !wanted.iter().any(|w| w == k)) {
+            // The server refuses a unique index without the partition key.
+            Some(by) => format!(
+                "a partitioned table's unique index must hold its partition key ({by}), which {} does not: partition \
+                 by a column of it instead (PARTITION BY HASH ({}) or LIST on the operation), or keep {} unique in a \
+                 plain table beside it",
+                list(&wanted),
+                wanted[0],
+                list(&wanted)
+            ),
+            None => format!("make {} unique: ALTER TABLE {table} ADD UNIQUE {}", list(&wanted), list(&wanted)),
+        }
     };
     let digest_note = if digest_like {
         " (the key looks like a digest: if it includes the caller, say so with --scope-in-key)"

@@ -305,18 +305,6 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
     if let Some(super::Keep::Condition(condition)) = &args.keep {
         user_sql::condition(db.engine(), "--keep", condition)?;
     }
-    let id = match &args.id {
-        Some(id) => table.column(id)?.name.clone(),
-        None => match table.primary_key.as_slice() {
-            [single] => single.clone(),
-            [] => bail!("table {:?} has no primary key: name the row id column with --id", table.name),
-            many => bail!(
-                "table {:?} has a composite primary key ({}): name one row id column with --id",
-                table.name,
-                many.join(", ")
-            ),
-        },
-    };
     let created_at = match &args.created_at {
         Some(name) => table.column(name)?.clone(),
         None => table
@@ -345,6 +333,22 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
                     CREATED_AT_NAMES[..8].join(", ")
                 )
             })?,
+    };
+    let id = match &args.id {
+        Some(id) => table.column(id)?.name.clone(),
+        None => match table.primary_key.as_slice() {
+            [single] => single.clone(),
+            // A partitioned table's key holds the partition's column too (the
+            // creation time): the other one is the row's id.
+            [a, b] if *b == created_at.name => a.clone(),
+            [a, b] if *a == created_at.name => b.clone(),
+            [] => bail!("table {:?} has no primary key: name the row id column with --id", table.name),
+            many => bail!(
+                "table {:?} has a composite primary key ({}): name one row id column with --id",
+                table.name,
+                many.join(", ")
+            ),
+        },
     };
     let (key, key_choice) = match &args.key_column {
         Some(name) => (
