@@ -12,6 +12,9 @@
 #
 #   bench/expire.sh                    # both engines on the shared servers
 #   N=5000000 bench/expire.sh pg mysql  # the full run
+#   N=5000000 bench/expire.sh partitions-pg  # 30 daily partitions by expires_at, 20
+#                                      # wholly past: the DELETE, expire, and
+#                                      # expire --drop-partitions
 #   bench/expire.sh replica-pg         # a private primary and streaming standby
 #   bench/expire.sh replica-mysql      # a private MariaDB primary and replica
 #   ARGS="--batch-size 5000 --batch-time 0s" bench/expire.sh mysql  # other options
@@ -193,6 +196,55 @@ bench_pg() {
     report pg "$expired" 2
 }
 
+# build_pg_partitioned URL: the key table partitioned by day on expires_at,
+# the day before yesterday's rows and older in 20 partitions wholly past the
+# horizon, 10 more from today on; N rows spread evenly over the 30 days
+# (today's partition straddles now). The loads' keys expire tomorrow.
+build_pg_partitioned() {
+    {
+        cat <<SQL
+DROP TABLE IF EXISTS idempotency_keys;
+CREATE TABLE idempotency_keys (
+    scope_id text NOT NULL, operation text NOT NULL, key text NOT NULL, request_hash bytea,
+    status text NOT NULL, response_code int, response_body jsonb, locked_at timestamptz,
+    created_at timestamptz NOT NULL, expires_at timestamptz NOT NULL,
+    PRIMARY KEY (scope_id, operation, key, expires_at)) PARTITION BY RANGE (expires_at);
+SQL
+        for d in $(seq -20 9); do
+            echo "CREATE TABLE ik_d$((d + 20)) PARTITION OF idempotency_keys FOR VALUES FROM (date_trunc('day', now()) + interval '$d days') TO (date_trunc('day', now()) + interval '$((d + 1)) days');"
+        done
+        cat <<SQL
+INSERT INTO idempotency_keys
+SELECT 'cust_' || (g % 5000), 'POST /v1/orders', 'k-' || g, decode(md5(g::text), 'hex'), 'succeeded', 201,
+       '{"status":"created"}', now() - interval '3 days', now() - interval '3 days',
+       date_trunc('day', now()) - interval '20 days' + (g % 30) * interval '1 day' + (g % 86000) * interval '1 second'
+FROM generate_series(1, $N) g;
+CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
+VACUUM ANALYZE idempotency_keys;
+CHECKPOINT;
+SQL
+    } | psql "$1" -q -v ON_ERROR_STOP=1
+}
+
+bench_partitions_pg() {
+    local expired
+    build_pg_partitioned "$PG_URL"
+    expired=$(psql "$PG_URL" -At -c "SELECT count(*) FROM idempotency_keys WHERE expires_at < now()")
+    measure "$PG_URL" pg-part-delete psql "$PG_URL" -q -c "DELETE FROM idempotency_keys WHERE expires_at < now()"
+    build_pg_partitioned "$PG_URL"
+    measure "$PG_URL" pg-part-idemctl "$BIN" expire --database-url "$PG_URL" "${EXTRA[@]}" --format json --quiet
+    build_pg_partitioned "$PG_URL"
+    measure "$PG_URL" pg-part-drop "$BIN" expire --database-url "$PG_URL" --drop-partitions "${EXTRA[@]}" --format json --quiet
+    printf 'pg, 30 daily partitions, 20 wholly past: N=%s expired=%s\n' "$N" "$expired"
+    side pg-part-delete "$expired" "single DELETE"
+    side pg-part-idemctl "$expired" "expire"
+    side pg-part-drop "$expired" "expire --drop-partitions"
+    printf '  expire: %s batches, slowest %s ms, deleted %s; --drop-partitions: dropped %s rows, deleted %s, slowest batch %s ms\n' \
+        "$(json_field pg-part-idemctl batches)" "$(json_field pg-part-idemctl slowest_batch_ms)" \
+        "$(json_field pg-part-idemctl rows_deleted)" "$(json_field pg-part-drop rows_dropped)" \
+        "$(json_field pg-part-drop rows_deleted)" "$(json_field pg-part-drop slowest_batch_ms)"
+}
+
 bench_mysql() {
     local expired=$((N * 6 / 10))
     if [ "$SIDES" = both ]; then
@@ -311,6 +363,10 @@ bench_replica_mysql() {
 }
 
 for engine in "${ENGINES[@]}"; do
+    if [ "$engine" = partitions-pg ]; then
+        bench_partitions_pg
+        continue
+    fi
     case $engine in
         pg | postgres) bench_pg ;;
         mysql | mariadb) bench_mysql ;;
