@@ -21,6 +21,7 @@ on_every_engine!(
     metrics_match_the_summary,
     scheduled_scans_list_each_cluster_once,
     a_long_key_is_never_broken_at_100_columns,
+    the_readme_cron_lines_mail_only_what_went_wrong,
 );
 
 /// Orders with three clusters: ids 1-2 (equal notes), 3-4 (NULL notes), and
@@ -56,13 +57,34 @@ fn commands() -> Vec<Vec<&'static str>> {
 fn quiet_prints_only_the_data_in_every_format(db: &TestDb) {
     key_table(db);
     orders(db);
+    db.exec(&format!(
+        "INSERT INTO idempotency_keys (scope_id, operation, {}, status, created_at, expires_at)
+         VALUES ('s4', 'POST /v1/orders', 'k-expired', 'succeeded', {}, {})",
+        db.ident("key"),
+        common::ago(db, chrono::Duration::days(2)),
+        common::ago(db, chrono::Duration::days(1)),
+    ));
     for args in commands() {
         for format in ["table", "csv", "json", "ndjson"] {
             let out = run(db.idemctl(&[&args[..], &["--format", format, "--quiet"]].concat()));
             assert!(out.code == 0 || out.code == 1, "{args:?} {format}: {}", out.stderr);
             assert_eq!(out.stderr, "", "{args:?} --format {format} --quiet");
-            assert!(!out.stdout.is_empty(), "{args:?} --format {format}: no data");
+            // The table format of a quiet run that found nothing prints nothing (cron
+            // mails only what went wrong); a dry run's plan and findings are the data.
+            let silent = format == "table" && out.code == 0 && !args.contains(&"--dry-run");
+            assert_eq!(out.stdout.is_empty(), silent, "{args:?} --format {format}: {}", out.stdout);
         }
+    }
+    // A clean run says nothing in the table format (a dry run with nothing to do
+    // included; doctor still warns on this table), and its data in the others.
+    db.exec("DELETE FROM idempotency_keys WHERE status = 'in_progress' OR scope_id = 's4'");
+    db.exec("DELETE FROM orders WHERE id IN (2, 4, 7)");
+    for args in commands() {
+        let out = run(db.idemctl(&[&args[..], &["--quiet"]].concat()));
+        let silent = args[0] != "doctor";
+        assert_eq!(out.stdout.is_empty(), silent, "{args:?} --quiet: {} {}", out.code, out.stdout);
+        let json = run(db.idemctl(&[&args[..], &["--quiet", "--format", "json"]].concat()));
+        assert!(json.json().is_object(), "{args:?}");
     }
 }
 
@@ -82,7 +104,7 @@ fn json_keys_do_not_depend_on_findings(db: &TestDb) {
         damaged.push((args, top_keys(&doc)));
     }
     // Clean: no stuck or expired key, no duplicate order.
-    db.exec("DELETE FROM idempotency_keys WHERE status = 'in_progress'");
+    db.exec("DELETE FROM idempotency_keys WHERE status = 'in_progress' OR scope_id = 's4'");
     db.exec("DELETE FROM orders WHERE id IN (2, 4, 7)");
     for (args, keys) in damaged {
         let doc = run(db.idemctl(&[&args[..], &["--format", "json"]].concat())).json();
@@ -273,6 +295,73 @@ fn a_long_key_is_never_broken_at_100_columns(db: &TestDb) {
         "a line wider than the terminal: {}",
         out.stdout
     );
+}
+
+/// The README's crontab, each line run as cron runs it: `/bin/sh -c` with an
+/// empty environment but cron's own and `DATABASE_URL`, no terminal, its
+/// paths moved under a temporary folder. What the line prints is the mail.
+fn the_readme_cron_lines_mail_only_what_went_wrong(db: &TestDb) {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let block = readme.split("```cron\n").nth(1).unwrap().split("```").next().unwrap();
+    let lines: Vec<String> = block
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split_whitespace().skip(5).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(lines.len(), 4, "{block}");
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["log", "lib", "textfile"] {
+        std::fs::create_dir(dir.path().join(sub)).unwrap();
+    }
+    let bin = assert_cmd::cargo::cargo_bin("idemctl");
+    let cron = |line: &str| {
+        let line = line
+            .replace("idemctl ", &format!("{} ", bin.display()))
+            .replace("/var/log/idemctl/", &format!("{}/log/", dir.path().display()))
+            .replace("/var/lib/idemctl/", &format!("{}/lib/", dir.path().display()))
+            .replace("/var/lib/node_exporter/textfile/", &format!("{}/textfile/", dir.path().display()));
+        let mut cmd = Command::new("/bin/sh");
+        cmd.arg("-c").arg(&line).env_clear().current_dir(dir.path()).stdin(std::process::Stdio::null());
+        cmd.env("PATH", "/usr/bin:/bin").env("SHELL", "/bin/sh").env("HOME", dir.path()).env("LOGNAME", "root");
+        cmd.env("DATABASE_URL", &db.url);
+        run(cmd.into())
+    };
+    key_table(db);
+    orders(db);
+    db.exec(&format!(
+        "INSERT INTO idempotency_keys (scope_id, operation, {}, status, created_at, expires_at)
+         VALUES ('s4', 'POST /v1/orders', 'k-expired', 'succeeded', {}, {})",
+        db.ident("key"),
+        common::ago(db, chrono::Duration::days(2)),
+        common::ago(db, chrono::Duration::days(1)),
+    ));
+    // A run with work to do and findings: the mail is empty, the logs hold the data.
+    for line in &lines {
+        let out = cron(line);
+        assert_eq!((out.stdout.as_str(), out.stderr.as_str()), ("", ""), "{line}");
+        assert!(out.code == 0 || out.code == 1, "{line}: {}", out.code);
+    }
+    assert_eq!(db.column("SELECT scope_id FROM idempotency_keys WHERE scope_id = 's4'"), Vec::<Option<String>>::new());
+    let log = |name: &str| std::fs::read_to_string(dir.path().join("log").join(name)).unwrap();
+    assert!(log("reap.csv").contains("k-ord-6m,lease-expired"), "{}", log("reap.csv"));
+    assert!(log("stuck.ndjson").lines().last().unwrap().contains("\"summary\""), "{}", log("stuck.ndjson"));
+    assert!(log("scan.ndjson").contains("\"cluster\""), "{}", log("scan.ndjson"));
+    let metrics = std::fs::read_to_string(dir.path().join("textfile/idemctl_expire.prom")).unwrap();
+    assert!(metrics.contains("idemctl_run_exit_code{"), "{metrics}");
+    // A clean run: nothing mailed, exit 0 on every line.
+    for line in &lines {
+        let out = cron(line);
+        assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (0, "", ""), "{line}");
+    }
+    // What went wrong is mailed, in one line: here the database is gone.
+    let mut cmd = Command::new("/bin/sh");
+    let expire = lines.iter().find(|l| l.starts_with("idemctl expire")).unwrap();
+    let line =
+        expire.replace("idemctl ", &format!("{} ", bin.display())).replace("/var/lib/node_exporter/textfile/", "");
+    cmd.arg("-c").arg(line).env_clear().current_dir(dir.path()).env("PATH", "/usr/bin:/bin");
+    cmd.env("DATABASE_URL", "sqlite:/nonexistent/idemctl.db");
+    let out = run(cmd.into());
+    assert_eq!((out.code, out.stdout.as_str(), out.stderr.lines().count()), (2, "", 1), "{}", out.stderr);
 }
 
 fn unicode_width(line: &str) -> usize {

@@ -219,6 +219,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
         serde_json::json!({"passed": passed, "warned": warned, "failed": failed}),
         format!("{passed} passed, {warned} warned, {failed} failed"),
     )?;
+    out.mark_clean(failed == 0 && warned == 0);
     out.finish()?;
     Ok(Outcome::from_findings(failed > 0))
 }

@@ -366,6 +366,11 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         out.finish_incomplete(NOT_DELETED)?;
         return Err(anyhow::anyhow!(why));
     }
+    let out_of_time = summary.stopped == Some(Stopped::MaxRuntime.as_str());
+    let stalled = summary.waited.stalled("expire", out_of_time, summary.rows_deleted);
+    // A dry run's plan is its data, unless it has nothing to do.
+    let planned = args.dry_run && summary.rows_matching != Some(0);
+    out.mark_clean(!planned && summary.refused_keys.is_empty() && !stalled);
     match summary.stopped {
         Some(reason) if reason == Stopped::Interrupted.as_str() => out.finish_incomplete(reason)?,
         _ => out.finish()?,
@@ -377,8 +382,6 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         };
         return Err(anyhow::Error::new(Interrupted).context(RunStopped(format!("expire interrupted: {done}"))));
     }
-    let out_of_time = summary.stopped == Some(Stopped::MaxRuntime.as_str());
-    let stalled = summary.waited.stalled("expire", out_of_time, summary.rows_deleted);
     Ok(Outcome::from_findings(!summary.refused_keys.is_empty() || stalled))
 }
 

@@ -264,6 +264,12 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     };
     out.summary("stopped", why, text)?;
     out.summary("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
+    let stalled = waited.stalled("reap", stopped == Some(Stopped::MaxRuntime), counts.values().sum());
+    let findings = stalled
+        || [Resolution::NeedsReview, Resolution::Error, Resolution::NoEffect]
+            .iter()
+            .any(|r| counts.get(r.as_str()).is_some_and(|n| *n > 0));
+    out.mark_clean(!args.dry_run && !findings);
     match (why, &failed) {
         (Some(reason), Some(_)) | (Some(reason @ "interrupted"), None) => out.finish_incomplete(reason)?,
         _ => out.finish()?,
@@ -287,13 +293,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         };
         return Err(anyhow::Error::new(Interrupted).context(RunStopped(format!("reap interrupted: {done}"))));
     }
-    let stalled = waited.stalled("reap", stopped == Some(Stopped::MaxRuntime), counts.values().sum());
-    Ok(Outcome::from_findings(
-        stalled
-            || [Resolution::NeedsReview, Resolution::Error, Resolution::NoEffect]
-                .iter()
-                .any(|r| counts.get(r.as_str()).is_some_and(|n| *n > 0)),
-    ))
+    Ok(Outcome::from_findings(findings))
 }
 
 /// The waits of a run for people; nothing when it did not wait.

@@ -102,6 +102,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     out.summary("by_state", &states, states_text.join(", "))?;
     out.summary("held", found.held, format!("{} (held by live transactions: not stuck)", found.held))?;
     out.summary("by_operation", summary, text.join("; "))?;
+    out.mark_clean(stuck.is_empty());
     out.finish()?;
     Ok(Outcome::from_findings(!stuck.is_empty()))
 }

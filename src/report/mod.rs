@@ -64,6 +64,9 @@ pub struct Emitter<W: Write> {
     expected: Vec<&'static str>,
     /// The rows' keys, known before any row: a CSV with no rows still has its header.
     columns: Vec<String>,
+    /// The run found nothing to report (`mark_clean`): with `--quiet`, the
+    /// table format prints nothing at all, so cron mail holds only findings.
+    clean: bool,
 }
 
 enum Sink<W: Write> {
@@ -110,6 +113,7 @@ impl<W: Write> Emitter<W> {
             done: false,
             expected: Vec::new(),
             columns: Vec::new(),
+            clean: false,
         }
     }
 
@@ -132,6 +136,13 @@ impl<W: Write> Emitter<W> {
     /// them all (a scan interrupted mid-table).
     pub fn expect_summary(&mut self, keys: &[&'static str]) {
         self.expected = keys.to_vec();
+    }
+
+    /// Says the run found nothing to report (no damage, no stuck key, no
+    /// failed check, a writer that did its work): with `--quiet` the table
+    /// format then prints nothing, its rows included.
+    pub fn mark_clean(&mut self, clean: bool) {
+        self.clean = clean;
     }
 
     /// Names the rows' keys ahead, so that a CSV without rows has its header.
@@ -276,7 +287,8 @@ impl<W: Write> Emitter<W> {
             // The summary went ahead as it came; the fleet gives every database the same keys.
             Sink::Forward { scope } => scope.end(incomplete),
             Sink::Table { out, header, rows, layout } => {
-                if !rows.is_empty() {
+                let silent = self.quiet && self.clean && incomplete.is_none();
+                if !rows.is_empty() && !silent {
                     out.write_all(table::render(header, rows, *layout).as_bytes())?;
                 }
                 out.flush()?;
@@ -396,6 +408,8 @@ impl<W: Write> Emitter<W> {
                 writeln!(out)?;
                 out.flush()?;
             }
+            // A quiet run of the table format that found nothing prints nothing.
+            Sink::Table { .. } if self.quiet && self.clean => {}
             Sink::Table { out, layout, .. } => {
                 for block in doc.blocks() {
                     match block {

@@ -521,6 +521,7 @@ impl<W: Write> Findings<W> {
             );
             self.emitter.summary("audit", audit.summary(), text)?;
         }
+        self.emitter.mark_clean(self.clusters == 0 && !not_clean);
         self.emitter.finish()?;
         if let Some(audit) = &self.audit {
             audit.save()?;
