@@ -45,8 +45,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
             }
         });
         let metrics_file = cli.global.metrics_file.clone();
-        if metrics_file.is_some() {
-            metrics::want();
+        if let Some(path) = &metrics_file {
+            metrics::want(path);
         }
         let name = cli.command.name();
         let (started, clock) = (std::time::SystemTime::now(), std::time::Instant::now());

@@ -41,14 +41,39 @@ struct Target {
 static SAMPLES: Mutex<Vec<Sample>> = Mutex::new(Vec::new());
 static WANTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 static TARGET: Mutex<Option<Target>> = Mutex::new(None);
+static PATH: Mutex<Option<std::path::PathBuf>> = Mutex::new(None);
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The run writes a metrics file: figures that cost a query are worth it.
-pub fn want() {
+/// The run writes the metrics file `path`: figures that cost a query are worth it.
+pub fn want(path: &Path) {
     WANTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    *lock(&PATH) = Some(path.to_path_buf());
+}
+
+/// A figure the previous run wrote to the metrics file for the same
+/// command, database and table (`idemctl_run_timestamp_seconds`: when that
+/// run ended): an earlier reading a counter is measured against. None
+/// outside a single run.
+pub fn previous(name: &str) -> Option<f64> {
+    let path = lock(&PATH).clone()?;
+    let target = lock(&TARGET).clone()?;
+    if crate::scope::current().is_some() {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let quoted = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
+    let labels = [
+        format!("command=\"{}\"", quoted(&target.command)),
+        format!("database=\"{}\"", quoted(&target.database)),
+        format!("table=\"{}\"", quoted(&target.table)),
+    ];
+    text.lines()
+        .find(|l| l.starts_with(&format!("{name}{{")) && labels.iter().all(|label| l.contains(label.as_str())))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse::<f64>().ok())
 }
 
 /// Whether the run writes a metrics file.

@@ -121,6 +121,24 @@ pub fn short(d: Duration) -> String {
     }
 }
 
+/// A duration for people, in its two largest units: `45s`, `12m 5s`,
+/// `3h 12m`, `1d 2h`, `14d`; under a second, `350ms`. The one style of every
+/// duration a report says in words.
+pub fn span(d: Duration) -> String {
+    let s = d.as_secs();
+    let (big, small) = match s {
+        0 => return format!("{}ms", d.as_millis()),
+        1..60 => return format!("{s}s"),
+        60..3600 => ((s / 60, "m"), (s % 60, "s")),
+        3600..86_400 => ((s / 3600, "h"), (s % 3600 / 60, "m")),
+        _ => ((s / 86_400, "d"), (s % 86_400 / 3600, "h")),
+    };
+    match small {
+        (0, _) => format!("{}{}", big.0, big.1),
+        _ => format!("{}{} {}{}", big.0, big.1, small.0, small.1),
+    }
+}
+
 /// The current time; the tests may fix it with `IDEMCTL_TEST_NOW` (RFC 3339)
 /// to put a row exactly at a horizon.
 pub fn now() -> DateTime<Utc> {
@@ -159,6 +177,18 @@ mod tests {
         assert_eq!(duration("5s").unwrap(), Duration::from_secs(5));
         assert_eq!(duration("1m 30s").unwrap(), Duration::from_secs(90));
         assert!(duration("5 parsecs").unwrap_err().contains("bad duration"));
+    }
+
+    #[test]
+    fn spans_for_people() {
+        let span = |s: u64| super::span(Duration::from_secs(s));
+        assert_eq!(super::span(Duration::from_millis(350)), "350ms");
+        assert_eq!(span(45), "45s");
+        assert_eq!(span(60), "1m");
+        assert_eq!(span(725), "12m 5s");
+        assert_eq!(span(3 * 3600 + 12 * 60 + 7), "3h 12m");
+        assert_eq!(span(86_400 + 2 * 3600 + 6 * 60 + 35), "1d 2h");
+        assert_eq!(span(14 * 86_400), "14d");
     }
 
     #[test]

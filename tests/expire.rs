@@ -12,11 +12,7 @@ const NOW: &str = "2026-06-01T12:00:00Z";
 /// Keys around a fixed now: e1 expired two days ago, e2 expires exactly now,
 /// e3 expired a second ago, e4 expires in an hour, e5 expired but in progress.
 fn keys(db: &TestDb) {
-    let (text, ts) = match db.engine {
-        Engine::Postgres => ("text", "timestamptz"),
-        Engine::MySql => ("VARCHAR(100)", "DATETIME(6)"),
-        Engine::Sqlite => ("TEXT", "TEXT"),
-    };
+    let (text, ts) = (db.ty("text"), db.ty("time"));
     let key = db.ident("key");
     db.exec(&format!(
         "CREATE TABLE idempotency_keys (scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL,

@@ -420,18 +420,21 @@ impl Dialect {
         }
     }
 
-    /// An expression giving the UTC day of a time column, as whole days since the epoch.
-    pub fn epoch_day(&self, col: &str, repr: TimeRepr) -> String {
+    /// The number of whole `seconds`-long spans since the epoch at `col` (UTC
+    /// days for 86400, hours for 3600); NULL for an epoch value out of range.
+    pub fn epoch_bucket(&self, col: &str, repr: TimeRepr, seconds: i64) -> String {
         let div = if self.engine == Engine::MySql { "DIV" } else { "/" };
         match (self.engine, repr) {
             (_, TimeRepr::EpochSeconds | TimeRepr::EpochMillis) => {
                 let millis = repr == TimeRepr::EpochMillis;
                 let (lo, hi) = super::times::plausible(millis);
-                let per_day = if millis { 86_400_000 } else { 86_400 };
-                format!("(CASE WHEN {col} BETWEEN {lo} AND {hi} THEN {col} END) {div} {per_day}")
+                let per = if millis { seconds * 1000 } else { seconds };
+                format!("(CASE WHEN {col} BETWEEN {lo} AND {hi} THEN {col} END) {div} {per}")
             }
-            (Engine::Postgres, TimeRepr::Native { .. }) => format!("floor(date_part('epoch', {col}) / 86400)::int8"),
-            _ => format!("({}) {div} 86400000000", self.epoch_micros(col, repr)),
+            (Engine::Postgres, TimeRepr::Native { .. }) => {
+                format!("floor(date_part('epoch', {col}) / {seconds})::int8")
+            }
+            _ => format!("({}) {div} {}", self.epoch_micros(col, repr), seconds * 1_000_000),
         }
     }
 

@@ -125,36 +125,49 @@ pub fn round_to(v: f64, digits: i32) -> f64 {
     (v * scale).round() / scale
 }
 
-/// Rows whose `time` falls in each UTC day from `since_us` to `until_us`
-/// (microseconds), as (days since the epoch, rows); days without rows absent.
-pub async fn daily_writes(
+/// Rows whose `time` falls in each `seconds`-long span (UTC hours for 3600)
+/// from `since_us` (microseconds) on, future times included, as (spans since
+/// the epoch, rows); spans without rows absent. `rows_before` counts the rest.
+pub async fn writes_by(
     db: &mut Db,
     table: &Table,
     time: &TimeColumn,
     since_us: i64,
-    until_us: i64,
+    seconds: i64,
 ) -> Result<Vec<(i64, u64)>> {
     let dialect = db.dialect();
     let col = dialect.ident(&time.name);
-    let (since, b1) = dialect.time_bound(&col, time.repr, true, since_us, 1);
-    let (until, b2) = dialect.time_bound(&col, time.repr, false, until_us, 2);
+    let (since, bind) = dialect.time_bound(&col, time.repr, true, since_us, 1);
     let sql = super::fill(
-        include_str!("../../queries/size_daily.sql"),
+        include_str!("../../queries/size_writes.sql"),
         &[
-            ("day", &dialect.epoch_day(&col, time.repr)),
+            ("bucket", &dialect.epoch_bucket(&col, time.repr, seconds)),
             ("table", &table.sql_name(&dialect)),
             ("since", &since),
-            ("until", &until),
         ],
     );
-    let binds: Vec<Bind> = b1.into_iter().chain(b2).collect();
-    let counted = db.query_text(&sql, &binds).await.context("counting the daily writes")?;
+    let binds: Vec<Bind> = bind.into_iter().collect();
+    let counted = db.query_text(&sql, &binds).await.context("counting the rows written")?;
     Ok(counted
         .into_iter()
         .filter_map(|row| {
-            let day = row.first().cloned().flatten().and_then(|d| d.parse::<f64>().ok()).map(|d| d as i64)?;
+            let bucket =
+                row.first().cloned().flatten().and_then(|d| d.parse::<f64>().ok()).map(|d| d.floor() as i64)?;
             let n = row.get(1).cloned().flatten().and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
-            Some((day, n))
+            Some((bucket, n))
         })
         .collect())
+}
+
+/// Rows whose `time` is before `since_us`, or NULL.
+pub async fn rows_before(db: &mut Db, table: &Table, time: &TimeColumn, since_us: i64) -> Result<u64> {
+    let dialect = db.dialect();
+    let col = dialect.ident(&time.name);
+    let (before, bind) = dialect.time_bound(&col, time.repr, false, since_us, 1);
+    let sql = super::fill(
+        include_str!("../../queries/count_matching.sql"),
+        &[("table", &table.sql_name(&dialect)), ("condition", &format!("{before} OR {col} IS NULL"))],
+    );
+    let binds: Vec<Bind> = bind.into_iter().collect();
+    Ok(count(db.query_value(&sql, &binds).await.context("counting the rows written before")?))
 }

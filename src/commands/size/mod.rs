@@ -21,6 +21,9 @@ use crate::report::{Block, Document, Emitter};
 use crate::timeparse;
 use crate::units;
 
+mod rate;
+use rate::{History, Measure};
+
 #[derive(Debug, Clone, Args)]
 pub struct SizeArgs {
     /// The global `--database-url`, filled in after parsing (not needed with --rate and --row-bytes).
@@ -67,8 +70,13 @@ struct Sizing {
     writes: Option<Writes>,
     #[serde(skip_serializing_if = "Option::is_none")]
     backlog: Option<Backlog>,
-    /// Rows written per day, measured or given.
+    /// Rows written per day, measured or given: the figure the projections use.
     rows_per_day: Option<f64>,
+    /// Where `rows_per_day` comes from: `window`, `retention`, `inserts` (see
+    /// `rates`), or `given` (`--rate`).
+    rate_source: Option<&'static str>,
+    /// Every measure of the write rate taken, each with its source.
+    rates: Vec<Measure>,
     /// Bytes per row, table and indexes together, measured or given.
     bytes_per_row: Option<f64>,
     /// What the table grows by each day until the oldest rows start to go.
@@ -77,6 +85,9 @@ struct Sizing {
     /// A partitioned table's leaf partitions, each with its own figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     partitions: Option<Vec<PartitionSize>>,
+    /// How far back the table's rows go, when all of them are within `--days`.
+    #[serde(skip)]
+    history: Option<Duration>,
     notes: Vec<String>,
     /// The config file read, if any.
     config_file: Option<String>,
@@ -139,15 +150,21 @@ struct PartitionSize {
 struct Writes {
     column: String,
     days: u32,
-    /// The first and last day counted (UTC); today is left out, being partial.
+    /// The first and last day charted (UTC); today is left out, being partial.
     first_day: String,
     last_day: String,
     total: u64,
-    rows_per_day: f64,
-    /// The days `rows_per_day` averages: those after the first day with rows.
-    rate_days: usize,
     peak_day: Option<DayCount>,
     by_day: Vec<DayCount>,
+}
+
+impl Writes {
+    /// The peak among the days from `first` on, whole within the rate's
+    /// window: a day part-purged or part-written is no peak.
+    fn peak_within(&mut self, first: NaiveDate) {
+        let whole = |d: &&DayCount| d.day.parse::<NaiveDate>().is_ok_and(|day| day > first);
+        self.peak_day = self.by_day.iter().filter(whole).filter(|d| d.rows > 0).max_by_key(|d| d.rows).cloned();
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -204,6 +221,7 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
     }
     if let Some(rate) = args.rate {
         sizing.rows_per_day = Some(rate * DAY);
+        sizing.rate_source = Some("given");
     }
     if let Some(bytes) = args.row_bytes {
         sizing.bytes_per_row = Some(bytes);
@@ -294,12 +312,21 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
     );
     sizing.table = Some(format!("{}.{}", target.table.schema, target.table.name));
     sizing.engine = Some(db.engine().name());
-    let storage = storage::storage(&mut db, &target.table, args.exact, &mut sizing.notes).await?;
+    let mut storage = storage::storage(&mut db, &target.table, args.exact, &mut sizing.notes).await?;
     let now = timeparse::now();
     if let Some(column) = target.created_at.clone() {
-        let writes = writes(&mut db, &mut target, &column, args.days, now, &mut sizing.notes).await?;
-        sizing.rows_per_day = Some(writes.rows_per_day);
+        let (mut writes, history) = writes(&mut db, &mut target, &column, args.days, now, &mut sizing.notes).await?;
+        counted(&mut storage, history.rows(), &mut sizing.notes);
+        let kept = kept(&mut db, &mut target, expiry::horizon(args.older_than, config)?).await?;
+        rates(&mut db, &target, &history, kept, sizing).await?;
+        let measured = sizing.rates.iter().find(|m| m.source == "window");
+        if let Some(since) = measured.and_then(|m| timeparse::instant(&m.since).ok()) {
+            writes.peak_within(since.date_naive());
+        }
         sizing.writes = Some(writes);
+        if let Some(span) = history.span() {
+            sizing.history = Some(span);
+        }
     } else {
         sizing.notes.push(format!(
             "table {:?} has no created_at column: map it with --created-at-column to measure writes, or give --rate",
@@ -338,7 +365,8 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
     Ok(())
 }
 
-/// Rows written each UTC day of the `days` days before today.
+/// Rows created each UTC hour from the start of the `days`th day before
+/// today to now, and rows older; charted by day, the days before today.
 async fn writes(
     db: &mut Db,
     target: &mut KeyTable,
@@ -346,61 +374,264 @@ async fn writes(
     days: u32,
     now: DateTime<Utc>,
     notes: &mut Vec<String>,
-) -> Result<Writes> {
+) -> Result<(Writes, History)> {
     target.read_times(db, &[Some(column.to_string())]).await?;
-    let time = target.time(column).context("the created-at column was not read")?;
+    let time = target.time(column).context("the created-at column was not read")?.clone();
     notes.extend(time.notes());
     let today = now.date_naive();
     let first = today.checked_sub_days(Days::new(u64::from(days))).context("--days reaches too far back")?;
     let start = |d: NaiveDate| Utc.from_utc_datetime(&d.and_hms_opt(0, 0, 0).unwrap_or_default()).timestamp_micros();
-    let counted = storage::daily_writes(db, &target.table, time, start(first), start(today)).await?;
-    let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
-    let mut by_day: Vec<DayCount> = (0..days)
+    let counted = storage::writes_by(db, &target.table, &time, start(first), 3600).await?;
+    let before = storage::rows_before(db, &target.table, &time, start(first)).await?;
+    let history = History::new(start(first), now.timestamp_micros(), &counted, before);
+    let by_day: Vec<DayCount> = (0..days)
         .filter_map(|i| first.checked_add_days(Days::new(u64::from(i))))
-        .map(|d| DayCount { day: d.to_string(), rows: 0 })
+        .map(|d| {
+            let hour = ((start(d) - history.since_us) / 3_600_000_000) as usize;
+            let rows = history.hours.iter().skip(hour).take(24).sum();
+            DayCount { day: d.to_string(), rows }
+        })
         .collect();
-    for (day, n) in counted {
-        let Some(day) = chrono::Duration::try_days(day).and_then(|d| epoch.checked_add_signed(d)) else { continue };
-        if let Some(slot) = by_day.iter_mut().find(|s| s.day == day.to_string()) {
-            slot.rows += n;
-        }
-    }
     let total: u64 = by_day.iter().map(|d| d.rows).sum();
     let peak_day = by_day.iter().filter(|d| d.rows > 0).max_by_key(|d| d.rows).cloned();
-    let averaged = rate_days(&by_day);
-    let rows_per_day = if averaged.is_empty() {
-        0.0
-    } else {
-        averaged.iter().map(|d| d.rows).sum::<u64>() as f64 / averaged.len() as f64
-    };
-    Ok(Writes {
+    let writes = Writes {
         column: column.to_string(),
         days,
         first_day: first.to_string(),
         last_day: today.pred_opt().unwrap_or(today).to_string(),
         total,
-        rows_per_day: round_to(rows_per_day, 2),
-        rate_days: averaged.len(),
         peak_day,
         by_day,
-    })
+    };
+    Ok((writes, history))
 }
 
-/// The days the write rate is averaged over: those after the first day with
-/// rows. Before it the table did not exist or its rows are purged already;
-/// that day itself is part-purged or part-written, so it is left out too,
-/// unless it is the only day with rows.
-fn rate_days(by_day: &[DayCount]) -> &[DayCount] {
-    match by_day.iter().position(|d| d.rows > 0) {
-        Some(first) if first + 1 < by_day.len() => &by_day[first + 1..],
-        Some(first) => &by_day[first..],
-        None => by_day,
+/// The rows counted by their creation time (every row, exactly) in place of
+/// the engine's estimate, said when the estimate was off: right after a
+/// large delete it still counts the rows deleted.
+fn counted(storage: &mut Storage, rows: u64, notes: &mut Vec<String>) {
+    if storage.rows_exact && storage.rows == rows {
+        return;
     }
+    let off = (storage.rows as f64 - rows as f64).abs() / rows.max(1) as f64;
+    if !storage.rows_exact && off > 0.1 {
+        notes.push(format!(
+            "the engine's row estimate ({}) is stale, {} rows were counted: it lags behind large deletes until \
+             the table is analyzed",
+            units::grouped(storage.rows),
+            units::grouped(rows)
+        ));
+    }
+    // InnoDB's sizes still come from its statistics; the rows no longer do.
+    for note in notes.iter_mut() {
+        if let Some(kept) = note.strip_suffix("; --exact counts the rows") {
+            *note = kept.to_string();
+        }
+    }
+    storage.rows = rows;
+    storage.rows_exact = true;
+    storage.bytes_per_row = (rows > 0).then(|| round_to(storage.total_bytes as f64 / rows as f64, 1));
+}
+
+/// How long the table keeps its rows, where that can be told: the retention
+/// horizon, else the shortest lifetime (`expires_at - created_at`) in a sample.
+async fn kept(db: &mut Db, target: &mut KeyTable, horizon: Option<Duration>) -> Result<Option<Duration>> {
+    if horizon.is_some() {
+        return Ok(horizon);
+    }
+    let (Some(expires), Some(created)) = (target.expires_at.clone(), target.created_at.clone()) else {
+        return Ok(None);
+    };
+    target.read_times(db, &[Some(expires.clone()), Some(created.clone())]).await?;
+    let dialect = db.dialect();
+    let micros = |c: &str| target.time(c).map(|t| dialect.epoch_micros(&dialect.ident(c), t.repr));
+    let (Some(e), Some(c)) = (micros(&expires), micros(&created)) else { return Ok(None) };
+    let shortest = crate::db::catalog::shortest_difference(db, &target.table, &e, &c, 10_000).await?;
+    Ok(shortest.filter(|us| *us > 0).map(|us| Duration::from_micros(us as u64)))
+}
+
+/// Every measure of the write rate the table allows, and the one the
+/// projections use. PostgreSQL's insert counter is kept in the metrics file
+/// for the next run; its dead rows are counted in the bytes per row.
+async fn rates(
+    db: &mut Db,
+    target: &KeyTable,
+    history: &History,
+    kept: Option<Duration>,
+    sizing: &mut Sizing,
+) -> Result<()> {
+    let dialect = db.dialect();
+    let Some(window) = rate::window(history, kept) else {
+        sizing
+            .notes
+            .push(format!("no rows were created in the last {} days: the write rate is 0", sizing_days(history)));
+        sizing.rows_per_day = Some(0.0);
+        sizing.rate_source = Some("window");
+        return Ok(());
+    };
+    let mut measures = vec![window.clone()];
+    if let Some(kept) = kept
+        && let Some(retention) = rate::retention(history, kept)
+    {
+        measures.push(retention);
+    }
+    if db.engine() == crate::db::Engine::Postgres {
+        let sql = include_str!("../../../queries/postgres/size_counters.sql");
+        let row = db.query_text(sql, &[crate::db::Bind::Text(target.table.sql_name(&dialect))]).await?;
+        let figure =
+            |i: usize| row.first().and_then(|r| r.get(i).cloned().flatten()).and_then(|v| v.parse::<u64>().ok());
+        if let Some(inserted) = figure(0) {
+            inserts(inserted, &mut measures, &mut sizing.notes);
+        }
+        if let (Some(dead), Some(storage)) = (figure(1), sizing.storage.as_mut()) {
+            dead_rows(storage, dead, &mut sizing.notes);
+        }
+    }
+    if let Some(ids) = id_growth(db, target, &window).await? {
+        if ids.rows_per_day > window.rows_per_day * 1.1 {
+            sizing.notes.push(format!(
+                "the ids grew by {} a day, {} more than the rows kept: rows deleted before their time, or ids \
+                 used by inserts that lost a conflict",
+                units::human_count(ids.rows_per_day),
+                units::human_count(ids.rows_per_day - window.rows_per_day)
+            ));
+        }
+        measures.push(ids);
+    }
+    if let Some(rate) = rate::chosen(&measures) {
+        sizing.rows_per_day = Some(rate.rows_per_day);
+        sizing.rate_source = Some(rate.source);
+    }
+    sizing.rates = measures;
+    Ok(())
+}
+
+/// A base reading of the insert counter is kept this long in the metrics
+/// file, then replaced by the current one.
+const INSERTS_BASE_KEPT: f64 = 7.0 * 86_400.0;
+
+/// PostgreSQL's insert counter against the base reading the metrics file
+/// keeps (taken by an earlier run, kept a week so that hourly runs still
+/// measure over a day or more); the base and the current reading go to the
+/// metrics file for the next run.
+fn inserts(inserted: u64, measures: &mut Vec<Measure>, notes: &mut Vec<String>) {
+    // The metrics file's times are the clock's, not the test's.
+    let now = chrono::Utc::now().timestamp_micros() as f64 / 1e6;
+    let base = match (
+        crate::metrics::previous("idemctl_size_inserts_base_total"),
+        crate::metrics::previous("idemctl_size_inserts_base_timestamp_seconds"),
+    ) {
+        (Some(count), Some(at)) => Some((count, at)),
+        _ => crate::metrics::previous("idemctl_size_inserts_total")
+            .zip(crate::metrics::previous("idemctl_run_timestamp_seconds")),
+    };
+    let mut kept = (inserted as f64, now);
+    match base {
+        Some((count, _)) if (inserted as f64) < count => notes.push(
+            "the statistics were reset since the metrics file's reading of n_tup_ins: the next run measures \
+             the inserts again"
+                .to_string(),
+        ),
+        Some((count, at)) => {
+            if let Some(measure) = rate::inserts((inserted, (now * 1e6) as i64), (count as u64, (at * 1e6) as i64)) {
+                measures.push(measure);
+            }
+            if now - at < INSERTS_BASE_KEPT {
+                kept = (count, at);
+            }
+        }
+        None if !crate::metrics::wanted() => notes.push(
+            "--metrics-file keeps a reading of the insert counter (n_tup_ins): a run a day or more later measures \
+             the rows inserted between the two"
+                .to_string(),
+        ),
+        None => {}
+    }
+    use crate::metrics::gauge;
+    gauge("idemctl_size_inserts_total", "The table's insert counter (n_tup_ins)", &[], inserted as f64);
+    gauge(
+        "idemctl_size_inserts_base_total",
+        "The insert counter's reading the write rate is measured from",
+        &[],
+        kept.0,
+    );
+    gauge("idemctl_size_inserts_base_timestamp_seconds", "When that reading was taken", &[], kept.1);
+}
+
+fn sizing_days(history: &History) -> i64 {
+    (history.now_us - history.since_us) / 86_400_000_000
+}
+
+/// Rows deleted but not vacuumed still take their space: bytes per row
+/// over the live and dead rows together, said.
+fn dead_rows(storage: &mut Storage, dead: u64, notes: &mut Vec<String>) {
+    if storage.rows == 0 || (dead as f64) < storage.rows as f64 * 0.1 {
+        return;
+    }
+    storage.bytes_per_row = Some(round_to(storage.total_bytes as f64 / (storage.rows + dead) as f64, 1));
+    notes.push(format!(
+        "{} dead rows (n_dead_tup) still take their space until VACUUM: the bytes per row count them",
+        units::grouped(dead)
+    ));
+}
+
+/// The growth of the table's minted id over the window: an integer primary
+/// key the engine fills (identity, serial, AUTO_INCREMENT) or SQLite's rowid.
+async fn id_growth(db: &mut Db, target: &KeyTable, window: &Measure) -> Result<Option<Measure>> {
+    let table = &target.table;
+    let minted = match table.primary_key.as_slice() {
+        [id] => table
+            .columns
+            .iter()
+            .find(|c| &c.name == id)
+            .filter(|c| !c.generated.is_empty() || c.default.as_deref().is_some_and(|d| d.starts_with("nextval("))),
+        _ => None,
+    };
+    let dialect = db.dialect();
+    let id = match (minted, db.engine()) {
+        (Some(c), _) => dialect.ident(&c.name),
+        (None, crate::db::Engine::Sqlite) => "rowid".to_string(),
+        (None, _) => return Ok(None),
+    };
+    let (Some(created), Some(since)) = (target.created_at.as_deref(), timeparse::instant(&window.since).ok()) else {
+        return Ok(None);
+    };
+    let Some(time) = target.time(created) else { return Ok(None) };
+    let (cond, bind) = dialect.time_bound(&dialect.ident(created), time.repr, true, since.timestamp_micros(), 1);
+    let sql = crate::db::fill(
+        include_str!("../../../queries/id_growth.sql"),
+        &[("id", &id), ("table", &table.sql_name(&dialect)), ("since", &cond)],
+    );
+    // A WITHOUT ROWID table has no rowid: no measure.
+    let Ok(rows) = db.query_text(&sql, &bind.into_iter().collect::<Vec<_>>()).await else { return Ok(None) };
+    let int = |i: usize| rows.first().and_then(|r| r.get(i).cloned().flatten()).and_then(|v| v.parse::<i64>().ok());
+    let (Some(first), Some(mut last)) = (int(0), int(1)) else { return Ok(None) };
+    if db.engine() == crate::db::Engine::MySql && minted.is_some() {
+        let sql = include_str!("../../../queries/mysql/size_auto_increment.sql");
+        let binds = [crate::db::Bind::Text(table.schema.clone()), crate::db::Bind::Text(table.name.clone())];
+        if let Ok(Some(next)) = db.query_value(sql, &binds).await
+            && let Ok(next) = next.parse::<i64>()
+        {
+            last = last.max(next - 1);
+        }
+    }
+    let column = if minted.is_some() { id.clone() } else { "rowid".to_string() };
+    Ok(rate::ids(window, first, last, &column))
 }
 
 /// Rate x horizon x bytes per row, for each horizon; and at the peak day's rate.
 fn project(sizing: &mut Sizing, horizons: &[Duration], peak_per_day: Option<f64>) {
     let (Some(rate), Some(per_row)) = (sizing.rows_per_day, sizing.bytes_per_row) else { return };
+    if let (Some(history), Some(longest)) = (sizing.history, horizons.iter().max())
+        && history < *longest
+        && sizing.rate_source != Some("given")
+    {
+        sizing.notes.push(format!(
+            "the table's rows go back {}, less than the {} horizon: its projection assumes the rate holds",
+            timeparse::span(history),
+            timeparse::short(*longest)
+        ));
+    }
     sizing.growth_bytes_per_day = Some(rate * per_row);
     sizing.projections = horizons
         .iter()
@@ -474,6 +705,10 @@ fn figures(s: &Sizing) -> Vec<Figure> {
         push("backlog", "rows", json!(b.rows), "rows");
     }
     push("rate", "rows_per_day", number(s.rows_per_day.map(|r| round_to(r, 2))), "rows");
+    push("rate", "source", json!(s.rate_source), "text");
+    for m in &s.rates {
+        push("rates", m.source, number(Some(m.rows_per_day)), "rows");
+    }
     push("rate", "bytes_per_row", number(s.bytes_per_row.map(|b| round_to(b, 1))), "bytes");
     push("growth", "bytes_per_day", json!(s.growth_bytes_per_day.map(|g| g.round() as u64)), "bytes");
     for p in &s.projections {
@@ -548,18 +783,27 @@ fn blocks(s: &Sizing) -> Vec<Block> {
         for d in &w.by_day {
             line(&mut out, format!("  {}  {:>width$}  {}", d.day, units::grouped(d.rows), bar(d.rows, peak, cells)));
         }
-        let average = format!(
-            "average {} rows a day over the last {} days",
-            units::grouped(w.rows_per_day.round() as u64),
-            w.rate_days
-        );
+        if let Some(p) = &w.peak_day {
+            line(&mut out, format!("peak {} with {} rows", p.day, units::grouped(p.rows)));
+        }
+    }
+    if let (Some(rate), Some(source)) = (s.rows_per_day, s.rate_source) {
+        let chosen = s.rates.iter().find(|m| m.source == source);
         line(
             &mut out,
-            match &w.peak_day {
-                Some(p) => format!("{average}; peak {} with {}", p.day, units::grouped(p.rows)),
-                None => average,
+            match chosen {
+                Some(m) => {
+                    format!("write rate: {} rows a day, from the {}", units::grouped(rate.round() as u64), m.what)
+                }
+                None => format!("write rate: {} rows a day ({source})", units::grouped(rate.round() as u64)),
             },
         );
+        for m in s.rates.iter().filter(|m| m.source != source) {
+            line(
+                &mut out,
+                format!("  also {} a day from the {}", units::grouped(m.rows_per_day.round() as u64), m.what),
+            );
+        }
     }
     if let Some(b) = &s.backlog {
         line(
@@ -633,18 +877,6 @@ mod tests {
         assert_eq!(s.projections[1].rows, 30_000_000);
         assert_eq!(s.projections[1].retention, "72h");
         assert_eq!(s.projections[1].peak_bytes, Some(60_000_000_000));
-    }
-
-    #[test]
-    fn the_rate_leaves_out_days_before_and_at_the_first_rows() {
-        let days = |rows: &[u64]| -> Vec<DayCount> {
-            rows.iter().map(|&rows| DayCount { day: String::new(), rows }).collect()
-        };
-        let sum = |d: &[DayCount]| d.iter().map(|d| d.rows).collect::<Vec<_>>();
-        assert_eq!(sum(rate_days(&days(&[0, 0, 5, 10, 12]))), [10, 12]);
-        assert_eq!(sum(rate_days(&days(&[7, 10, 12]))), [10, 12]);
-        assert_eq!(sum(rate_days(&days(&[0, 0, 5]))), [5]);
-        assert_eq!(sum(rate_days(&days(&[0, 0]))), [0, 0]);
     }
 
     #[test]
