@@ -99,6 +99,12 @@ pub fn one_line(err: &anyhow::Error) -> String {
         // A driver's message that holds its source's text whole: keep the source's.
         parts.retain(|p| !(text.contains(p.as_str()) && p.len() < text.len() && is_driver_wrapper(p)));
         parts.push(text.to_string());
+        // A database error's sources are the driver's own rendering of the same
+        // message (PostgreSQL's with the server's source line, MySQL's with its
+        // codes): the message is said once.
+        if matches!(cause.downcast_ref::<sqlx::Error>(), Some(sqlx::Error::Database(_))) {
+            break;
+        }
     }
     let mut line = parts.join(": ");
     // "error with configuration: error with configuration: ..." and the like.

@@ -18,6 +18,7 @@ on_every_engine!(
     a_signal_mid_batch_rolls_the_batch_back,
     a_statement_timeout_bounds_a_read,
     a_signal_at_the_start_is_not_lost,
+    an_error_says_the_servers_message_once,
 );
 
 /// The commands an on-call engineer runs, with what each needs.
@@ -1389,4 +1390,51 @@ fn a_mariadb_replica_behind_holds_expire_back() {
     assert!(summary["waited"]["lag_seconds"].as_f64().unwrap() >= 1.0, "{summary}");
     assert!(took >= Duration::from_secs(3), "{took:?}");
     assert_eq!(event_ids(&primary), Vec::<i64>::new());
+}
+
+/// `url` with its database (or SQLite file) named `name`.
+fn with_database(url: &str, name: &str) -> String {
+    let (prefix, _) = url.rsplit_once('/').expect("URL with a database path");
+    format!("{prefix}/{name}")
+}
+
+/// A bad column in --where, a database that does not exist and a role that
+/// does not exist: each one line, the server's message once, without the
+/// server's source line or the driver's repetition of it; exit 2.
+fn an_error_says_the_servers_message_once(db: &TestDb) {
+    tables(db);
+    let lines = |url: &str, args: &[&str]| {
+        let run = run_at(url, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        let line = one_line(&run).to_string();
+        assert!(!line.contains(" at line "), "{line}");
+        line
+    };
+    let bad_where = lines(&db.url, &["scan", "--table", "orders", "--where", "statuss <> 'x'"]);
+    let (message, missing_db, missing_role) = match db.engine {
+        Engine::Postgres => (
+            r#"column "statuss" does not exist"#,
+            r#"database "idemctl_no_such_db" does not exist"#,
+            r#"role "idemctl_nobody" does not exist"#,
+        ),
+        Engine::MySql => (
+            "Unknown column 'statuss'",
+            "Unknown database 'idemctl_no_such_db'",
+            "Access denied for user 'idemctl_nobody'",
+        ),
+        Engine::Sqlite => ("no such column: statuss", "no SQLite database at", ""),
+    };
+    assert_eq!(bad_where.matches(message).count(), 1, "{bad_where}");
+    let nodb = if db.engine == Engine::Sqlite { "idemctl_no_such_db.db" } else { "idemctl_no_such_db" };
+    let line = lines(&with_database(&db.url, nodb), &["stuck", "--table", "idempotency_keys"]);
+    assert_eq!(line.matches(missing_db).count(), 1, "{line}");
+    assert!(line.starts_with("idemctl: cannot connect to ") || db.engine == Engine::Sqlite, "{line}");
+    if db.engine != Engine::Sqlite {
+        let (scheme, rest) = db.url.split_once("://").unwrap();
+        let (_, host) = rest.split_once('@').unwrap();
+        let line = lines(&format!("{scheme}://idemctl_nobody@{host}"), &["stuck", "--table", "idempotency_keys"]);
+        assert_eq!(line.matches(missing_role).count(), 1, "{line}");
+        // MySQL's codes (1045 (28000)) are not said beside the message.
+        assert!(!line.contains("(28000)") && !line.contains("(42000)"), "{line}");
+    }
 }
