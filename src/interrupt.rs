@@ -15,6 +15,18 @@ fn notify() -> &'static Notify {
     NOTIFY.get_or_init(Notify::new)
 }
 
+/// From the first line of `main`, before the arguments are read: a signal
+/// that arrives while the process starts sets the flag (the run then ends with
+/// exit 130) instead of killing it. The runtime's handlers, installed later,
+/// take over the rest.
+pub fn install_early() {
+    #[cfg(unix)]
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the action only stores to an atomic, which is async-signal-safe.
+        let _ = unsafe { signal_hook_registry::register(signal, || STOP.store(true, Ordering::SeqCst)) };
+    }
+}
+
 /// Installs the handlers; called inside the runtime before anything else.
 /// The first signal sets the flag and wakes every waiter; the second ends
 /// the process at once (exit 130), whatever it was doing.

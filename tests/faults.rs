@@ -429,7 +429,7 @@ fn a_killed_session_ends_a_read_in_one_line(db: &TestDb) {
             let (run, _) = finish_within(child, since, Duration::from_secs(2), &what);
             assert_eq!(run.code, 2, "{what}: {}", run.stderr);
             let line = one_line(&run);
-            let host = if db.engine == Engine::Postgres { "127.0.0.1:5432" } else { "127.0.0.1:3306" };
+            let host = common::host_port(&db.url);
             assert!(line.contains(&format!("lost the connection to {host}")), "{what}: {line}");
             if db.engine == Engine::Postgres {
                 assert!(line.contains("terminating connection due to administrator command"), "{what}: {line}");
@@ -670,7 +670,8 @@ fn postgres_tls_from_the_url() {
     let run = run_at(&url, &["stuck"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     let line = one_line(&run);
-    assert!(line.starts_with("idemctl: cannot connect to postgres://root@127.0.0.1:5432/"), "{line}");
+    let shown = db.url.split_once('?').map_or(db.url.as_str(), |(url, _)| url);
+    assert!(line.starts_with(&format!("idemctl: cannot connect to {shown}")), "{line}");
     assert!(line.contains("certificate") || line.contains("UnknownIssuer"), "{line}");
 }
 
@@ -691,7 +692,7 @@ fn a_role_that_may_only_read() {
     }
     db.exec(&format!("GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"));
     let before = contents(&db);
-    let url = db.url.replacen("root@", &format!("{role}@"), 1);
+    let url = common::as_user(&db.url, &role);
     let reader = |args: &[&str]| run_at(&url, args);
     for args in [
         vec!["scan", "--table", "orders"],
@@ -728,7 +729,11 @@ mod private {
     use std::sync::OnceLock;
     use std::time::{Duration, Instant};
 
-    const PG_BIN: &str = "/usr/lib/postgresql/15/bin";
+    /// The binaries of the server under test's major version.
+    fn pg_bin() -> &'static str {
+        static BIN: OnceLock<String> = OnceLock::new();
+        BIN.get_or_init(crate::common::pg_bin)
+    }
 
     pub struct PgPair {
         /// Base URLs (the `postgres` database) of the primary and the standby.
@@ -796,7 +801,7 @@ mod private {
     }
 
     fn as_postgres(program: &str, args: &[&str]) -> Result<(), String> {
-        let path = format!("{PG_BIN}/{program}");
+        let path = format!("{}/{program}", pg_bin());
         run("runuser", &[&["-u", "postgres", "--", path.as_str()][..], args].concat())
     }
 
@@ -826,10 +831,11 @@ mod private {
         run("chown", &["postgres:postgres", &at("")])?;
         let (p1, p2) = (spare_port(), spare_port());
         let stop = format!(
-            "runuser -u postgres -- {PG_BIN}/pg_ctl -D '{}' stop -m immediate; \
-             runuser -u postgres -- {PG_BIN}/pg_ctl -D '{}' stop -m immediate",
+            "runuser -u postgres -- {bin}/pg_ctl -D '{}' stop -m immediate; \
+             runuser -u postgres -- {bin}/pg_ctl -D '{}' stop -m immediate",
             at("standby"),
-            at("primary")
+            at("primary"),
+            bin = pg_bin(),
         );
         clean_up_after_exit(&base, &stop);
         as_postgres("initdb", &["-D", &at("primary"), "--auth=trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])?;
@@ -1030,7 +1036,7 @@ fn mariadb_tls_from_the_url() {
     let Some(db) = TestDb::on_server(Engine::MySql, &maria.root) else { return };
     key_table(&db);
     events(&db, 4);
-    let tls_user = db.url.replacen("root@", "tls@", 1);
+    let tls_user = common::as_user(&db.url, "tls");
     let ca = maria.dir.join("ca.pem");
     for params in ["ssl-mode=required".to_string(), format!("ssl-mode=verify_identity&ssl-ca={}", ca.display())] {
         let run = run_at(&with_param(&tls_user, &params), &["stuck"]);
@@ -1225,8 +1231,8 @@ fn half_open_proxy(target: &'static str) -> u16 {
 fn a_cancel_that_cannot_reach_the_server_is_said() {
     let Some(db) = TestDb::new(Engine::Postgres) else { return };
     events(&db, 2);
-    let port = half_open_proxy("127.0.0.1:5432");
-    let url = db.url.replacen("127.0.0.1:5432", &format!("127.0.0.1:{port}"), 1);
+    let port = half_open_proxy(common::server_addr(&db.url).leak());
+    let url = common::at_server(&db.url, &format!("127.0.0.1:{port}"));
     let url = with_param(&url, "sslmode=disable");
     let child = spawn(&url, &[&EXPIRE_EVENTS[..], &["--dry-run", "--where", "pg_sleep(30) IS NOT NULL"]].concat(), &[]);
     let admin = TestDb::admin(Engine::Postgres);

@@ -475,7 +475,10 @@ fn selection_by_tag_and_name_is_exact() {
     std::fs::write(&fleet.config, &config).unwrap();
     let twice = refused(&["--all-databases"]);
     assert!(
-        twice.starts_with("idemctl: pg-0 and pg-0-again are the same database (postgres 127.0.0.1:5432/"),
+        twice.starts_with(&format!(
+            "idemctl: pg-0 and pg-0-again are the same database (postgres {}/",
+            common::host_port(&fleet.db("pg-0").url)
+        )),
         "{twice}"
     );
     assert_eq!(
@@ -535,7 +538,7 @@ fn a_list_of_urls_names_each_by_host_and_database() {
     let out = common::finish(cmd.spawn().unwrap());
     assert_eq!(out.code, 1, "{}", out.stderr);
     let doc = out.json();
-    let names = [format!("127.0.0.1/{}", pg.name), format!("127.0.0.1/{}", my.name)];
+    let names = [format!("{}/{}", common::host(&pg.url), pg.name), format!("{}/{}", common::host(&my.url), my.name)];
     assert_eq!(doc["databases"], serde_json::json!(names));
     let keys = by_database(&doc, "keys", |r| r["key"].as_str().unwrap().to_string());
     assert_eq!(keys[&names[0]].len(), 3);

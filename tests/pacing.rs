@@ -106,7 +106,11 @@ fn an_unreachable_replica_stops_the_run(db: &TestDb) {
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(since.elapsed() < Duration::from_secs(10));
     let last = out.stderr.lines().last().unwrap();
-    assert!(last.contains("--replica-url 127.0.0.1:") && last.contains("is not a replica"), "{}", out.stderr);
+    assert!(
+        last.contains(&format!("--replica-url {}", common::host_port(&db.url))) && last.contains("is not a replica"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(count(db), 100);
 
     // Thresholds a server can never be under are refused.
@@ -127,7 +131,7 @@ fn the_run_waits_for_purge() {
     // A user with every privilege on the database, and none on the server.
     let user = format!("np_{}", &db.name[db.name.len().saturating_sub(20)..]);
     db.exec(&format!("CREATE USER '{user}'@'%'; GRANT ALL ON `{}`.* TO '{user}'@'%'", db.name));
-    let unprivileged = db.url.replacen("root@", &format!("{user}@"), 1);
+    let unprivileged = common::as_user(&db.url, &user);
     for url in [&unprivileged, &db.url] {
         events(&db, 3000);
         let child = db.while_session(

@@ -405,7 +405,7 @@ fn writers_never_report_work_they_did_not_do() {
              CREATE POLICY see ON idempotency_keys FOR SELECT USING (true);
              CREATE POLICY keep ON idempotency_keys FOR DELETE USING (false)"
         ));
-        let url = db.url.replacen("root@", &format!("{role}@"), 1);
+        let url = common::as_user(&db.url, &role);
         expire_that_deletes_nothing_fails(&db, &url, "row-level security");
         drop(db);
         common::pg_admin(&format!("DROP ROLE IF EXISTS {role}"));
@@ -426,13 +426,15 @@ fn writers_never_report_work_they_did_not_do() {
         common::key_table(&db);
         db.exec(&format!(
             "CREATE EXTENSION postgres_fdw;
-             CREATE SERVER here FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '127.0.0.1', dbname '{name}');
+             CREATE SERVER here FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '{host}', port '{port}', dbname '{name}');
              CREATE USER MAPPING FOR CURRENT_USER SERVER here OPTIONS (user 'root');
              ALTER TABLE idempotency_keys RENAME TO keys_there;
              CREATE FOREIGN TABLE idempotency_keys (scope_id text, operation text, key text, status text,
                locked_at timestamptz, created_at timestamptz, expires_at timestamptz)
                SERVER here OPTIONS (table_name 'keys_there')",
-            name = db.name
+            name = db.name,
+            host = common::host(&db.url),
+            port = common::server_addr(&db.url).rsplit_once(':').unwrap().1,
         ));
         let out = run(common::idemctl_at(&db.url, &["expire", "--older-than", "1m", "--allow-short-retention"]));
         assert_eq!(out.code, 2, "{}", out.stderr);

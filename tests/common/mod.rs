@@ -26,6 +26,61 @@ pub fn mysql_base() -> String {
     std::env::var("IDEMCTL_TEST_MYSQL").unwrap_or_else(|_| "mysql://root@127.0.0.1:3306/test".into())
 }
 
+/// A server URL's host and port as the URL gives them (`127.0.0.1:5432`,
+/// `localhost`): what idemctl says in its messages.
+pub fn host_port(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+    rest.split(['/', '?']).next().unwrap_or_default().to_string()
+}
+
+/// A server URL's host alone.
+pub fn host(url: &str) -> String {
+    let at = host_port(url);
+    at.rsplit_once(':').map_or(at.clone(), |(host, _)| host.to_string())
+}
+
+/// A server URL's address to connect to: its host and port, the engine's
+/// default port when the URL has none.
+pub fn server_addr(url: &str) -> String {
+    let at = host_port(url);
+    if at.contains(':') {
+        return at;
+    }
+    let port = if url.starts_with("postgres") { 5432 } else { 3306 };
+    format!("{at}:{port}")
+}
+
+/// `url` with `user` (no password) instead of its own user.
+pub fn as_user(url: &str, user: &str) -> String {
+    let (scheme, rest) = url.split_once("://").expect("a server URL");
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+    format!("{scheme}://{user}@{rest}")
+}
+
+/// `url` pointed at `addr` (host:port) instead of its own server.
+pub fn at_server(url: &str, addr: &str) -> String {
+    url.replacen(&format!("@{}", host_port(url)), &format!("@{addr}"), 1)
+}
+
+/// The PostgreSQL binaries (initdb, pg_ctl, pg_basebackup) of the server
+/// under test's major version, for private servers: `IDEMCTL_TEST_PG_BIN`,
+/// else Debian's directory for the version the server reports.
+pub fn pg_bin() -> String {
+    if let Ok(dir) = std::env::var("IDEMCTL_TEST_PG_BIN") {
+        return dir;
+    }
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let version: Option<i32> = rt.block_on(async {
+        let mut c = sqlx::PgConnection::connect(&pg_base()).await.ok()?;
+        let v: String = sqlx::query_scalar("SHOW server_version_num").fetch_one(&mut c).await.ok()?;
+        c.close().await.ok()?;
+        v.parse().ok()
+    });
+    let major = version.map_or(15, |v| v / 10000);
+    format!("/usr/lib/postgresql/{major}/bin")
+}
+
 /// Runs SQL statements (several, separated by semicolons) on a fresh connection.
 async fn run_sql(engine: Engine, url: &str, sql: String) -> Result<(), sqlx::Error> {
     let sql = AssertSqlSafe(sql);
