@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Engine, Run, TestDb, csv_records, run};
+use common::{Engine, Run, TestDb, as_user, csv_records, run};
 use serde_json::{Value, json};
 
 /// Orders with known damage. Expected with the defaults (window 5 s):
@@ -110,6 +110,17 @@ fn exact_extra_rows_and_causes(db: &TestDb) {
     let clusters: Vec<&str> = records[1..].iter().map(|r| r[0].as_str()).collect();
     assert_eq!(clusters, ["1", "2", "3", "3", "4", "5", "5"]);
     assert!(out.stderr.contains("extra rows: 7"), "summary goes to stderr beside CSV: {}", out.stderr);
+    // What --limit leaves out is said as it is: two clusters have two extra
+    // rows, three have one.
+    for (limit, more) in [
+        ("1", "4 more clusters with at most 2 extra rows each"),
+        ("2", "3 more clusters with one extra row each"),
+        ("4", "1 more cluster with one extra row"),
+    ] {
+        let out = scan(db, &["--limit", limit]);
+        let said = format!("{}{}", out.stdout, out.stderr);
+        assert!(said.contains(&format!("{more} (raise --limit")), "--limit {limit}: {said}");
+    }
 }
 
 fn clusters_as_json(db: &TestDb) {
@@ -208,7 +219,14 @@ fn options_from_the_config_file(db: &TestDb) {
     let out = scan(db, &["--config", config, "--output", "rows", "--format", "csv"]);
     let dups: Vec<String> = extra_rows(&out).into_iter().map(|(_, d, _)| d).collect();
     assert_eq!(dups, ["2", "4", "6", "7", "10"]);
-    assert_eq!(csv_records(&out.stdout)[0].last().map(String::as_str), Some("sum"));
+    // CSV names the summed column; amounts keep their currency.
+    let records = csv_records(&out.stdout);
+    assert_eq!(records[0].last().map(String::as_str), Some("amount"));
+    assert_eq!(records[1].last().map(String::as_str), Some("10 EUR"));
+    let by = scan(db, &["--by", "customer_id", "--sum", "amount", "--sum", "customer_id", "--format", "csv"]);
+    let records = csv_records(&by.stdout);
+    assert_eq!(records[0][7..10], ["customer_id", "amount", "sum_customer_id"], "{}", by.stdout);
+    assert_eq!(records[1][7..9], ["1", "10 EUR"], "{}", by.stdout);
     let flagged = scan(db, &["--config", config, "--window", "5s", "--output", "rows", "--format", "csv"]);
     let dups: Vec<String> = extra_rows(&flagged).into_iter().map(|(_, d, _)| d).collect();
     assert_eq!(dups, ["2", "4", "6", "7", "10", "12", "14", "15"], "the flag wins over the file");
@@ -347,6 +365,15 @@ fn epoch_integer_times(db: &TestDb) {
     assert_eq!(doc["clusters"][0]["first_at"], "2026-01-01T10:00:00Z");
     assert_eq!(doc["clusters"][0]["span_seconds"], 4.5);
     assert_eq!(doc["clusters"].as_array().unwrap().len(), 1);
+    // The unit by the column's name, as the notes suggest it; another column is refused.
+    let named = run(db.idemctl(&["scan", "--table", "events", "--time-unit", "created_at=s", "--format", "csv"]));
+    assert_eq!(named.code, 1, "{}", named.stderr);
+    let other = run(db.idemctl(&["scan", "--table", "events", "--time-unit", "kind=s"]));
+    assert_eq!(other.code, 2, "{}", other.stderr);
+    assert_eq!(
+        other.stderr,
+        "idemctl: --time-unit kind=...: scan reads one time column, the created-at column \"created_at\"\n"
+    );
 }
 
 /// Ids far apart (MySQL reads a wide id range as two slices merged by time):
@@ -388,13 +415,6 @@ on_every_engine!(
     names_that_need_quoting,
     epoch_integer_times,
 );
-
-/// The URL with its user replaced.
-fn as_user(url: &str, user: &str) -> String {
-    let (scheme, rest) = url.split_once("://").unwrap();
-    let host = rest.split_once('@').map_or(rest, |(_, host)| host);
-    format!("{scheme}://{user}@{host}")
-}
 
 #[test]
 fn postgres_select_only_role_can_scan() {

@@ -696,7 +696,7 @@ async fn lifetime(db: &mut Db, keys: &mut KeyTable, horizon: Option<Duration>) -
         _ => None,
     };
     let Some((lifetime, by)) = shortest else { return Ok(None) };
-    let shown = humantime::format_duration(Duration::from_secs((lifetime.as_millis() as u64 + 500) / 1000)).to_string();
+    let shown = crate::timeparse::span(Duration::from_secs((lifetime.as_millis() as u64 + 500) / 1000));
     Ok(Some(if lifetime < SHORTEST_LIFETIME {
         Check::new(
             name,

@@ -84,8 +84,9 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let mut text = Vec::new();
     for (op, mut ages) in by_operation {
         ages.sort_unstable();
-        let (oldest, median) = (ages[ages.len() - 1], ages[ages.len() / 2]);
-        let age = |s: i64| humantime::format_duration(Duration::from_secs(s.max(0) as u64)).to_string();
+        // The lower middle: of two keys, the younger; always an age a key has.
+        let (oldest, median) = (ages[ages.len() - 1], ages[(ages.len() - 1) / 2]);
+        let age = |s: i64| crate::timeparse::span(Duration::from_secs(s.max(0) as u64));
         text.push(format!(
             "{}: {} (oldest {}, median {})",
             if op.is_empty() { "-" } else { &op },

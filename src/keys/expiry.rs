@@ -37,7 +37,7 @@ pub fn check_floor(horizon: Option<Duration>, allow_short: bool) -> Result<()> {
     {
         bail!(
             "a horizon of {} is under 24h: keys must outlive the clients' retries (--allow-short-retention to go ahead)",
-            humantime::format_duration(horizon)
+            crate::timeparse::span(horizon)
         );
     }
     Ok(())

@@ -68,7 +68,7 @@ impl Durations {
             anyhow::bail!(
                 "a maximum duration of {} is under 30s: a key that young may belong to a request still running, \
                  and releasing it runs the request twice (--allow-short-duration to go ahead)",
-                humantime::format_duration(self.shortest())
+                crate::timeparse::span(self.shortest())
             );
         }
         Ok(())

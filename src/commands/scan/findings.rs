@@ -122,6 +122,27 @@ impl Sums {
     }
 
     /// `amount 10.00 EUR, 5.00 USD; fee 1.50`.
+    /// One field per column, for CSV and the table: `10.00`, or
+    /// `10.00 EUR 5.00 USD` for a column with a currency.
+    fn flat(&self, columns: &[SumColumn], by: Option<&str>) -> Vec<(String, Value)> {
+        columns
+            .iter()
+            .zip(&self.per_column)
+            .map(|(column, sums)| {
+                let value = if column.currency.is_some() {
+                    let amounts: Vec<String> = sums
+                        .iter()
+                        .map(|(c, a)| format!("{} {}", a.normalize(), c.as_deref().unwrap_or(NO_CURRENCY)))
+                        .collect();
+                    json!(amounts.join(" "))
+                } else {
+                    json!(Amount(sums.values().copied().sum::<Decimal>()))
+                };
+                (flat_key(&column.name, by), value)
+            })
+            .collect()
+    }
+
     fn text(&self, columns: &[SumColumn]) -> String {
         let parts: Vec<String> = columns
             .iter()
@@ -142,6 +163,34 @@ impl Sums {
     }
 }
 
+/// The keys every row has: a column of the table named like one of them is
+/// reported as `by_NAME` (or `sum_NAME`) in CSV and the table.
+const FIXED_KEYS: [&str; 12] = [
+    "cluster",
+    "original_id",
+    "kept_id",
+    "extra_ids",
+    "count",
+    "first_at",
+    "span_seconds",
+    "cause",
+    "values",
+    "changed",
+    "duplicate_id",
+    "gap_seconds",
+];
+
+/// `--by` column's key in CSV and the table: its own name.
+fn by_key(name: &str) -> String {
+    if FIXED_KEYS.contains(&name) { format!("by_{name}") } else { name.to_string() }
+}
+
+/// A `--sum` column's key in CSV and the table: its own name (`sum_NAME`
+/// where that is taken, by a fixed key or the `--by` column).
+fn flat_key(name: &str, by: Option<&str>) -> String {
+    if FIXED_KEYS.contains(&name) || by == Some(name) { format!("sum_{name}") } else { name.to_string() }
+}
+
 /// A `--sum` column and the column naming its currency.
 #[derive(Debug, Clone)]
 pub struct SumColumn {
@@ -157,6 +206,8 @@ pub struct Findings<W: Write> {
     /// With a limit, the clusters listed so far: the most extra rows, kept
     /// in a bounded heap (so a table of 50 holds 50, not every cluster).
     kept: Option<(usize, std::collections::BinaryHeap<std::cmp::Reverse<Kept>>)>,
+    /// The most extra rows of a cluster the limit left out.
+    dropped_most: usize,
     output: ScanOutput,
     keep: Keep,
     compared: Vec<String>,
@@ -164,6 +215,9 @@ pub struct Findings<W: Write> {
     sums: Vec<SumColumn>,
     has_key: bool,
     by: Option<String>,
+    /// CSV and the table: `--by` and `--sum` columns under their own names,
+    /// one field each; JSON keeps them in `by` and the `sum` object.
+    flat: bool,
     table: String,
     ignored: Vec<String>,
     /// Columns of what people write: never suggested to leave out.
@@ -275,11 +329,21 @@ impl<W: Write> Findings<W> {
                 c
             }
         };
-        emitter.columns(columns.into_iter().map(String::from).collect());
+        let flat = matches!(args.report.format, crate::report::Format::Table | crate::report::Format::Csv);
+        let columns: Vec<String> = columns
+            .into_iter()
+            .flat_map(|c| match (c, flat) {
+                ("by", true) => vec![by_key(args.by.as_deref().unwrap_or_default())],
+                ("sum", true) => sums.iter().map(|s| flat_key(&s.name, args.by.as_deref())).collect(),
+                (c, _) => vec![c.to_string()],
+            })
+            .collect();
+        emitter.columns(columns);
         Ok(Findings {
             emitter,
             audit: None,
             kept: limit.map(|n| (n, std::collections::BinaryHeap::new())),
+            dropped_most: 0,
             output: args.output,
             keep: plan.keep.clone(),
             compared,
@@ -288,6 +352,7 @@ impl<W: Write> Findings<W> {
             sums,
             has_key: plan.key.is_some(),
             by: args.by.clone(),
+            flat: matches!(args.report.format, crate::report::Format::Table | crate::report::Format::Csv),
             table: args.table.clone(),
             ignored: args.ignore.clone(),
             written: plan
@@ -344,12 +409,7 @@ impl<W: Write> Findings<W> {
                 row.insert("first_at".into(), json!(timeparse::rfc3339(timeparse::from_micros(original.t_us))));
                 row.insert("span_seconds".into(), json!(timeparse::seconds(cluster.span_us())));
                 row.insert("cause".into(), json!(cause));
-                if self.by.is_some() {
-                    row.insert("by".into(), json!(cluster.keeper().by.as_deref()));
-                }
-                if !self.sums.is_empty() {
-                    row.insert("sum".into(), sums.json(&self.sums));
-                }
+                self.by_and_sums(&mut row, cluster.keeper().by.as_deref(), &sums);
                 let values: Map<String, Value> = self
                     .compared
                     .iter()
@@ -380,14 +440,9 @@ impl<W: Write> Findings<W> {
                     row.insert("duplicate_id".into(), json!(extra.id.to_string()));
                     row.insert("gap_seconds".into(), json!(timeparse::seconds(gap)));
                     row.insert("cause".into(), json!(cause));
-                    if self.by.is_some() {
-                        row.insert("by".into(), json!(extra.by.as_deref()));
-                    }
-                    if !self.sums.is_empty() {
-                        let mut one = Sums::new(self.sums.len());
-                        one.add([extra]);
-                        row.insert("sum".into(), one.json(&self.sums));
-                    }
+                    let mut one = Sums::new(self.sums.len());
+                    one.add([extra]);
+                    self.by_and_sums(&mut row, extra.by.as_deref(), &one);
                     listed.push(Value::Object(row));
                 }
             }
@@ -400,20 +455,40 @@ impl<W: Write> Findings<W> {
             }
             Some((limit, heap)) => {
                 heap.push(std::cmp::Reverse(Kept { extras: extras.len(), n, rows: listed }));
-                if heap.len() > *limit {
-                    heap.pop();
+                if heap.len() > *limit
+                    && let Some(dropped) = heap.pop()
+                {
+                    self.dropped_most = self.dropped_most.max(dropped.0.extras);
                 }
             }
         }
         Ok(())
     }
 
+    /// The `--by` value and the `--sum` amounts of a row, keyed as the format wants them.
+    fn by_and_sums(&self, row: &mut Map<String, Value>, by: Option<&str>, sums: &Sums) {
+        if let Some(column) = &self.by {
+            let key = if self.flat { by_key(column) } else { "by".to_string() };
+            row.insert(key, json!(by));
+        }
+        if self.sums.is_empty() {
+            return;
+        }
+        if self.flat {
+            row.extend(sums.flat(&self.sums, self.by.as_deref()));
+        } else {
+            row.insert("sum".into(), sums.json(&self.sums));
+        }
+    }
+
     pub fn finish(mut self, scanned: &Scanned, near: &Stats, carried: &[String], elapsed: Duration) -> Result<Outcome> {
         let mut not_listed = 0;
+        let mut fewest_listed = 0;
         if let Some((_, heap)) = self.kept.take() {
             let mut kept: Vec<Kept> = heap.into_iter().map(|r| r.0).collect();
             kept.sort_by(|a, b| b.cmp(a));
             not_listed = self.clusters - kept.len() as u64;
+            fewest_listed = kept.last().map_or(0, |k| k.extras);
             for cluster in kept {
                 for row in cluster.rows {
                     self.emitter.row_value(row)?;
@@ -432,7 +507,19 @@ impl<W: Write> Findings<W> {
         let e = &mut self.emitter;
         let more = match not_listed {
             0 => String::new(),
-            n => format!("{n} more clusters with fewer extra rows (raise --limit, or --format csv for all)"),
+            n => {
+                let most = self.dropped_most;
+                let what = match (n, most) {
+                    (1, 1) => "1 more cluster with one extra row".to_string(),
+                    (1, _) => format!("1 more cluster with {most} extra rows"),
+                    (_, 1) => format!("{n} more clusters with one extra row each"),
+                    _ if most < fewest_listed => {
+                        format!("{n} more clusters with fewer extra rows (at most {most} each)")
+                    }
+                    _ => format!("{n} more clusters with at most {most} extra rows each"),
+                };
+                format!("{what} (raise --limit, or --format csv for all)")
+            }
         };
         e.summary("clusters_not_listed", not_listed, more)?;
         e.summary("rows_scanned", scanned.rows, scanned.rows.to_string())?;

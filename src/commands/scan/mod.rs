@@ -27,7 +27,6 @@ use crate::exit::Outcome;
 use crate::nearmiss::{Detector, Stats};
 use crate::report::{self, Emitter};
 use crate::timeparse;
-use crate::timeparse::TimeUnit;
 use crate::window::{Cluster, Clusterer, Member};
 
 use audit::Audit;
@@ -91,9 +90,9 @@ pub struct ScanArgs {
     /// List the N clusters with the most extra rows [default: 50 in the table format; every cluster in csv, json and ndjson]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
-    /// Unit of an integer created-at column [default: detected from its values]
-    #[arg(long, value_enum, default_value_t = TimeUnit::Auto)]
-    pub time_unit: TimeUnit,
+    /// Unit of an integer created-at column: s, ms or auto (COL=UNIT names the column) [default: detected from its values]
+    #[arg(long, value_name = "[COL=]UNIT", value_parser = crate::timeparse::time_unit_arg)]
+    pub time_unit: Option<crate::timeparse::TimeUnitArg>,
     /// The config file, filled in after parsing: scan options per table under [scan.TABLE].
     #[arg(skip)]
     pub config: Option<std::path::PathBuf>,

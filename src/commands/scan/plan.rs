@@ -12,6 +12,7 @@ use crate::db::dialect::TimeRepr;
 use crate::db::scan::ScanSource;
 use crate::db::times::{self, TimeColumn};
 use crate::db::{Db, user_sql};
+use crate::timeparse::{TimeUnit, TimeUnitArg};
 
 /// Usual names of a creation-time column, in order of preference (compared
 /// without case, so `createdAt` is `createdat`).
@@ -411,7 +412,14 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
     if carried.is_empty() {
         bail!("no columns left to compare in table {:?}: name them with --columns", table.name);
     }
-    let time = times::read(db, &table, &created_at, args.time_unit).await?;
+    let unit = match &args.time_unit {
+        None => TimeUnit::Auto,
+        Some(TimeUnitArg { column: Some(column), .. }) if !column.eq_ignore_ascii_case(&created_at.name) => {
+            bail!("--time-unit {column}=...: scan reads one time column, the created-at column {:?}", created_at.name)
+        }
+        Some(arg) => arg.unit,
+    };
+    let time = times::read(db, &table, &created_at, unit).await?;
     let compared: Vec<bool> =
         carried.iter().map(|c| !excluded.iter().any(|e: &Exclusion| e.column == c.name)).collect();
     let mut plan = Plan {
