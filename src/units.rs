@@ -95,6 +95,12 @@ fn significant(value: f64) -> String {
     if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text }
 }
 
+/// A count and its noun, grouped: `1 row`, `0 rows`, `12,345 rows`
+/// (`noun` is the singular; its plural adds an s).
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{} {noun}s", grouped(n)) }
+}
+
 /// An integer with thousands separators: 1,234,567.
 pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
@@ -136,6 +142,13 @@ mod tests {
         assert!(rate("10M").unwrap_err().contains("not a rate"));
         assert!(rate("10M/week").unwrap_err().contains("unknown period"));
         assert!(rate("10X/day").unwrap_err().contains("unknown count suffix"));
+    }
+
+    #[test]
+    fn counts_and_their_nouns() {
+        assert_eq!(counted(1, "row"), "1 row");
+        assert_eq!(counted(0, "row"), "0 rows");
+        assert_eq!(counted(12_345, "day"), "12,345 days");
     }
 
     #[test]

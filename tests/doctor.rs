@@ -153,13 +153,32 @@ fn a_weak_design_fails(db: &TestDb) {
     assert_eq!(got, want.map(|(k, v)| (k, v.to_string())));
     assert!(reason(&r, "uniqueness").contains("has no scope"), "{}", reason(&r, "uniqueness"));
     assert!(reason(&r, "statuses").contains("\"failed\""), "{}", reason(&r, "statuses"));
-    assert!(reason(&r, "stuck").starts_with("1 keys are stuck"), "{}", reason(&r, "stuck"));
+    assert!(reason(&r, "stuck").starts_with("1 key is stuck"), "{}", reason(&r, "stuck"));
     assert!(reason(&r, "expiry_index").contains("no index starts with created_at"), "{}", reason(&r, "expiry_index"));
     assert!(reason(&r, "creation:orders").contains("minted primary key"));
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc["summary"], serde_json::json!({"passed": 0, "warned": 5, "failed": 4}));
     let fixes: Vec<&str> = doc["checks"].as_array().unwrap().iter().map(|c| c["fix"].as_str().unwrap()).collect();
     assert!(fixes.iter().all(|f| !f.is_empty()), "every finding says how to fix it: {fixes:?}");
+    // The fix names the table's own columns: orders has customer_id and no
+    // client reference, so the constraint waits for a column to be added.
+    let fix =
+        doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == "creation:orders").unwrap()["fix"].clone();
+    assert_eq!(
+        fix,
+        "add a column for the reference the client sends with each request, and a unique constraint on it with \
+         customer_id: ALTER TABLE orders ADD UNIQUE (customer_id, <the new column>)"
+    );
+    db.exec(&format!("ALTER TABLE orders ADD COLUMN client_ref {}", db.ty("text")));
+    let out = doctor(db, &["--table", "request_keys", "--succeeded-value", "done", "--creation-table", "orders"]);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let fix =
+        doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == "creation:orders").unwrap()["fix"].clone();
+    assert_eq!(
+        fix,
+        "add a unique constraint on what makes a request's row itself: ALTER TABLE orders ADD UNIQUE (customer_id, \
+         client_ref)"
+    );
     // With the stuck key gone and the failure values mapped, fewer findings remain.
     db.exec("DELETE FROM request_keys WHERE status = 'in_progress'");
     let out = doctor(

@@ -124,8 +124,15 @@ fn dry_run_changes_nothing(db: &TestDb) {
     let out = reap(db, &["--dry-run", "--action", "fail"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(outcomes(&out), pairs(&[("k-nolock", "would-fail"), ("k-ord-6m", "would-fail")]));
+    // Nothing was done, so no row says when or what.
+    let records = csv_records(&out.stdout);
+    assert!(records[1..].iter().all(|r| r[8].is_empty() && r[9].is_empty()), "{}", out.stdout);
     assert!(out.stderr.contains("UPDATE") && out.stderr.contains("SET"), "the SQL is shown: {}", out.stderr);
     assert_eq!(snapshot(db), before);
+    let real = reap(db, &["--action", "fail"]);
+    let records = csv_records(&real.stdout);
+    assert_eq!(records.len(), 3, "{}", real.stdout);
+    assert!(records[1..].iter().all(|r| !r[8].is_empty() && r[9] == "fail"), "{}", real.stdout);
 }
 
 /// Starts a reap that stops before changing batch 1 (and 2, ...), until told to go on.

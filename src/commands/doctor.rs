@@ -743,7 +743,8 @@ async fn stuck_now(
             name,
             Verdict::Fail,
             format!(
-                "{n} keys are stuck in progress (the oldest since {}): their retries get a conflict until released",
+                "{} stuck in progress (the oldest since {}): their retries get a conflict until released",
+                if n == 1 { "1 key is".to_string() } else { format!("{} keys are", crate::units::grouped(n as u64)) },
                 oldest.since
             ),
             "idemctl stuck lists them; idemctl reap --dry-run, then reap, releases them",
@@ -752,13 +753,52 @@ async fn stuck_now(
             name,
             Verdict::Warn,
             format!(
-                "{n} keys were left in progress (the oldest since {}): the next retry of each takes it over, but the \
+                "{} left in progress (the oldest since {}): the next retry of each takes it over, but the \
                  request that held it stopped where it was, and may have left its effect half done",
+                if n == 1 { "1 key was".to_string() } else { format!("{} keys were", crate::units::grouped(n as u64)) },
                 oldest.since
             ),
             "idemctl stuck lists them: check their effects, or let the design's own recovery finish them",
         ),
     })
+}
+
+/// The unique constraint to add, on the table's own columns where it has
+/// them: who sent the request (customer, account, user, tenant) and the
+/// reference the client sends with it.
+fn unique_fix(table: &Table) -> String {
+    let free: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).filter(|c| !table.mints(c)).collect();
+    let lower = |c: &&str| c.to_ascii_lowercase();
+    let who = free.iter().find(|c| {
+        let c = lower(c);
+        ["customer", "account", "user", "tenant", "organization", "org", "merchant", "client"]
+            .iter()
+            .any(|w| c == format!("{w}_id") || c == format!("{w}id"))
+    });
+    let reference = free.iter().find(|c| {
+        let c = lower(c);
+        ["reference", "external", "idempotency", "request_id", "client_ref", "_ref", "token", "nonce"]
+            .iter()
+            .any(|w| c.contains(w))
+    });
+    let name = &table.name;
+    match (who, reference) {
+        (Some(who), Some(reference)) => format!(
+            "add a unique constraint on what makes a request's row itself: ALTER TABLE {name} ADD UNIQUE ({who}, \
+             {reference})"
+        ),
+        (None, Some(reference)) => format!(
+            "add a unique constraint on the reference the client sends: ALTER TABLE {name} ADD UNIQUE ({reference})"
+        ),
+        (Some(who), None) => format!(
+            "add a column for the reference the client sends with each request, and a unique constraint on it \
+             with {who}: ALTER TABLE {name} ADD UNIQUE ({who}, <the new column>)"
+        ),
+        (None, None) => format!(
+            "add a column for the reference the client sends with each request, and a unique constraint on it \
+             with the column naming who sent it: ALTER TABLE {name} ADD UNIQUE (<who>, <the new column>)"
+        ),
+    }
 }
 
 fn natural_unique(table: &Table) -> Check {
@@ -778,11 +818,7 @@ fn natural_unique(table: &Table) -> Check {
             Verdict::Fail,
             "no unique constraint besides the minted primary key: a retry that arrives after its key expired \
              (or bypasses the key table) creates a second row",
-            format!(
-                "add a unique constraint on what makes a request's row itself: ALTER TABLE {} ADD UNIQUE \
-                 (customer_id, client_reference), say",
-                table.name
-            ),
+            unique_fix(table),
         ),
     }
 }

@@ -269,7 +269,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         if !args.report.quiet {
             crate::report::say(&format!(
                 "dry run: nothing is deleted; each batch would run: {}",
-                walk.describe(&dialect, &table, &expired, args.batch_size)
+                dialect.for_people(&walk.describe(&dialect, &table, &expired, args.batch_size))
             ));
             if !args.pace.batch_time.is_zero() {
                 crate::report::say(&format!(

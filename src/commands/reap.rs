@@ -80,10 +80,10 @@ struct ReapedKey<'a> {
     age_seconds: i64,
     outcome: Resolution,
     error: Option<&'a str>,
-    /// When the key's batch was committed (or read, in a dry run).
-    at: &'a str,
-    /// release, fail or delete.
-    action: &'a str,
+    /// When the key's batch was committed; empty in a dry run, which changes nothing.
+    at: Option<&'a str>,
+    /// release, fail or delete; empty in a dry run (the outcome says what would be done).
+    action: Option<&'a str>,
 }
 
 /// The flags and the config file, folded once.
@@ -197,7 +197,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     {
         crate::report::say(&format!(
             "dry run: nothing changes; each batch of keys would be changed by one statement like: {}",
-            reaping::describe(&keys, &settings.reaping, first, dialect)?
+            dialect.for_people(&reaping::describe(&keys, &settings.reaping, first, dialect)?)
         ));
     }
     let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "reap", args.report.quiet).await?;
@@ -398,8 +398,8 @@ async fn resolve_all(
                 age_seconds: key.age_seconds,
                 outcome,
                 error: error.as_deref(),
-                at: &at,
-                action: &action,
+                at: (!args.dry_run).then_some(at.as_str()),
+                action: (!args.dry_run).then_some(action.as_str()),
             })?;
         }
         out.flush()?;

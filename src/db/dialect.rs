@@ -420,6 +420,41 @@ impl Dialect {
         }
     }
 
+    /// `sql` as the engine's own client runs it: on SQLite, `idemctl_us(col,
+    /// millis)` (a function of idemctl's connections) spelled in built-in
+    /// SQL: integers as epoch numbers, reals as Julian days, text through
+    /// `julianday`, to the millisecond. Other engines' SQL is unchanged.
+    pub fn for_people(&self, sql: &str) -> String {
+        const CALL: &str = "idemctl_us(";
+        let mut out = String::with_capacity(sql.len());
+        let mut rest = sql;
+        while let Some(at) = rest.find(CALL) {
+            out.push_str(&rest[..at]);
+            let args = &rest[at + CALL.len()..];
+            let mut depth = 1;
+            let Some(end) = args.char_indices().find_map(|(i, c)| {
+                depth += match c {
+                    '(' => 1,
+                    ')' => -1,
+                    _ => 0,
+                };
+                (depth == 0).then_some(i)
+            }) else {
+                break;
+            };
+            let Some((col, millis)) = args[..end].rsplit_once(", ") else { break };
+            let scale = if millis.trim() == "1" { 1_000 } else { 1_000_000 };
+            out.push_str(&format!(
+                "(CASE typeof({col}) WHEN 'integer' THEN {col} * {scale} \
+                 WHEN 'real' THEN CAST(round(({col} - 2440587.5) * 86400000) AS INTEGER) * 1000 \
+                 ELSE CAST(round((julianday({col}) - 2440587.5) * 86400000) AS INTEGER) * 1000 END)"
+            ));
+            rest = &args[end + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
     /// The number of whole `seconds`-long spans since the epoch at `col` (UTC
     /// days for 86400, hours for 3600); NULL for an epoch value out of range.
     pub fn epoch_bucket(&self, col: &str, repr: TimeRepr, seconds: i64) -> String {
@@ -506,5 +541,32 @@ mod tests {
         assert_eq!(Dialect::new(Engine::Postgres).ident(r#"Ord "x""#), r#""Ord ""x""""#);
         assert_eq!(Dialect::new(Engine::MySql).ident("a`b c"), "`a``b c`");
         assert_eq!(Dialect::new(Engine::Sqlite).table(Some("main"), "t"), r#""main"."t""#);
+    }
+
+    /// The SQL a dry run shows for SQLite runs in the sqlite3 shell (no
+    /// idemctl_us there) and reads times as idemctl's own function does.
+    #[tokio::test]
+    async fn sqlite_sql_for_people_needs_no_function_of_ours() {
+        use sqlx::Connection;
+        let dialect = Dialect::new(Engine::Sqlite);
+        let ours = dialect.epoch_micros("v", TimeRepr::SqliteDynamic { millis: false });
+        assert!(ours.contains("idemctl_us"));
+        let shown = dialect.for_people(&format!("SELECT {ours} FROM t WHERE {ours} < ?"));
+        assert!(!shown.contains("idemctl_us"), "{shown}");
+        let mut c = sqlx::SqliteConnection::connect("sqlite::memory:").await.unwrap();
+        let expr = dialect.for_people(&ours);
+        let at = 1_767_225_600_000_000_i64; // 2026-01-01T00:00:00Z
+        for (value, expected) in [
+            ("'2026-01-01 00:00:00'", Some(at)),
+            ("'2026-01-01T01:00:00.250+01:00'", Some(at + 250_000)),
+            ("'2026-01-01T00:00:00Z'", Some(at)),
+            ("1767225600", Some(at)),
+            ("2461041.5", Some(at)),
+            ("NULL", None),
+        ] {
+            let sql = format!("SELECT {expr} FROM (SELECT {value} AS v)");
+            let got: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).fetch_one(&mut c).await.unwrap();
+            assert_eq!(got, expected, "{value}");
+        }
     }
 }

@@ -370,8 +370,8 @@ impl TimeColumn {
             && census.count(Class::Unreadable) > 0
         {
             notes.push(format!(
-                "{} rows with unreadable {} were left alone",
-                census.count(Class::Unreadable),
+                "{} with unreadable {} were left alone",
+                crate::units::counted(census.count(Class::Unreadable), "row"),
                 self.name
             ));
         }

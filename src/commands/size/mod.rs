@@ -462,9 +462,10 @@ async fn rates(
 ) -> Result<()> {
     let dialect = db.dialect();
     let Some(window) = rate::window(history, kept) else {
-        sizing
-            .notes
-            .push(format!("no rows were created in the last {} days: the write rate is 0", sizing_days(history)));
+        sizing.notes.push(format!(
+            "no rows were created in the last {}: the write rate is 0",
+            units::counted(sizing_days(history).max(0) as u64, "day")
+        ));
         sizing.rows_per_day = Some(0.0);
         sizing.rate_source = Some("window");
         return Ok(());
@@ -784,7 +785,7 @@ fn blocks(s: &Sizing) -> Vec<Block> {
             line(&mut out, format!("  {}  {:>width$}  {}", d.day, units::grouped(d.rows), bar(d.rows, peak, cells)));
         }
         if let Some(p) = &w.peak_day {
-            line(&mut out, format!("peak {} with {} rows", p.day, units::grouped(p.rows)));
+            line(&mut out, format!("peak {} with {}", p.day, units::counted(p.rows, "row")));
         }
     }
     if let (Some(rate), Some(source)) = (s.rows_per_day, s.rate_source) {
@@ -793,9 +794,9 @@ fn blocks(s: &Sizing) -> Vec<Block> {
             &mut out,
             match chosen {
                 Some(m) => {
-                    format!("write rate: {} rows a day, from the {}", units::grouped(rate.round() as u64), m.what)
+                    format!("write rate: {} a day, from the {}", units::counted(rate.round() as u64, "row"), m.what)
                 }
-                None => format!("write rate: {} rows a day ({source})", units::grouped(rate.round() as u64)),
+                None => format!("write rate: {} a day ({source})", units::counted(rate.round() as u64, "row")),
             },
         );
         for m in s.rates.iter().filter(|m| m.source != source) {
@@ -809,8 +810,8 @@ fn blocks(s: &Sizing) -> Vec<Block> {
         line(
             &mut out,
             format!(
-                "expiry backlog: {} rows with {} before {} (what expire would delete now)",
-                units::grouped(b.rows),
+                "expiry backlog: {} with {} before {} (what expire would delete now)",
+                units::counted(b.rows, "row"),
                 b.column,
                 b.expired_before
             ),
