@@ -130,6 +130,9 @@ fn plain(cause: &(dyn std::error::Error + 'static)) -> String {
                 Some(at) if text.ends_with(')') => text[..at].to_string(),
                 _ => text,
             };
+            if let Some(sentence) = tls_sentence(&text) {
+                return sentence;
+            }
             if text.contains("UnknownIssuer") {
                 return format!(
                     "{text} (no root this build trusts signed the server's certificate: give its CA with \
@@ -142,6 +145,44 @@ fn plain(cause: &(dyn std::error::Error + 'static)) -> String {
             text
         }
     }
+}
+
+/// A refused certificate that rustls names by its Rust spelling
+/// (`invalid peer certificate: Other(OtherError(CaUsedAsEndEntity))`), said
+/// as a sentence with what to do.
+fn tls_sentence(text: &str) -> Option<String> {
+    let at = text.find("invalid peer certificate: ")?;
+    let what = &text[at + "invalid peer certificate: ".len()..];
+    let name = what.trim_start_matches("Other(OtherError(").trim_end_matches(')');
+    let sentence = match name {
+        "CaUsedAsEndEntity" => {
+            "the server's certificate is itself a certificate authority (basicConstraints CA:TRUE), and this \
+             build's TLS (rustls) never accepts a CA certificate as a server's, even given as sslrootcert (psql \
+             does): give the server a certificate signed by that CA, without CA:TRUE, or use sslmode=require, \
+             which encrypts without verifying"
+                .to_string()
+        }
+        "UnsupportedCertVersion" => "the server's certificate is X.509 version 1, which this build's TLS refuses: \
+                                     issue it as version 3"
+            .to_string(),
+        "BadEncoding" => "the server's certificate cannot be read (bad encoding)".to_string(),
+        "BadSignature" | "BadSignatureContext" => {
+            "the server's certificate has a signature that does not verify".into()
+        }
+        "Expired" => "the server's certificate has expired".to_string(),
+        "NotValidYet" => "the server's certificate is not valid yet (are the clocks right?)".to_string(),
+        "Revoked" => "the server's certificate has been revoked".to_string(),
+        "UnhandledCriticalExtension" => {
+            "the server's certificate has a critical extension this build's TLS does not know".to_string()
+        }
+        "UnknownIssuer" | "NotValidForName" => return None,
+        _ if name.chars().all(|c| c.is_ascii_alphanumeric()) => {
+            format!("the server's certificate was refused ({name})")
+        }
+        // Already a sentence (an expiry with its times, a name it is not valid for).
+        _ => return None,
+    };
+    Some(format!("{}{sentence}", &text[..at]))
 }
 
 fn is_driver_wrapper(text: &str) -> bool {
@@ -192,5 +233,21 @@ mod tests {
         let doubled = anyhow::anyhow!("error with configuration: error with configuration: unknown value")
             .context("bad database URL x");
         assert_eq!(one_line(&doubled), "bad database URL x: error with configuration: unknown value");
+    }
+
+    #[test]
+    fn refused_certificates_are_sentences() {
+        let ca = tls_sentence("invalid peer certificate: Other(OtherError(CaUsedAsEndEntity))").unwrap();
+        assert!(ca.starts_with("the server's certificate is itself a certificate authority"), "{ca}");
+        assert_eq!(
+            tls_sentence("invalid peer certificate: Expired").as_deref(),
+            Some("the server's certificate has expired")
+        );
+        assert_eq!(
+            tls_sentence("invalid peer certificate: Other(OtherError(SomethingNew))").as_deref(),
+            Some("the server's certificate was refused (SomethingNew)")
+        );
+        assert_eq!(tls_sentence("invalid peer certificate: certificate expired: verification time 5 (UNIX)"), None);
+        assert_eq!(tls_sentence("invalid peer certificate: UnknownIssuer"), None);
     }
 }
