@@ -126,6 +126,7 @@ impl Global {
                 std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
             }
         };
+        crate::report::note_format(self.format);
         Output { format: self.format, quiet: self.quiet, color, no_header: self.no_header }
     }
 

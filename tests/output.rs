@@ -452,3 +452,56 @@ fn sessions_are_named_after_the_command() {
         assert_eq!(named, expected, "{engine:?}");
     }
 }
+
+/// `COMMAND` run by `sh` on a terminal of its own (`script`), what the
+/// terminal showed.
+fn on_a_terminal(command: &str) -> String {
+    let out = Command::new("script")
+        .args(["-qec", &format!("stty cols 100 rows 30; {command}"), "/dev/null"])
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("script (util-linux) runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// On a terminal, a scan's progress bar never lands among the data: with
+/// stdout piped (`| head`, whose output shares the terminal) or rows
+/// streaming to the terminal itself it is not drawn; with stdout sent to a
+/// file it is, and the file holds only the CSV.
+fn the_progress_bar_never_lands_in_the_data(db: &TestDb) {
+    orders(db);
+    let slow = match db.engine {
+        Engine::Postgres => "pg_sleep(0.4) IS NOT NULL",
+        _ => "SLEEP(0.4) = 0",
+    };
+    let bin = assert_cmd::cargo::cargo_bin("idemctl");
+    let scan =
+        format!("{} scan --table orders --database-url '{}' --where '{slow}' --format csv", bin.display(), db.url);
+    let header = "cluster,original_id,extra_ids,count,first_at,span_seconds,cause,values";
+    let piped = on_a_terminal(&format!("{scan} | head -3"));
+    assert!(piped.lines().any(|l| l.trim_end() == header), "{piped:?}");
+    assert!(!piped.contains("scanning"), "the bar was drawn beside the pipe: {piped:?}");
+    let streamed = on_a_terminal(&scan);
+    assert!(!streamed.contains("scanning"), "the bar was drawn among the rows: {streamed:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("clusters.csv");
+    let to_file = on_a_terminal(&format!("{scan} > {}", file.display()));
+    assert!(to_file.contains("scanning"), "a scan into a file shows its progress: {to_file:?}");
+    let csv = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(csv.lines().next(), Some(header), "{csv}");
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+}
+
+#[test]
+fn the_progress_bar_never_lands_in_the_data_postgres() {
+    if let Some(db) = TestDb::new(Engine::Postgres) {
+        the_progress_bar_never_lands_in_the_data(&db);
+    }
+}
+
+#[test]
+fn the_progress_bar_never_lands_in_the_data_mysql() {
+    if let Some(db) = TestDb::new(Engine::MySql) {
+        the_progress_bar_never_lands_in_the_data(&db);
+    }
+}

@@ -427,7 +427,7 @@ impl<W: Write> Emitter<W> {
                         say(&format!("note: {note}"));
                     }
                     if let Some(footer) = doc.footer() {
-                        eprintln!("{footer}");
+                        whole_line(&footer);
                     }
                 }
             }
@@ -497,7 +497,7 @@ pub fn say(line: &str) {
     };
     let print = |text: &str| match &scope {
         Some(scope) => scope.print(text),
-        None => eprintln!("{text}"),
+        None => whole_line(text),
     };
     let term = console::Term::stderr();
     if !term.is_term() {
@@ -520,6 +520,15 @@ pub fn say(line: &str) {
         used += w;
     }
     print(&out);
+}
+
+/// A line on stderr in one write, newline included: where another process
+/// writes to the same terminal (`| head`), lines interleave whole.
+pub fn whole_line(text: &str) {
+    let mut line = String::with_capacity(text.len() + 1);
+    line.push_str(text);
+    line.push('\n');
+    let _ = io::stderr().lock().write_all(line.as_bytes());
 }
 
 fn label(key: &str) -> String {
@@ -586,12 +595,59 @@ pub fn say_target(quiet: bool, command: &str, place: &str, table: &str) {
     }
 }
 
-/// Whether a progress bar would be shown: only to a person at a terminal.
+/// Whether rows go to stdout as they come (csv, json, ndjson), set once the
+/// options are read.
+static STREAMS_ROWS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Records the format for `wants_progress`.
+pub fn note_format(format: Format) {
+    STREAMS_ROWS.store(format != Format::Table, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether a progress bar would be shown: only to a person at a terminal,
+/// and never where it would land among the data: when stdout is a pipe
+/// (`| head`, `| less` write to the same terminal) or the terminal itself
+/// with rows streaming to it. The table format writes its table after the
+/// bar is cleared.
 pub fn wants_progress(quiet: bool) -> bool {
     match crate::scope::current() {
         Some(scope) => scope.shows_progress(),
-        None => !quiet && io::stderr().is_terminal(),
+        None => !quiet && io::stderr().is_terminal() && !data_meets_the_bar(),
     }
+}
+
+/// Whether what goes to stdout would show on the bar's terminal while it runs.
+fn data_meets_the_bar() -> bool {
+    if io::stdout().is_terminal() {
+        return STREAMS_ROWS.load(std::sync::atomic::Ordering::Relaxed);
+    }
+    stdout_is_a_pipe()
+}
+
+#[cfg(unix)]
+fn stdout_is_a_pipe() -> bool {
+    // SAFETY: fstat writes only into the buffer it is given.
+    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::fstat(libc::STDOUT_FILENO, &raw mut stat) } == 0;
+    ok && (stat.st_mode & libc::S_IFMT) == libc::S_IFIFO
+}
+
+#[cfg(not(unix))]
+fn stdout_is_a_pipe() -> bool {
+    false
+}
+
+/// The time left at the rate so far, once 3 s have passed (the first rows
+/// come faster or slower than the rest: an early rate would be far off).
+fn steady_eta(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
+    let elapsed = state.elapsed().as_secs_f64();
+    let (done, total) = (state.pos() as f64, state.len().unwrap_or(0) as f64);
+    if elapsed < 3.0 || done <= 0.0 || total <= done {
+        let _ = write!(w, "...");
+        return;
+    }
+    let left = (total - done) * elapsed / done;
+    let _ = write!(w, "{}", crate::timeparse::span(Duration::from_secs(left.round() as u64)));
 }
 
 /// A progress bar on stderr for people; hidden in cron, pipes and `--quiet`.
@@ -611,7 +667,7 @@ pub fn progress(quiet: bool, total: Option<u64>, what: &str) -> ProgressBar {
     let (bar, template) = match total {
         Some(total) if total > 0 => (
             ProgressBar::new(total),
-            format!("{{spinner}} {what} {{bar:12}} {{count}} rows {{rate}} ETA {{eta}}{{msg}}"),
+            format!("{{spinner}} {what} {{bar:12}} {{count}} rows {{rate}} ETA {{steady_eta}}{{msg}}"),
         ),
         _ => (ProgressBar::new_spinner(), format!("{{spinner}} {what} {{count}} rows {{rate}} {{elapsed}}{{msg}}")),
     };
@@ -624,7 +680,8 @@ pub fn progress(quiet: bool, total: Option<u64>, what: &str) -> ProgressBar {
         .expect("valid template")
         .progress_chars("=> ")
         .with_key("rate", rate)
-        .with_key("count", count);
+        .with_key("count", count)
+        .with_key("steady_eta", steady_eta);
     if let Some(scope) = scope {
         let bar = scope.progress(style);
         bar.set_length(total.unwrap_or(0));
