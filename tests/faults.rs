@@ -19,6 +19,7 @@ on_every_engine!(
     a_statement_timeout_bounds_a_read,
     a_signal_at_the_start_is_not_lost,
     an_error_says_the_servers_message_once,
+    an_interrupted_scan_reports_what_it_found,
 );
 
 /// The commands an on-call engineer runs, with what each needs.
@@ -1492,4 +1493,61 @@ fn an_error_says_the_servers_message_once(db: &TestDb) {
         // MySQL's codes (1045 (28000)) are not said beside the message.
         assert!(!line.contains("(28000)") && !line.contains("(42000)"), "{line}");
     }
+}
+
+/// Ctrl-C in the middle of a scan (600,000 rows, a retried pair a minute,
+/// interrupted well past the first 100,000 rows, which the scan reads before
+/// it clusters): the table lists the clusters found so far with the rows
+/// scanned and says the list is partial; JSON carries the counts reached,
+/// equal to the clusters it lists, with `complete: false`; exit 130 both.
+fn an_interrupted_scan_reports_what_it_found(db: &TestDb) {
+    let at = match db.engine {
+        Engine::Postgres => "timestamptz '2026-01-01 00:00:00+00' + ((n / 2) * 60 + n % 2) * interval '1 second'",
+        Engine::MySql => "TIMESTAMPADD(SECOND, (n DIV 2) * 60 + n % 2, '2026-01-01 00:00:00')",
+        Engine::Sqlite => "datetime('2026-01-01 00:00:00', '+' || ((n / 2) * 60 + n % 2) || ' seconds')",
+    };
+    let div = if db.engine == Engine::MySql { "DIV" } else { "/" };
+    db.exec(&format!(
+        "CREATE TABLE orders (id BIGINT PRIMARY KEY, customer_id INTEGER, created_at {});
+         INSERT INTO orders SELECT n, n {div} 2, {at} FROM {}",
+        db.ty("ts"),
+        db.series(ROWS),
+    ));
+    const ROWS: u64 = 600_000;
+    // At most 200 clusters listed: the output stays within the pipe's buffer.
+    let scan = |format: &str| {
+        let child = spawn(&db.url, &["scan", "--table", "orders", "--limit", "200", "--format", format], &[]);
+        std::thread::sleep(Duration::from_secs(8));
+        let since = Instant::now();
+        signal(&child, "-INT");
+        finish_within(child, since, Duration::from_secs(5), "scan").0
+    };
+    let table = scan("table");
+    if table.code == 1 {
+        eprintln!("*** the scan of {ROWS} rows ended before the signal: nothing interrupted to check ***");
+        return;
+    }
+    assert_eq!(table.code, 130, "{}", table.stderr);
+    assert_eq!(table.stderr.lines().last(), Some("idemctl: interrupted"), "{}", table.stderr);
+    assert!(table.stderr.contains("idemctl: the clusters listed are partial: interrupted"), "{}", table.stderr);
+    let scanned: u64 = table
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("rows scanned: "))
+        .unwrap_or_else(|| panic!("no rows scanned: {}", table.stderr))
+        .replace(',', "")
+        .parse()
+        .unwrap();
+    assert!(scanned > 0 && scanned < ROWS, "{scanned}");
+    assert!(table.stdout.contains("unknown"), "clusters listed: {}", table.stdout);
+    let json = scan("json");
+    assert_eq!(json.code, 130, "{}", json.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(doc["complete"], false);
+    assert_eq!(doc["clusters"].as_array().unwrap().len(), 200, "{}", json.stderr);
+    let found = doc["cluster_count"].as_u64().unwrap_or_else(|| panic!("no count: {}", json.stderr));
+    assert_eq!(doc["clusters_not_listed"].as_u64(), Some(found - 200));
+    assert_eq!(doc["extra_rows"].as_u64(), Some(found), "one extra row a cluster");
+    let scanned = doc["rows_scanned"].as_u64().unwrap();
+    assert!(scanned >= found * 2 && scanned < ROWS, "{scanned} rows, {found} clusters");
 }

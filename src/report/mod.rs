@@ -293,6 +293,7 @@ impl<W: Write> Emitter<W> {
                 }
                 out.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
+                partial(self.rows, self.rows_key, incomplete);
             }
             Sink::Csv { csv, header } => {
                 if self.rows == 0 && *header && !self.columns.is_empty() && incomplete.is_none() {
@@ -300,6 +301,7 @@ impl<W: Write> Emitter<W> {
                 }
                 csv.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
+                partial(self.rows, self.rows_key, incomplete);
             }
             Sink::Ndjson { out } => {
                 let mut summary = Map::new();
@@ -520,6 +522,15 @@ pub fn say(line: &str) {
         used += w;
     }
     print(&out);
+}
+
+/// After a table or CSV that stopped early: a line saying its rows are partial.
+fn partial(rows: usize, rows_key: &str, incomplete: Option<&str>) {
+    if let Some(reason) = incomplete
+        && rows > 0
+    {
+        whole_line(&format!("idemctl: the {rows_key} listed are partial: {reason}"));
+    }
 }
 
 /// A line on stderr in one write, newline included: where another process

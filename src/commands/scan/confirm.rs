@@ -84,7 +84,16 @@ impl Confirm {
         window_us: i64,
     ) -> Result<Findings<W>> {
         while let Some(batch) = batches.recv().await {
-            self.confirm_batch(batch, window_us, &mut findings).await?;
+            // After Ctrl-C the candidates already closed are still confirmed
+            // (each lookup has a moment, as every statement then), and the
+            // clusters confirmed are the report: a lookup the signal
+            // canceled ends the confirming, not the report.
+            if let Err(err) = self.confirm_batch(batch, window_us, &mut findings).await {
+                if crate::interrupt::is_set() {
+                    return Ok(findings);
+                }
+                return Err(err);
+            }
         }
         self.db.close().await?;
         Ok(findings)

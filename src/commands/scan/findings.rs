@@ -481,7 +481,17 @@ impl<W: Write> Findings<W> {
         }
     }
 
-    pub fn finish(mut self, scanned: &Scanned, near: &Stats, carried: &[String], elapsed: Duration) -> Result<Outcome> {
+    /// Writes the listed clusters and the summary. `interrupted`: the counts
+    /// are those reached, the report says it is not complete, the state file
+    /// (`--state`) is left as it was, and the run ends with exit 130.
+    pub fn finish(
+        mut self,
+        scanned: &Scanned,
+        near: &Stats,
+        carried: &[String],
+        elapsed: Duration,
+        interrupted: bool,
+    ) -> Result<Outcome> {
         let mut not_listed = 0;
         let mut fewest_listed = 0;
         if let Some((_, heap)) = self.kept.take() {
@@ -607,6 +617,10 @@ impl<W: Write> Findings<W> {
                 audit.open
             );
             self.emitter.summary("audit", audit.summary(), text)?;
+        }
+        if interrupted {
+            self.emitter.finish_incomplete("interrupted")?;
+            return Err(crate::exit::Interrupted.into());
         }
         self.emitter.mark_clean(self.clusters == 0 && !not_clean);
         self.emitter.finish()?;

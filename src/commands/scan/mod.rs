@@ -235,14 +235,16 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     // on a session of its own, while the scan goes on.
     let (candidates, to_confirm) = tokio::sync::mpsc::channel(8);
     let confirming = tokio::spawn(confirm.run(findings, to_confirm, window_us));
-    let (scanned, near) = cluster(&plan, warm, rows, window_us, candidates, &bar)
+    let (scanned, near, interrupted) = cluster(&plan, warm, rows, window_us, candidates, &bar)
         .await
         .with_context(|| format!("scanning {}", plan.table.name))?;
     let findings = confirming.await??;
     bar.finish_and_clear();
-    db.close().await?;
+    if !interrupted {
+        db.close().await?;
+    }
     let carried: Vec<String> = plan.carried.iter().map(|c| c.name.clone()).collect();
-    findings.finish(&scanned, &near, &carried, started.elapsed())
+    findings.finish(&scanned, &near, &carried, started.elapsed(), interrupted)
 }
 
 /// Feeds the held rows, then the rest of the table, to the clusterer on the
@@ -255,7 +257,7 @@ async fn cluster(
     window_us: i64,
     candidates: tokio::sync::mpsc::Sender<Vec<Cluster>>,
     bar: &indicatif::ProgressBar,
-) -> Result<(Scanned, Stats)> {
+) -> Result<(Scanned, Stats, bool)> {
     let width = plan.carried.len();
     let compared = plan.compared_ix();
     let mut detector = Detector::new(window_us, width, &plan.compared, plan.max_differing())
@@ -288,7 +290,13 @@ async fn cluster(
                 break;
             }
         }
-        let Some((id, t_us, hashes)) = rows.next().await? else { break };
+        // Ctrl-C: the clusters closed so far are reported, those still open are not.
+        let next = rows.next().await;
+        if crate::interrupt::is_set() {
+            let _ = candidates.send(pending).await;
+            return Ok((rows.scanned, detector.stats, true));
+        }
+        let Some((id, t_us, hashes)) = next? else { break };
         push(&mut clusterer, &mut detector, id, t_us, hashes);
         while let Some(cluster) = clusterer.pop_ready() {
             pending_rows += cluster.members.len();
@@ -298,10 +306,15 @@ async fn cluster(
             bar.set_position(rows.scanned.rows);
         }
     }
+    // Ctrl-C while a batch was handed over (the confirming task has
+    // stopped): the clusters still open are not reported either.
+    if crate::interrupt::is_set() {
+        return Ok((rows.scanned, detector.stats, true));
+    }
     clusterer.finish();
     while let Some(cluster) = clusterer.pop_ready() {
         pending.push(cluster);
     }
     let _ = candidates.send(pending).await;
-    Ok((rows.scanned, detector.stats))
+    Ok((rows.scanned, detector.stats, false))
 }
