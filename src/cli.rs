@@ -15,43 +15,57 @@ use crate::report::Format;
 #[derive(Debug, Clone, Args)]
 pub struct Global {
     /// Database URL: postgres://, postgresql://, mysql://, mariadb:// or sqlite:PATH; TLS from the URL (sslmode, sslrootcert; ssl-mode, ssl-ca)
-    #[arg(long, env = "DATABASE_URL", value_name = "URL", hide_env_values = true, global = true)]
+    #[arg(
+        help_heading = "Connection",
+        long,
+        env = "DATABASE_URL",
+        value_name = "URL",
+        hide_env_values = true,
+        global = true
+    )]
     pub database_url: Option<String>,
     /// TOML config file [default: ./idemctl.toml, else $XDG_CONFIG_HOME/idemctl/config.toml, when there]
-    #[arg(long, env = "IDEMCTL_CONFIG", value_name = "FILE", global = true, hide_env_values = true)]
+    #[arg(
+        help_heading = "Global",
+        long,
+        env = "IDEMCTL_CONFIG",
+        value_name = "FILE",
+        global = true,
+        hide_env_values = true
+    )]
     pub config: Option<PathBuf>,
     /// Read no config file: not --config's, not IDEMCTL_CONFIG's, not the default ones
-    #[arg(long, global = true)]
+    #[arg(hide_short_help = true, help_heading = "Global", long, global = true)]
     pub no_config: bool,
     /// Output format for the data on stdout
-    #[arg(long, value_enum, default_value_t = Format::Table, global = true)]
+    #[arg(help_heading = "Output", long, value_enum, default_value_t = Format::Table, global = true)]
     pub format: Format,
     /// Print only the data: no notes or summary on stderr, no progress bar
-    #[arg(long, short, global = true)]
+    #[arg(help_heading = "Output", long, short, global = true)]
     pub quiet: bool,
     /// Colour for people: on a terminal (auto, and NO_COLOR unset), always, or never
-    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", global = true)]
+    #[arg(hide_short_help = true, help_heading = "Output", long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", global = true)]
     pub color: ColorWhen,
     /// CSV without its header row, for appending to a file
-    #[arg(long, global = true)]
+    #[arg(hide_short_help = true, help_heading = "Output", long, global = true)]
     pub no_header: bool,
     /// Run across databases of the config file's [[databases]], by name; repeatable
-    #[arg(long = "database", value_name = "NAME", global = true, help_heading = "Fleet")]
+    #[arg(hide_short_help = true, long = "database", value_name = "NAME", global = true, help_heading = "Fleet")]
     pub databases: Vec<String>,
     /// Run across the config file's databases carrying tag T (T,U: carrying both); repeatable
-    #[arg(long = "tag", value_name = "T", global = true, help_heading = "Fleet")]
+    #[arg(hide_short_help = true, long = "tag", value_name = "T", global = true, help_heading = "Fleet")]
     pub tags: Vec<String>,
     /// Run across every database of the config file and of --databases
-    #[arg(long, global = true, help_heading = "Fleet")]
+    #[arg(hide_short_help = true, long, global = true, help_heading = "Fleet")]
     pub all_databases: bool,
     /// Run across the databases whose URLs FILE lists, one a line (# comments), each named host/database
-    #[arg(long = "databases", value_name = "FILE", global = true, help_heading = "Fleet")]
+    #[arg(hide_short_help = true, long = "databases", value_name = "FILE", global = true, help_heading = "Fleet")]
     pub databases_file: Option<PathBuf>,
     /// Across several databases: how many run at a time
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=256), global = true, help_heading = "Fleet")]
+    #[arg(hide_short_help = true, long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=256), global = true, help_heading = "Fleet")]
     pub parallel: u16,
     /// Write the run's figures to PATH in the Prometheus text format (for node_exporter's textfile collector), atomically
-    #[arg(long, value_name = "PATH", global = true)]
+    #[arg(help_heading = "Output", long, value_name = "PATH", global = true)]
     pub metrics_file: Option<PathBuf>,
 }
 
@@ -90,13 +104,13 @@ impl Connect {
 #[derive(Debug, Clone, Args)]
 pub struct Waits {
     /// Give up connecting after this long: name resolution, TCP, TLS and authentication together
-    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = wait)]
+    #[arg(hide_short_help = true, help_heading = "Connection", long, value_name = "DURATION", default_value = "10s", value_parser = wait)]
     pub connect_timeout: Duration,
     /// Give up waiting for a lock another session holds after this long, reads included
-    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = wait)]
+    #[arg(help_heading = "Connection", long, value_name = "DURATION", default_value = "5s", value_parser = wait)]
     pub lock_timeout: Duration,
     /// Cancel any statement that runs longer [default: 60s for catalog reads, counts and batches; none for a scan's read of the table]
-    #[arg(long, value_name = "DURATION", value_parser = wait)]
+    #[arg(help_heading = "Connection", long, value_name = "DURATION", value_parser = wait)]
     pub statement_timeout: Option<Duration>,
 }
 
@@ -162,35 +176,36 @@ pub struct Pace {
         value_name = "DURATION",
         default_value = "100ms",
         value_parser = crate::timeparse::duration,
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        help_heading = "Pacing"
     )]
     pub batch_time: Duration,
     /// Pause this long after each batch
-    #[arg(long, value_name = "DURATION", value_parser = crate::timeparse::duration, allow_negative_numbers = true)]
+    #[arg(help_heading = "Pacing", long, value_name = "DURATION", value_parser = crate::timeparse::duration, allow_negative_numbers = true)]
     pub sleep: Option<Duration>,
     /// After each batch, pause R times its whole time, commit included (0.5: work two thirds of the time)
-    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = ratio, allow_negative_numbers = true)]
+    #[arg(hide_short_help = true, help_heading = "Pacing", long, value_name = "R", default_value_t = 0.0, value_parser = ratio, allow_negative_numbers = true)]
     pub sleep_ratio: f64,
     /// MySQL/MariaDB: before a batch, wait while InnoDB's purge is more than N of the run's batches behind (without the PROCESS privilege: while its history list is more than N above the lowest it has been in the run) [default: 8]
-    #[arg(long, value_name = "N")]
+    #[arg(hide_short_help = true, help_heading = "Pacing", long, value_name = "N")]
     pub max_history: Option<u64>,
     /// Pause while the server is this busy: a status variable NAME=VALUE (Threads_running=25), or NAME alone for its value at the start plus 20%; on PostgreSQL Threads_running counts the database's active backends; repeatable
-    #[arg(long, value_name = "NAME[=VALUE]")]
+    #[arg(hide_short_help = true, help_heading = "Pacing", long, value_name = "NAME[=VALUE]")]
     pub max_load: Vec<String>,
     /// Stop the run (exit 2, with what was done) once the server is this busy: NAME=VALUE, or NAME for twice its value at the start; repeatable
-    #[arg(long, value_name = "NAME[=VALUE]")]
+    #[arg(hide_short_help = true, help_heading = "Pacing", long, value_name = "NAME[=VALUE]")]
     pub critical_load: Vec<String>,
     /// A replica whose lag paces the run; repeatable
-    #[arg(long, value_name = "URL")]
+    #[arg(help_heading = "Pacing", long, value_name = "URL")]
     pub replica_url: Vec<String>,
     /// Before a batch, wait while a replica is further behind than this [default: 1s with --replica-url]
-    #[arg(long, value_name = "DURATION", value_parser = crate::timeparse::duration)]
+    #[arg(help_heading = "Pacing", long, value_name = "DURATION", value_parser = crate::timeparse::duration)]
     pub max_lag: Option<Duration>,
     /// Stop (exit 2) once a replica has been behind, stopped or unreachable this long
-    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = crate::timeparse::duration)]
+    #[arg(hide_short_help = true, help_heading = "Pacing", long, value_name = "DURATION", default_value = "5m", value_parser = crate::timeparse::duration)]
     pub max_lag_wait: Duration,
     /// Stop (exit 2) once InnoDB's purge, the load (--max-load) or a VACUUM (--wait-for-autovacuum) has held the run this long without a break
-    #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = crate::timeparse::duration)]
+    #[arg(hide_short_help = true, help_heading = "Pacing", long, value_name = "DURATION", default_value = "5m", value_parser = crate::timeparse::duration)]
     pub max_throttle_wait: Duration,
 }
 
@@ -214,7 +229,7 @@ pub enum OnError {
 #[derive(Debug, Clone, Args)]
 pub struct Limits {
     /// How long a request may hold a key before it counts as stuck: DURATION for every operation, OP=DURATION for one (a name or a glob: 'POST /carts/*/complete=30s'); repeatable [default: 5m]
-    #[arg(long = "max-duration", value_name = "[OP=]DURATION", value_parser = max_duration)]
+    #[arg(help_heading = "Which keys", long = "max-duration", value_name = "[OP=]DURATION", value_parser = max_duration)]
     pub max_durations: Vec<(Option<String>, Duration)>,
 }
 

@@ -46,6 +46,9 @@ fn roff_text(text: &str) -> String {
         .join("\n")
 }
 
+/// The month of this version's release, for the pages' footer; set with the version.
+const RELEASED: &str = "December 2026";
+
 fn section(out: &mut Vec<u8>, title: &str, items: &[(&str, &str)]) {
     writeln!(out, ".SH \"{title}\"").unwrap();
     for (term, text) in items {
@@ -54,7 +57,12 @@ fn section(out: &mut Vec<u8>, title: &str, items: &[(&str, &str)]) {
 }
 
 fn render(cmd: clap::Command) -> Vec<u8> {
-    let man = clap_mangen::Man::new(cmd.clone());
+    // The footer: the release's month and the program with its version, not
+    // the long version text (which would fill the date's place).
+    let man = clap_mangen::Man::new(cmd.clone())
+        .date(RELEASED)
+        .source(format!("idemctl {}", env!("CARGO_PKG_VERSION")))
+        .manual("idemctl manual");
     let mut out = Vec::new();
     man.render_title(&mut out).unwrap();
     man.render_name_section(&mut out).unwrap();
@@ -112,6 +120,19 @@ fn man_pages_are_current() {
     for title in ["EXIT STATUS", "ENVIRONMENT", "FILES"] {
         assert!(pages.iter().all(|(_, p)| String::from_utf8_lossy(p).contains(title)), "{title}");
     }
+    // .TH title section date source manual: a date, and a footer without the long version.
+    for (file, page) in &pages {
+        let page = String::from_utf8_lossy(page);
+        let th = page.lines().find(|l| l.starts_with(".TH ")).unwrap();
+        let expected = format!(" 1 \"{RELEASED}\" \"idemctl {}\" \"idemctl manual\"", env!("CARGO_PKG_VERSION"));
+        assert!(th.ends_with(&expected), "{file}: {th}");
+    }
+    // scan's DESCRIPTION says what it compares and what it leaves out.
+    let scan = String::from_utf8_lossy(&pages.iter().find(|(f, _)| f == "idemctl-scan.1").unwrap().1).into_owned();
+    let description = &scan[scan.find(".SH DESCRIPTION").unwrap()..scan.find(".SH OPTIONS").unwrap()];
+    for said in ["Compared:", "Left out", "updated_at", "near", "\\-\\-columns"] {
+        assert!(description.contains(said), "{said}: {description}");
+    }
 }
 
 /// Each shell's completion script is generated and names the subcommands.
@@ -123,4 +144,36 @@ fn completions_for_every_shell() {
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(text.contains("expire") && text.contains("lock-timeout"), "{shell}: {}", &text[..text.len().min(300)]);
     }
+}
+
+/// `-h` groups the options under headings, the command's own first and the
+/// global ones last, with `--dry-run` at the top; the rarely used options
+/// wait for `--help`.
+#[test]
+fn help_groups_options_by_heading() {
+    let help = |args: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("idemctl").unwrap().args(args).output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let short = help(&["reap", "-h"]);
+    let headings: Vec<&str> =
+        short.lines().filter(|l| !l.starts_with(' ') && l.ends_with(':') && !l.starts_with("Usage")).collect();
+    assert_eq!(
+        headings,
+        ["Options:", "Which keys:", "What to change:", "Pacing:", "Key table:", "Connection:", "Global:", "Output:"],
+        "{short}"
+    );
+    let options = &short[short.find("Options:").unwrap()..short.find("Which keys:").unwrap()];
+    assert!(options.contains("--dry-run"), "{options}");
+    let key_table = &short[short.find("Key table:").unwrap()..short.find("Connection:").unwrap()];
+    assert!(key_table.contains("--scope-column") && !key_table.contains("--color"), "{key_table}");
+    assert!(!short.contains("--retryable-value") && !short.contains("--max-throttle-wait"), "{short}");
+    assert!(short.lines().count() < 90, "{} lines", short.lines().count());
+    let long = help(&["reap", "--help"]);
+    assert!(long.contains("--retryable-value") && long.contains("--max-throttle-wait") && long.contains("Fleet:"));
+    assert!(long.contains("Examples:\n  idemctl reap --dry-run"), "{long}");
+    // One default for --time-unit.
+    let scan = help(&["scan", "-h"]);
+    let unit = scan.lines().skip_while(|l| !l.contains("--time-unit")).take(3).collect::<String>();
+    assert_eq!(unit.matches("[default:").count(), 1, "{unit}");
 }

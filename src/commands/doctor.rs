@@ -28,8 +28,6 @@ use crate::units;
 #[derive(Debug, Clone, Args)]
 pub struct DoctorArgs {
     #[command(flatten)]
-    pub connect: Connect,
-    #[command(flatten)]
     pub mapping: MappingArgs,
     /// The column of the request's fingerprint [default: request_hash, fingerprint, ... when one exists]
     #[arg(long, value_name = "COL")]
@@ -58,6 +56,8 @@ pub struct DoctorArgs {
     pub responses_upstream: bool,
     #[command(flatten)]
     pub limits: Limits,
+    #[command(flatten)]
+    pub connect: Connect,
     #[arg(skip)]
     pub report: Output,
 }

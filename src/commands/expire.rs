@@ -25,50 +25,50 @@ use crate::timeparse;
 
 #[derive(Debug, Clone, Args)]
 pub struct ExpireArgs {
-    #[command(flatten)]
-    pub connect: Connect,
-    #[command(flatten)]
-    pub mapping: MappingArgs,
     /// Delete rows created longer ago than this, instead of rows whose expiry time has passed
-    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    #[arg(help_heading = "What to change", long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub older_than: Option<Duration>,
     /// Most rows deleted per transaction; --batch-time sizes each batch below it
-    #[arg(long, value_name = "N", default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(help_heading = "Pacing", long, value_name = "N", default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub batch_size: u64,
     /// Stop after the batch that passes this much time
-    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    #[arg(help_heading = "Pacing", long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub max_runtime: Option<Duration>,
     #[command(flatten)]
     pub pace: Pace,
     /// PostgreSQL: VACUUM the table after the run (plain, never FULL), so its space is reused at once
-    #[arg(long)]
+    #[arg(help_heading = "What to change", long)]
     pub vacuum: bool,
     /// PostgreSQL: pause while a VACUUM (autovacuum's) works on the table
-    #[arg(long)]
+    #[arg(hide_short_help = true, help_heading = "Pacing", long)]
     pub wait_for_autovacuum: bool,
     /// Delete rows still in progress too, once their lease has expired (never a key a live request holds)
-    #[arg(long)]
+    #[arg(help_heading = "What to change", long)]
     pub include_in_progress: bool,
-    #[command(flatten)]
-    pub limits: Limits,
     /// Allow a horizon under 24 hours
-    #[arg(long)]
+    #[arg(help_heading = "What to change", long)]
     pub allow_short_retention: bool,
     /// Only rows matching this SQL condition (raw SQL)
-    #[arg(long = "where", value_name = "SQL")]
+    #[arg(help_heading = "What to change", long = "where", value_name = "SQL")]
     pub filter: Option<String>,
     /// Drop the partitions wholly past the horizon (range partitions on the expiry column) instead of deleting their rows; each is checked first
-    #[arg(long)]
+    #[arg(help_heading = "What to change", long)]
     pub drop_partitions: bool,
     /// Count what would go and show the SQL, deleting nothing
     #[arg(long)]
     pub dry_run: bool,
     /// When a row refuses to go (a trigger, a constraint): skip it and go on, or stop the run
-    #[arg(long, value_enum, default_value_t = OnError::Skip)]
+    #[arg(hide_short_help = true, help_heading = "What to change", long, value_enum, default_value_t = OnError::Skip)]
     pub on_error: OnError,
     /// Times a batch is tried again after a lock wait, deadlock or serialization failure, with a doubling pause
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    #[arg(hide_short_help = true, help_heading = "Pacing", long, value_name = "N", default_value_t = 3)]
     pub retries: u32,
+    #[command(flatten)]
+    pub limits: Limits,
+    #[command(flatten)]
+    pub mapping: MappingArgs,
+    #[command(flatten)]
+    pub connect: Connect,
     #[arg(skip)]
     pub report: Output,
 }

@@ -259,10 +259,23 @@ impl Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Find near-duplicate rows in a creation table, clustered by a time window
-    #[command(after_long_help = "Examples:
+    #[command(
+        long_about = "Find near-duplicate rows in a creation table, clustered by a time window.\n\n\
+        A retried create copies the request into a new row: scan reads the table once, in creation \
+        order, and clusters rows equal on every compared column within --window (5s) of each other. \
+        Compared: every column of the row's content. Left out, each named in the report with its \
+        reason: the row id, the created-at column, columns that mint a value per attempt (defaults \
+        such as uuids, sequences and now(), unique columns, generated tokens), ORM update times \
+        (updated_at, modified_at, ...), times that move with the creation, and columns the near \
+        misses show differ on nearly every retry. --columns and --ignore decide instead.\n\n\
+        Each cluster has a cause (no-key, key-per-attempt, key-reused, unknown), its extra rows, \
+        the money at stake (--sum, per currency) and who was hit (--by); --output rows is the \
+        remediation list.",
+        after_long_help = "Examples:
   idemctl scan --database-url postgres://ro@db/shop --table orders --sum amount --by customer_id
   idemctl scan --table orders --since 24h --output rows --format csv > remediate.csv
-  idemctl scan --table orders --state /var/lib/idemctl/orders.state --format ndjson   # from cron")]
+  idemctl scan --table orders --state /var/lib/idemctl/orders.state --format ndjson   # from cron"
+    )]
     Scan(Box<ScanArgs>),
     /// List keys left in progress past their operation's maximum duration
     #[command(after_long_help = "Examples:

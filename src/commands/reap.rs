@@ -26,46 +26,46 @@ use crate::timeparse;
 #[derive(Debug, Clone, Args)]
 pub struct ReapArgs {
     #[command(flatten)]
-    pub connect: Connect,
-    #[command(flatten)]
-    pub mapping: MappingArgs,
-    #[command(flatten)]
     pub limits: Limits,
     /// What to do with each stuck key: release it for the next retry, fail it for good, or delete its row
-    #[arg(long, value_enum, default_value_t = Action::Release)]
+    #[arg(help_heading = "What to change", long, value_enum, default_value_t = Action::Release)]
     pub action: Action,
     /// SQL returning a row when the key's effect happened (binds :scope, :operation, :key); such keys are left for review
-    #[arg(long, value_name = "SQL")]
+    #[arg(help_heading = "What to change", long, value_name = "SQL")]
     pub verify_sql: Option<String>,
     /// Response code stored by --action fail
-    #[arg(long, value_name = "CODE", default_value_t = 500)]
+    #[arg(hide_short_help = true, help_heading = "What to change", long, value_name = "CODE", default_value_t = 500)]
     pub fail_code: i64,
     /// Response body stored by --action fail
-    #[arg(long, value_name = "JSON", default_value = FAIL_BODY)]
+    #[arg(hide_short_help = true, help_heading = "What to change", long, value_name = "JSON", default_value = FAIL_BODY)]
     pub fail_body: String,
     /// Most keys changed per transaction; --batch-time sizes each batch below it
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(help_heading = "Pacing", long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub batch_size: u64,
     #[command(flatten)]
     pub pace: Pace,
     /// Resolve at most this many keys
-    #[arg(long, value_name = "N")]
+    #[arg(help_heading = "What to change", long, value_name = "N")]
     pub limit: Option<usize>,
     /// Stop after the batch that passes this much time
-    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    #[arg(help_heading = "Pacing", long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub max_runtime: Option<Duration>,
     /// Show what would change, and the SQL, changing nothing
     #[arg(long)]
     pub dry_run: bool,
     /// Allow a maximum duration under 30 seconds (a key younger than that may belong to a live request)
-    #[arg(long)]
+    #[arg(help_heading = "What to change", long)]
     pub allow_short_duration: bool,
     /// When a key's change or --verify-sql fails on the key itself: report it and go on, or stop the run
-    #[arg(long, value_enum, default_value_t = OnError::Skip)]
+    #[arg(hide_short_help = true, help_heading = "What to change", long, value_enum, default_value_t = OnError::Skip)]
     pub on_error: OnError,
     /// Times a batch is tried again after a lock wait, deadlock or serialization failure, with a doubling pause
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    #[arg(hide_short_help = true, help_heading = "Pacing", long, value_name = "N", default_value_t = 3)]
     pub retries: u32,
+    #[command(flatten)]
+    pub mapping: MappingArgs,
+    #[command(flatten)]
+    pub connect: Connect,
     #[arg(skip)]
     pub report: Output,
 }

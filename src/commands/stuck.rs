@@ -20,11 +20,11 @@ use crate::report::Emitter;
 #[derive(Debug, Clone, Args)]
 pub struct StuckArgs {
     #[command(flatten)]
-    pub connect: Connect,
-    #[command(flatten)]
     pub mapping: MappingArgs,
     #[command(flatten)]
     pub limits: Limits,
+    #[command(flatten)]
+    pub connect: Connect,
     #[arg(skip)]
     pub report: Output,
 }

@@ -30,61 +30,61 @@ pub struct MappingArgs {
     #[arg(skip)]
     pub config: Option<PathBuf>,
     /// The key table [default: idempotency_keys]
-    #[arg(long, value_name = "TABLE")]
+    #[arg(help_heading = "Key table", long, value_name = "TABLE")]
     pub table: Option<String>,
     /// A column of the key's scope (repeat for several) [default: scope_id, when it exists]
-    #[arg(long = "scope-column", value_name = "COL")]
+    #[arg(help_heading = "Key table", long = "scope-column", value_name = "COL")]
     pub scope_columns: Vec<String>,
     /// The operation column; repeat when the operation spans several (method, path): their values joined by a space [default: operation, when it exists]
-    #[arg(long = "operation-column", value_name = "COL")]
+    #[arg(help_heading = "Key table", long = "operation-column", value_name = "COL")]
     pub operation_columns: Vec<String>,
     /// The idempotency-key column [default: key]
-    #[arg(long, value_name = "COL")]
+    #[arg(help_heading = "Key table", long, value_name = "COL")]
     pub key_column: Option<String>,
     /// The status column [default: status]
-    #[arg(long, value_name = "COL")]
+    #[arg(help_heading = "Key table", long, value_name = "COL")]
     pub status_column: Option<String>,
     /// Status of a key whose request is running [default: in_progress]
-    #[arg(long, value_name = "VALUE")]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "VALUE")]
     pub in_progress_value: Option<String>,
     /// Status of a key whose request succeeded [default: succeeded]
-    #[arg(long, value_name = "VALUE")]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "VALUE")]
     pub succeeded_value: Option<String>,
     /// Status of a key whose request may be retried [default: failed_retryable]
-    #[arg(long, value_name = "VALUE")]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "VALUE")]
     pub retryable_value: Option<String>,
     /// Status of a key whose request failed for good [default: failed_permanent]
-    #[arg(long, value_name = "VALUE")]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "VALUE")]
     pub permanent_value: Option<String>,
     /// SQL condition true for keys in progress, for tables without a status column
-    #[arg(long, value_name = "SQL")]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "SQL")]
     pub in_progress_when: Option<String>,
     /// The lock-time column: when a request took the key [default: locked_at, when it exists]
-    #[arg(long, value_name = "COL")]
+    #[arg(help_heading = "Key table", long, value_name = "COL")]
     pub locked_at_column: Option<String>,
     /// A lease-deadline column: a key in progress is stuck once this time has passed (plus --lease-grace)
-    #[arg(long, value_name = "COL")]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "COL")]
     pub lease_until_column: Option<String>,
     /// How long past its lease deadline a key may still be running [default: 0s]
-    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub lease_grace: Option<Duration>,
     /// The last-attempt column: an abandoned key's age counts from it [default: last_run_at, when it exists]
-    #[arg(long, value_name = "COL")]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "COL")]
     pub last_run_column: Option<String>,
     /// What an expired lease means in this design: retries refused until the key is released, or the next retry takes it over [default: conflict]
-    #[arg(long, value_enum, value_name = "MEANING")]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_enum, value_name = "MEANING")]
     pub on_expired_lease: Option<OnExpiredLease>,
     /// The key row commits with its effect: no key is ever in progress (nothing to find stuck or reap)
-    #[arg(long)]
+    #[arg(hide_short_help = true, help_heading = "Key table", long)]
     pub no_in_progress: bool,
     /// The creation-time column [default: created_at, when it exists]
-    #[arg(long, value_name = "COL")]
+    #[arg(help_heading = "Key table", long, value_name = "COL")]
     pub created_at_column: Option<String>,
     /// The expiry-time column [default: expires_at, when it exists]
-    #[arg(long, value_name = "COL")]
+    #[arg(help_heading = "Key table", long, value_name = "COL")]
     pub expires_at_column: Option<String>,
     /// Unit of integer time columns: s or ms for all, COL=s or COL=ms for one (repeatable) [default: the unit most of each column's values are plausible in]
-    #[arg(long = "time-unit", value_name = "[COL=]UNIT", value_parser = timeparse::time_unit_arg)]
+    #[arg(help_heading = "Key table", long = "time-unit", value_name = "[COL=]UNIT", value_parser = timeparse::time_unit_arg)]
     pub time_units: Vec<TimeUnitArg>,
 }
 

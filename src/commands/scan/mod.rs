@@ -37,8 +37,6 @@ use read::{Rows, Scanned};
 
 #[derive(Debug, Clone, Args)]
 pub struct ScanArgs {
-    #[command(flatten)]
-    pub connect: Connect,
     /// The creation table to scan (`schema.table` to name another schema)
     #[arg(long, value_name = "TABLE")]
     pub table: String,
@@ -94,6 +92,8 @@ pub struct ScanArgs {
     #[arg(long, value_name = "[COL=]UNIT", value_parser = crate::timeparse::time_unit_arg)]
     pub time_unit: Option<crate::timeparse::TimeUnitArg>,
     /// The config file, filled in after parsing: scan options per table under [scan.TABLE].
+    #[command(flatten)]
+    pub connect: Connect,
     #[arg(skip)]
     pub config: Option<std::path::PathBuf>,
     #[arg(skip)]
