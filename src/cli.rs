@@ -49,6 +49,9 @@ pub struct Global {
     /// CSV without its header row, for appending to a file
     #[arg(hide_short_help = true, help_heading = "Output", long, global = true)]
     pub no_header: bool,
+    /// The table format with every column (the default shows the ones that fit a terminal)
+    #[arg(help_heading = "Output", long, global = true)]
+    pub wide: bool,
     /// Run across databases of the config file's [[databases]], by name; repeatable
     #[arg(hide_short_help = true, long = "database", value_name = "NAME", global = true, help_heading = "Fleet")]
     pub databases: Vec<String>,
@@ -141,7 +144,7 @@ impl Global {
             }
         };
         crate::report::note_format(self.format);
-        Output { format: self.format, quiet: self.quiet, color, no_header: self.no_header }
+        Output { format: self.format, quiet: self.quiet, color, no_header: self.no_header, wide: self.wide }
     }
 
     /// The config file to read: `--config` (or `IDEMCTL_CONFIG`), else

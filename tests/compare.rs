@@ -333,7 +333,7 @@ fn csv_header_without_rows(db: &TestDb) {
     assert_eq!(clusters.stdout, "cluster,original_id,extra_ids,count,first_at,span_seconds,cause,values\n");
     let rows =
         scan(db, "payments", &["--format", "csv", "--output", "rows", "--sum", "amount_cents", "--by", "account"]);
-    assert_eq!(rows.stdout, "cluster,original_id,duplicate_id,gap_seconds,cause,by,sum\n");
+    assert_eq!(rows.stdout, "cluster,original_id,duplicate_id,gap_seconds,cause,account,amount_cents\n");
     let bare = scan(db, "payments", &["--format", "csv", "--no-header"]);
     assert_eq!(bare.stdout, "");
 }

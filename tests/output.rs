@@ -22,6 +22,7 @@ on_every_engine!(
     scheduled_scans_list_each_cluster_once,
     a_long_key_is_never_broken_at_100_columns,
     the_readme_cron_lines_mail_only_what_went_wrong,
+    default_tables_fit_80_and_100_columns,
 );
 
 /// Orders with three clusters: ids 1-2 (equal notes), 3-4 (NULL notes), and
@@ -504,4 +505,52 @@ fn the_progress_bar_never_lands_in_the_data_mysql() {
     if let Some(db) = TestDb::new(Engine::MySql) {
         the_progress_bar_never_lands_in_the_data(&db);
     }
+}
+
+/// The table format at 80 and 100 columns: stuck, reap's dry run, scan and
+/// expire show their compact columns as a table (no vertical records), every
+/// line within the width; doctor wraps its sentences, never cutting them;
+/// `--wide` brings the other columns back.
+fn default_tables_fit_80_and_100_columns(db: &TestDb) {
+    key_table(db);
+    orders(db);
+    let at = |width: &str, args: &[&str]| {
+        let mut cmd = db.idemctl(args);
+        cmd.env("COLUMNS", width);
+        let out = run(cmd);
+        assert!(out.code == 0 || out.code == 1, "{args:?}: {}", out.stderr);
+        let w: usize = width.parse().unwrap();
+        assert!(out.stdout.lines().all(|l| unicode_width(l) <= w), "{args:?} wider than {w}:\n{}", out.stdout);
+        assert!(!out.stdout.contains("─[ 1 ]"), "{args:?} fell back to records at {w}:\n{}", out.stdout);
+        out.stdout
+    };
+    // The header's words (a header may wrap at its spaces onto more lines).
+    let header = |table: &str| {
+        let mut words: Vec<String> = table
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.starts_with('═'))
+            .flat_map(|l| l.split_whitespace().map(String::from).collect::<Vec<_>>())
+            .collect();
+        words.sort();
+        words.join(" ")
+    };
+    let sorted = |words: &str| {
+        let mut words: Vec<&str> = words.split(' ').collect();
+        words.sort();
+        words.join(" ")
+    };
+    for width in ["80", "100"] {
+        let stuck = at(width, &["stuck"]);
+        assert_eq!(header(&stuck), sorted("operation key state age seconds"), "{stuck}");
+        let reap = at(width, &["reap", "--dry-run"]);
+        assert_eq!(header(&reap), sorted("operation key state age seconds outcome"), "{reap}");
+        let scan = at(width, &["scan", "--table", "orders"]);
+        assert_eq!(header(&scan), sorted("cluster original id extra ids count span seconds cause values"), "{scan}");
+        assert!(!scan.contains("first at"), "{scan}");
+        let doctor = at(width, &["doctor"]);
+        assert!(!doctor.contains('…'), "doctor cut a sentence:\n{doctor}");
+    }
+    let wide = run(db.idemctl(&["stuck", "--wide"]));
+    assert!(wide.stdout.contains("locked at") && wide.stdout.contains("max duration"), "{}", wide.stdout);
 }

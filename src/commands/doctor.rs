@@ -204,6 +204,8 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     db.close().await?;
 
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "checks");
+    // Reasons and fixes are sentences: wrapped, never cut.
+    out.wrap_text();
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
     crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
     for check in &checks {

@@ -23,6 +23,19 @@ use crate::pacing::{Pacer, Waited};
 use crate::report::{self, Emitter};
 use crate::timeparse;
 
+/// The run's figures at a terminal's width (--wide: every field).
+const COMPACT: [&str; 9] = [
+    "table",
+    "expired_before",
+    "dry_run",
+    "rows_deleted",
+    "rows_matching",
+    "rows_dropped",
+    "batches",
+    "elapsed_seconds",
+    "stopped",
+];
+
 #[derive(Debug, Clone, Args)]
 pub struct ExpireArgs {
     /// Delete rows created longer ago than this, instead of rows whose expiry time has passed
@@ -325,6 +338,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             summary.stopped = Some(reason);
             summary.finish(&batches, started);
             let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
+            out.compact(&COMPACT);
             out.row(&summary)?;
             out.finish_incomplete(reason)?;
             let retried = match batches.attempts() {
@@ -361,6 +375,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     db.close().await?;
     summary.finish(&batches, started);
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
+    out.compact(&COMPACT);
     out.row(&summary)?;
     if let Some(why) = not_done {
         out.finish_incomplete(NOT_DELETED)?;

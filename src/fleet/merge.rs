@@ -342,7 +342,11 @@ pub fn people_table(records: &[Record]) -> String {
         .collect();
     let term = console::Term::stderr();
     let width = term.is_term().then(|| usize::from(term.size().1));
-    crate::report::table::render(&header, &rows, crate::report::table::Layout { width, color: false, right: false })
+    crate::report::table::render(
+        &header,
+        &rows,
+        crate::report::table::Layout { width, color: false, right: false, wrap: false },
+    )
 }
 
 /// Each database's notes for people (JSON has them in `by_database`).

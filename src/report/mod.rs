@@ -37,6 +37,8 @@ pub struct Output {
     /// Whether to colour what people read.
     pub color: bool,
     pub no_header: bool,
+    /// The table format with every column.
+    pub wide: bool,
 }
 
 /// The version of the JSON and NDJSON shapes; raised when a key changes
@@ -67,6 +69,11 @@ pub struct Emitter<W: Write> {
     /// The run found nothing to report (`mark_clean`): with `--quiet`, the
     /// table format prints nothing at all, so cron mail holds only findings.
     clean: bool,
+    /// The table's columns by default (`compact`); every column with `--wide`.
+    compact: Option<Vec<String>>,
+    wide: bool,
+    /// Free text wraps at words in the table instead of being shortened.
+    wrap: bool,
 }
 
 enum Sink<W: Write> {
@@ -114,7 +121,21 @@ impl<W: Write> Emitter<W> {
             expected: Vec::new(),
             columns: Vec::new(),
             clean: false,
+            compact: None,
+            wide: output.wide,
+            wrap: false,
         }
+    }
+
+    /// The columns the table format shows unless `--wide` (those of them a
+    /// row has, in the rows' order): what a person reads at 80-100 columns.
+    pub fn compact<S: AsRef<str>>(&mut self, columns: &[S]) {
+        self.compact = Some(columns.iter().map(|c| c.as_ref().to_string()).collect());
+    }
+
+    /// In the table format, free text wraps at words instead of being shortened.
+    pub fn wrap_text(&mut self) {
+        self.wrap = true;
     }
 
     fn sink(output: &Output, out: W, format: Format) -> Sink<W> {
@@ -289,7 +310,10 @@ impl<W: Write> Emitter<W> {
             Sink::Table { out, header, rows, layout } => {
                 let silent = self.quiet && self.clean && incomplete.is_none();
                 if !rows.is_empty() && !silent {
-                    out.write_all(table::render(header, rows, *layout).as_bytes())?;
+                    let compact = self.compact.as_deref().filter(|_| !self.wide);
+                    let (header, rows) = table::shown(header, rows, compact);
+                    let layout = table::Layout { wrap: self.wrap, ..*layout };
+                    out.write_all(table::render(&header, &rows, layout).as_bytes())?;
                 }
                 out.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
@@ -526,8 +550,10 @@ pub fn say(line: &str) {
 
 /// After a table or CSV that stopped early: a line saying its rows are partial.
 fn partial(rows: usize, rows_key: &str, incomplete: Option<&str>) {
+    // A writer's one row is its run's summary, not a list: its own line says what was done.
     if let Some(reason) = incomplete
         && rows > 0
+        && rows_key != "runs"
     {
         whole_line(&format!("idemctl: the {rows_key} listed are partial: {reason}"));
     }

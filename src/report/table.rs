@@ -16,6 +16,8 @@ pub struct Layout {
     pub color: bool,
     /// Numbers to the right (the size report's figures).
     pub right: bool,
+    /// Free text too wide for its share wraps at words (else it is shortened).
+    pub wrap: bool,
 }
 
 impl Layout {
@@ -27,7 +29,7 @@ impl Layout {
             .and_then(|c| c.trim().parse::<usize>().ok())
             .filter(|w| *w > 0)
             .or_else(|| Table::new().width().map(usize::from));
-        Layout { width, color, right: false }
+        Layout { width, color, right: false, wrap: false }
     }
 }
 
@@ -70,9 +72,22 @@ pub fn render(header: &[String], rows: &[Vec<String>], layout: Layout) -> String
         widths[*i] = natural[*i].min(share).max(NARROWEST.min(natural[*i]));
         room = room.saturating_sub(widths[*i]);
     }
+    let fit = |cell: &str, w: usize| if layout.wrap { wrap_text(cell, w) } else { shorten(cell, w) };
     let cut: Vec<Vec<String>> =
-        rows.iter().map(|r| r.iter().zip(&widths).map(|(cell, w)| shorten(cell, *w)).collect()).collect();
+        rows.iter().map(|r| r.iter().zip(&widths).map(|(cell, w)| fit(cell, *w)).collect()).collect();
     table(header, &cut, &widths, layout)
+}
+
+/// The columns a table shows: `compact`'s where given (in the rows' order),
+/// and never one that is empty on every row.
+pub fn shown(header: &[String], rows: &[Vec<String>], compact: Option<&[String]>) -> (Vec<String>, Vec<Vec<String>>) {
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|i| compact.is_none_or(|c| c.iter().any(|k| super::label(k) == header[*i])))
+        .filter(|i| rows.iter().any(|r| !r[*i].is_empty()))
+        .collect();
+    let header = keep.iter().map(|i| header[*i].clone()).collect();
+    let rows = rows.iter().map(|r| keep.iter().map(|i| r[*i].clone()).collect()).collect();
+    (header, rows)
 }
 
 fn table(header: &[String], rows: &[Vec<String>], widths: &[usize], layout: Layout) -> String {
@@ -150,6 +165,26 @@ fn wrap_words(text: &str, max: usize) -> String {
         }
     }
     lines.join("\n")
+}
+
+/// A sentence wrapped at its words to `max` columns; a word longer than
+/// that (a long identifier) is split across lines rather than widen the table.
+fn wrap_text(text: &str, max: usize) -> String {
+    let mut pieces: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        let mut rest = word;
+        while width(rest) > max {
+            let cut = rest.char_indices().scan(0, |w, (i, c)| {
+                *w += UnicodeWidthStr::width(c.encode_utf8(&mut [0; 4]) as &str);
+                Some((i + c.len_utf8(), *w))
+            });
+            let at = cut.take_while(|(_, w)| *w <= max).last().map_or(rest.len(), |(i, _)| i);
+            pieces.push(rest[..at].to_string());
+            rest = &rest[at..];
+        }
+        pieces.push(rest.to_string());
+    }
+    wrap_words(&pieces.join(" "), max)
 }
 
 /// Whether a cell holds a number (a count, a size, seconds).
@@ -230,7 +265,7 @@ mod tests {
             "lease-expired",
             "note=gift wrap please, amount=12.50 EUR, currency=EUR, sku=ABC-123",
         ])];
-        let out = render(&header, &rows, Layout { width: Some(100), color: false, right: false });
+        let out = render(&header, &rows, Layout { width: Some(100), color: false, right: false, wrap: false });
         assert!(out.lines().any(|l| l.contains(key)), "{out}");
         assert!(out.lines().all(|l| width(l) <= 100), "{out}");
     }
@@ -239,7 +274,7 @@ mod tests {
     fn free_text_is_shortened_and_tokens_kept() {
         let header = strings(&["id", "reason"]);
         let rows = vec![strings(&["123456789", "a long explanation of what was found and why it matters to the run"])];
-        let out = render(&header, &rows, Layout { width: Some(40), color: false, right: false });
+        let out = render(&header, &rows, Layout { width: Some(40), color: false, right: false, wrap: false });
         assert!(out.contains("123456789") && out.contains('…'), "{out}");
         assert!(out.lines().all(|l| width(l) <= 40), "{out}");
     }
@@ -248,16 +283,24 @@ mod tests {
     fn rows_too_wide_become_records() {
         let header = strings(&["a", "b", "c"]);
         let rows = vec![strings(&["x".repeat(30).as_str(), "y".repeat(30).as_str(), "z".repeat(30).as_str()])];
-        let out = render(&header, &rows, Layout { width: Some(60), color: false, right: false });
+        let out = render(&header, &rows, Layout { width: Some(60), color: false, right: false, wrap: false });
         assert!(out.starts_with("─[ 1 ]"), "{out}");
         assert!(out.contains(&format!("a │ {}", "x".repeat(30))), "{out}");
+    }
+
+    #[test]
+    fn sentences_wrap_within_their_width() {
+        let text = "expires_at leads index idempotency_keys_expires_at_and_more: expire finds old keys";
+        let wrapped = wrap_text(text, 20);
+        assert!(wrapped.lines().all(|l| width(l) <= 20), "{wrapped}");
+        assert!(wrapped.starts_with("expires_at leads\nindex"), "{wrapped}");
     }
 
     #[test]
     fn unlimited_width_is_the_natural_table() {
         let header = strings(&["k", "v"]);
         let rows = vec![strings(&["1", &"w ".repeat(200)])];
-        let out = render(&header, &rows, Layout { width: None, color: false, right: false });
+        let out = render(&header, &rows, Layout { width: None, color: false, right: false, wrap: false });
         assert!(!out.contains('…') && out.lines().count() == 5, "{out}");
     }
 }

@@ -338,6 +338,30 @@ impl<W: Write> Findings<W> {
                 (c, _) => vec![c.to_string()],
             })
             .collect();
+        // At a terminal's width: the cluster, its rows, the gap, the cause,
+        // who was hit and the money, and the values shortened (--wide: all).
+        let by_and_sum: Vec<String> = args
+            .by
+            .iter()
+            .map(|b| by_key(b))
+            .chain(sums.iter().map(|s| flat_key(&s.name, args.by.as_deref())))
+            .collect();
+        let mut compact: Vec<String> = [
+            "cluster",
+            "original_id",
+            "kept_id",
+            "extra_ids",
+            "duplicate_id",
+            "count",
+            "span_seconds",
+            "gap_seconds",
+            "cause",
+        ]
+        .map(String::from)
+        .into();
+        compact.extend(by_and_sum);
+        compact.push("values".into());
+        emitter.compact(&compact);
         emitter.columns(columns);
         Ok(Findings {
             emitter,
