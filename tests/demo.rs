@@ -71,3 +71,21 @@ fn demo_never_replaces_another_file() {
     assert!(out.stderr.contains("not an idemctl demo database"), "{}", out.stderr);
     assert_eq!(std::fs::read(&path).unwrap(), b"not a demo");
 }
+
+/// At 80 columns the demo's output fits, its "Try next" commands broken
+/// between words with a shell continuation, so each still pastes whole.
+#[test]
+fn demo_fits_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("demo.db");
+    let mut cmd = Command::cargo_bin("idemctl").unwrap();
+    cmd.env("COLUMNS", "80").args(["demo", "--path"]).arg(&path);
+    let out = run(cmd);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let wide: Vec<&str> = out.stdout.lines().filter(|l| unicode_width::UnicodeWidthStr::width(*l) > 80).collect();
+    assert!(wide.is_empty(), "{wide:?}");
+    let next = &out.stdout[out.stdout.find("Try next:").unwrap()..];
+    assert!(next.contains(" \\\n      "), "{next}");
+    let joined = next.replace(" \\\n      ", " ");
+    assert!(joined.contains(&format!("stuck --database-url sqlite:{} --max-duration", path.display())), "{joined}");
+}

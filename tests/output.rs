@@ -550,6 +550,9 @@ fn default_tables_fit_80_and_100_columns(db: &TestDb) {
         assert!(!scan.contains("first at"), "{scan}");
         let doctor = at(width, &["doctor"]);
         assert!(!doctor.contains('…'), "doctor cut a sentence:\n{doctor}");
+        // size's lines wrap at words, each continuation indented.
+        let size = at(width, &["size"]);
+        assert!(size.contains("write rate:"), "{size}");
     }
     let wide = run(db.idemctl(&["stuck", "--wide"]));
     assert!(wide.stdout.contains("locked at") && wide.stdout.contains("max duration"), "{}", wide.stdout);

@@ -83,11 +83,47 @@ impl Demo {
         ];
         let mut out = std::io::stdout().lock();
         writeln!(out, "\nTry next:")?;
+        let width = crate::report::table::Layout::for_stdout(false).width;
         for (what, command) in steps {
-            writeln!(out, "  # {what}\n  {command}")?;
+            writeln!(out, "  # {what}\n{}", shell_lines(&command, width))?;
         }
         Ok(())
     }
+}
+
+/// A command indented two columns, broken between its words with a shell
+/// continuation (` \`) where it would pass `width`: it still pastes whole.
+fn shell_lines(command: &str, width: Option<usize>) -> String {
+    let Some(width) = width else { return format!("  {command}") };
+    // Words as the shell splits them: a space inside single quotes is not a break.
+    let mut words: Vec<String> = vec![String::new()];
+    let mut quoted = false;
+    for c in command.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => {
+                words.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        words.last_mut().expect("a word").push(c);
+    }
+    let mut lines = vec![String::from("  ")];
+    for word in &words {
+        let line = lines.last_mut().expect("a line");
+        let fresh = line.trim().is_empty();
+        if !fresh && line.len() + 1 + word.len() + 2 > width {
+            line.push_str(" \\");
+            lines.push(format!("      {word}"));
+        } else {
+            if !fresh {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines.join("\n")
 }
 
 /// A word as a POSIX shell reads it back: quoted when it holds anything
@@ -261,4 +297,19 @@ fn generate(now: DateTime<Utc>, clock: DateTime<Utc>) -> (Vec<OrderRow>, Vec<Key
         });
     }
     (order_rows, key_rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_commands_break_between_words_and_paste_whole() {
+        let command = "idemctl stuck --database-url sqlite:/tmp/idemctl-demo.db --max-duration 'POST /v1/payments=30s'";
+        let lines = shell_lines(command, Some(60));
+        assert!(lines.lines().all(|l| l.len() <= 60), "{lines}");
+        assert!(lines.contains("'POST /v1/payments=30s'"), "{lines}");
+        assert_eq!(lines.replace(" \\\n      ", " ").trim_start(), command);
+        assert_eq!(shell_lines(command, None), format!("  {command}"));
+    }
 }

@@ -439,7 +439,7 @@ impl<W: Write> Emitter<W> {
             Sink::Table { out, layout, .. } => {
                 for block in doc.blocks() {
                     match block {
-                        Block::Line(line) => writeln!(out, "{line}")?,
+                        Block::Line(line) => writeln!(out, "{}", table::wrap_line(&line, layout.width))?,
                         Block::Table { header, rows, right } => {
                             out.write_all(
                                 table::render(&header, &rows, table::Layout { right, ..*layout }).as_bytes(),

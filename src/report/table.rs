@@ -167,6 +167,40 @@ fn wrap_words(text: &str, max: usize) -> String {
     lines.join("\n")
 }
 
+/// A line for people wrapped at its words to `width` (when known), each
+/// continuation two columns further in than the line; a word longer than
+/// the width stays whole. Blank lines and leading newlines are kept.
+pub fn wrap_line(text: &str, width: Option<usize>) -> String {
+    let Some(width) = width else { return text.to_string() };
+    text.split('\n')
+        .map(|line| {
+            let indent = line.len() - line.trim_start_matches(' ').len();
+            let lead = " ".repeat(indent + 2);
+            let mut out = String::from(&line[..indent]);
+            let mut used = indent;
+            for (i, word) in line[indent..].split(' ').enumerate() {
+                let w = width_of(word);
+                if i > 0 && used + 1 + w > width {
+                    out.push('\n');
+                    out.push_str(&lead);
+                    used = lead.len();
+                } else if i > 0 {
+                    out.push(' ');
+                    used += 1;
+                }
+                out.push_str(word);
+                used += w;
+            }
+            out
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn width_of(text: &str) -> usize {
+    UnicodeWidthStr::width(text)
+}
+
 /// A sentence wrapped at its words to `max` columns; a word longer than
 /// that (a long identifier) is split across lines rather than widen the table.
 fn wrap_text(text: &str, max: usize) -> String {
@@ -286,6 +320,19 @@ mod tests {
         let out = render(&header, &rows, Layout { width: Some(60), color: false, right: false, wrap: false });
         assert!(out.starts_with("─[ 1 ]"), "{out}");
         assert!(out.contains(&format!("a │ {}", "x".repeat(30))), "{out}");
+    }
+
+    #[test]
+    fn lines_wrap_at_words_indented() {
+        let line =
+            "expiry backlog: 17,460 rows with expires_at before 2026-12-01T06:41:33Z (what expire would delete now)";
+        let wrapped = wrap_line(line, Some(60));
+        assert_eq!(
+            wrapped,
+            "expiry backlog: 17,460 rows with expires_at before\n  2026-12-01T06:41:33Z (what expire would delete now)"
+        );
+        assert_eq!(wrap_line("\n  a b", Some(3)), "\n  a\n    b");
+        assert_eq!(wrap_line(line, None), line);
     }
 
     #[test]
