@@ -97,9 +97,11 @@ fn shell_lines(command: &str, width: Option<usize>) -> String {
     let Some(width) = width else { return format!("  {command}") };
     // Words as the shell splits them: a space inside single quotes is not a break.
     let mut words: Vec<String> = vec![String::new()];
-    let mut quoted = false;
+    let (mut quoted, mut escaped) = (false, false);
     for c in command.chars() {
         match c {
+            _ if escaped => escaped = false,
+            '\\' if !quoted => escaped = true,
             '\'' => quoted = !quoted,
             ' ' if !quoted => {
                 words.push(String::new());
@@ -311,5 +313,9 @@ mod tests {
         assert!(lines.contains("'POST /v1/payments=30s'"), "{lines}");
         assert_eq!(lines.replace(" \\\n      ", " ").trim_start(), command);
         assert_eq!(shell_lines(command, None), format!("  {command}"));
+        // A path holding a quote, as `quoted` writes it: one word.
+        let path = quoted("/tmp/it's here/demo.db");
+        let lines = shell_lines(&format!("idemctl size --database-url {path}"), Some(30));
+        assert!(lines.contains(&format!("\n      {path}")), "{lines}");
     }
 }

@@ -531,21 +531,7 @@ pub fn say(line: &str) {
         return;
     }
     let width = usize::from(term.size().1).max(20);
-    let mut out = String::new();
-    let mut used = 0;
-    for word in line.split(' ') {
-        let w = unicode_width::UnicodeWidthStr::width(word);
-        if used > 0 && used + 1 + w > width {
-            out.push_str("\n  ");
-            used = 2;
-        } else if used > 0 {
-            out.push(' ');
-            used += 1;
-        }
-        out.push_str(word);
-        used += w;
-    }
-    print(&out);
+    print(&table::wrap_line(line, Some(width)));
 }
 
 /// After a table or CSV that stopped early: a line saying its rows are partial.
@@ -663,10 +649,10 @@ fn data_meets_the_bar() -> bool {
 
 #[cfg(unix)]
 fn stdout_is_a_pipe() -> bool {
-    // SAFETY: fstat writes only into the buffer it is given.
-    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
-    let ok = unsafe { libc::fstat(libc::STDOUT_FILENO, &raw mut stat) } == 0;
-    ok && (stat.st_mode & libc::S_IFMT) == libc::S_IFIFO
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else { return false };
+    std::fs::File::from(fd).metadata().is_ok_and(|m| m.file_type().is_fifo())
 }
 
 #[cfg(not(unix))]

@@ -167,11 +167,11 @@ fn wrap_words(text: &str, max: usize) -> String {
     lines.join("\n")
 }
 
-/// A line for people wrapped at its words to `width` (when known), each
+/// A line for people wrapped at its words to `limit` (when known), each
 /// continuation two columns further in than the line; a word longer than
-/// the width stays whole. Blank lines and leading newlines are kept.
-pub fn wrap_line(text: &str, width: Option<usize>) -> String {
-    let Some(width) = width else { return text.to_string() };
+/// the limit stays whole. Blank lines and leading newlines are kept.
+pub fn wrap_line(text: &str, limit: Option<usize>) -> String {
+    let Some(limit) = limit else { return text.to_string() };
     text.split('\n')
         .map(|line| {
             let indent = line.len() - line.trim_start_matches(' ').len();
@@ -179,8 +179,8 @@ pub fn wrap_line(text: &str, width: Option<usize>) -> String {
             let mut out = String::from(&line[..indent]);
             let mut used = indent;
             for (i, word) in line[indent..].split(' ').enumerate() {
-                let w = width_of(word);
-                if i > 0 && used + 1 + w > width {
+                let w = width(word);
+                if i > 0 && used + 1 + w > limit {
                     out.push('\n');
                     out.push_str(&lead);
                     used = lead.len();
@@ -197,10 +197,6 @@ pub fn wrap_line(text: &str, width: Option<usize>) -> String {
         .join("\n")
 }
 
-fn width_of(text: &str) -> usize {
-    UnicodeWidthStr::width(text)
-}
-
 /// A sentence wrapped at its words to `max` columns; a word longer than
 /// that (a long identifier) is split across lines rather than widen the table.
 fn wrap_text(text: &str, max: usize) -> String {
@@ -209,7 +205,7 @@ fn wrap_text(text: &str, max: usize) -> String {
         let mut rest = word;
         while width(rest) > max {
             let cut = rest.char_indices().scan(0, |w, (i, c)| {
-                *w += UnicodeWidthStr::width(c.encode_utf8(&mut [0; 4]) as &str);
+                *w += c.width().unwrap_or(0);
                 Some((i + c.len_utf8(), *w))
             });
             let at = cut.take_while(|(_, w)| *w <= max).last().map_or(rest.len(), |(i, _)| i);
