@@ -156,10 +156,9 @@ fn tls_sentence(text: &str) -> Option<String> {
     let name = what.trim_start_matches("Other(OtherError(").trim_end_matches(')');
     let sentence = match name {
         "CaUsedAsEndEntity" => {
-            "the server's certificate is itself a certificate authority (basicConstraints CA:TRUE), and this \
-             build's TLS (rustls) never accepts a CA certificate as a server's, even given as sslrootcert (psql \
-             does): give the server a certificate signed by that CA, without CA:TRUE, or use sslmode=require, \
-             which encrypts without verifying"
+            "the server's certificate is itself a certificate authority (basicConstraints CA:TRUE) and not one \
+             given as sslrootcert: give that certificate as sslrootcert (as psql takes it), or give the server a \
+             certificate signed by a CA, without CA:TRUE"
                 .to_string()
         }
         "UnsupportedCertVersion" => "the server's certificate is X.509 version 1, which this build's TLS refuses: \
