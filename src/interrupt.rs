@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
@@ -65,7 +65,17 @@ pub fn install() {
 /// Sets the flag as a signal would.
 pub fn raise() {
     STOP.store(true, Ordering::SeqCst);
+    grace_left();
     notify().notify_waiters();
+}
+
+/// How long statements under way may still take to end after the first
+/// signal: one grace of a second and a half for the whole run, from when the
+/// signal was first seen, however many statements wind down in turn.
+pub fn grace_left() -> Duration {
+    const GRACE: Duration = Duration::from_millis(1500);
+    static SEEN: OnceLock<Instant> = OnceLock::new();
+    GRACE.saturating_sub(SEEN.get_or_init(Instant::now).elapsed())
 }
 
 /// Whether Ctrl-C or SIGTERM has arrived.
@@ -91,5 +101,23 @@ pub async fn sleep(pause: Duration) -> bool {
     tokio::select! {
         () = tokio::time::sleep(pause) => true,
         () = wait() => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One grace for the run: a statement that winds down later has less of
+    /// it, not a grace of its own.
+    #[test]
+    fn the_grace_is_one_for_the_run() {
+        let first = grace_left();
+        assert!(first <= Duration::from_millis(1500));
+        std::thread::sleep(Duration::from_millis(200));
+        let later = grace_left();
+        assert!(later + Duration::from_millis(200) <= first, "{first:?} then {later:?}");
+        std::thread::sleep(Duration::from_millis(1400));
+        assert_eq!(grace_left(), Duration::ZERO);
     }
 }

@@ -1028,7 +1028,8 @@ fn a_self_signed_ca_certificate_given_as_its_root_is_accepted() {
         [("127.0.0.1", "verify-full", true), ("localhost", "verify-full", false), ("localhost", "verify-ca", true)]
     {
         assert_eq!(psql(host, mode), accepted, "psql {host} {mode}");
-        let run = run_at(&at(host, &format!("sslmode={mode}&sslrootcert={root}")), &["stuck", "--table", "no_such_table"]);
+        let run =
+            run_at(&at(host, &format!("sslmode={mode}&sslrootcert={root}")), &["stuck", "--table", "no_such_table"]);
         let line = one_line(&run);
         assert_eq!(run.code, 2, "{line}");
         if accepted {

@@ -339,6 +339,8 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             summary.finish(&batches, started);
             let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
             out.compact(&COMPACT);
+            out.figures();
+            out.figures();
             out.row(&summary)?;
             out.finish_incomplete(reason)?;
             let retried = match batches.attempts() {
@@ -376,6 +378,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     summary.finish(&batches, started);
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
     out.compact(&COMPACT);
+    out.figures();
     out.row(&summary)?;
     if let Some(why) = not_done {
         out.finish_incomplete(NOT_DELETED)?;

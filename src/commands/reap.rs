@@ -187,6 +187,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "keys");
     // At a terminal's width: which key, and where it stands (--wide: every column).
     out.compact(&["key", "operation", "state", "age_seconds", "outcome", "error"]);
+    out.spans(&["age_seconds"]);
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
     crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
     out.meta("action", format!("{:?}", args.action).to_lowercase(), format!("{:?}", args.action).to_lowercase())?;

@@ -45,6 +45,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "keys");
     // At a terminal's width: which key, and where it stands (--wide: every column).
     out.compact(&["key", "operation", "state", "age_seconds"]);
+    out.spans(&["age_seconds"]);
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
     crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
     let mut notes: Vec<String> = Vec::new();

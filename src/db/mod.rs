@@ -636,8 +636,9 @@ impl<'r> RowView<'r> {
 }
 
 /// Awaits a statement, unless Ctrl-C or SIGTERM comes first: then the
-/// statement has a moment to end (the canceller stops it on the server, and
-/// its error says so), and is abandoned past it. `None` when abandoned.
+/// statement has what is left of the run's grace to end (the canceller stops
+/// it on the server, and its error says so), and is abandoned past it.
+/// `None` when abandoned.
 async fn watched<T>(statement: impl Future<Output = T>) -> Option<T> {
     use futures_util::future::{Either, select};
     let interrupted = crate::interrupt::wait();
@@ -647,7 +648,7 @@ async fn watched<T>(statement: impl Future<Output = T>) -> Option<T> {
         Either::Left((done, _)) => return Some(done),
         Either::Right(((), statement)) => statement,
     };
-    tokio::time::timeout(Duration::from_millis(1500), statement).await.ok()
+    tokio::time::timeout(crate::interrupt::grace_left(), statement).await.ok()
 }
 
 impl Ctx {

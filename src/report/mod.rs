@@ -74,6 +74,11 @@ pub struct Emitter<W: Write> {
     wide: bool,
     /// Free text wraps at words in the table instead of being shortened.
     wrap: bool,
+    /// Keys in seconds that the table shows as durations for people
+    /// (`age_seconds` 93600 as `age` `1d 2h`); CSV and JSON keep the number.
+    spans: &'static [&'static str],
+    /// The rows are a run's figures, not a list (`figures`).
+    figures: bool,
 }
 
 enum Sink<W: Write> {
@@ -124,7 +129,23 @@ impl<W: Write> Emitter<W> {
             compact: None,
             wide: output.wide,
             wrap: false,
+            spans: &[],
+            figures: false,
         }
+    }
+
+    /// The rows are a run's figures, not a list: the table format shows
+    /// each as `heading: value` lines (rows apart by a blank line), and a run
+    /// that stops early says what it did in its own line, not that the rows
+    /// listed are partial.
+    pub fn figures(&mut self) {
+        self.figures = true;
+    }
+
+    /// Keys in seconds the table shows as durations for people, under their
+    /// name without `_seconds`.
+    pub fn spans(&mut self, keys: &'static [&'static str]) {
+        self.spans = keys;
     }
 
     /// The columns the table format shows unless `--wide` (those of them a
@@ -227,9 +248,18 @@ impl<W: Write> Emitter<W> {
         match &mut self.sink {
             Sink::Table { header, rows, .. } => {
                 if first {
-                    *header = fields.keys().map(|k| label(k)).collect();
+                    *header = fields.keys().map(|k| heading(self.spans, k)).collect();
                 }
-                rows.push(fields.values().map(people_cell).collect());
+                let spans = self.spans;
+                rows.push(
+                    fields
+                        .iter()
+                        .map(|(k, v)| match v.as_f64().filter(|_| spans.contains(&k.as_str())) {
+                            Some(s) => crate::timeparse::span(std::time::Duration::from_secs_f64(s.max(0.0))),
+                            None => people_cell(v),
+                        })
+                        .collect(),
+                );
             }
             Sink::Csv { csv, header } => {
                 if first && *header {
@@ -311,13 +341,19 @@ impl<W: Write> Emitter<W> {
                 let silent = self.quiet && self.clean && incomplete.is_none();
                 if !rows.is_empty() && !silent {
                     let compact = self.compact.as_deref().filter(|_| !self.wide);
-                    let (header, rows) = table::shown(header, rows, compact);
+                    let compact: Option<Vec<String>> =
+                        compact.map(|c| c.iter().map(|k| heading(self.spans, k)).collect());
+                    let (header, rows) = table::shown(header, rows, compact.as_deref());
                     let layout = table::Layout { wrap: self.wrap, ..*layout };
-                    out.write_all(table::render(&header, &rows, layout).as_bytes())?;
+                    if self.figures {
+                        out.write_all(table::as_lines(&header, &rows).as_bytes())?;
+                    } else {
+                        out.write_all(table::render(&header, &rows, layout).as_bytes())?;
+                    }
                 }
                 out.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
-                partial(self.rows, self.rows_key, incomplete);
+                partial(self.rows, self.rows_key, incomplete, self.figures);
             }
             Sink::Csv { csv, header } => {
                 if self.rows == 0 && *header && !self.columns.is_empty() && incomplete.is_none() {
@@ -325,7 +361,7 @@ impl<W: Write> Emitter<W> {
                 }
                 csv.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
-                partial(self.rows, self.rows_key, incomplete);
+                partial(self.rows, self.rows_key, incomplete, self.figures);
             }
             Sink::Ndjson { out } => {
                 let mut summary = Map::new();
@@ -535,11 +571,10 @@ pub fn say(line: &str) {
 }
 
 /// After a table or CSV that stopped early: a line saying its rows are partial.
-fn partial(rows: usize, rows_key: &str, incomplete: Option<&str>) {
-    // A writer's one row is its run's summary, not a list: its own line says what was done.
+fn partial(rows: usize, rows_key: &str, incomplete: Option<&str>, figures: bool) {
     if let Some(reason) = incomplete
         && rows > 0
-        && rows_key != "runs"
+        && !figures
     {
         whole_line(&format!("idemctl: the {rows_key} listed are partial: {reason}"));
     }
@@ -556,6 +591,15 @@ pub fn whole_line(text: &str) {
 
 fn label(key: &str) -> String {
     key.replace('_', " ")
+}
+
+/// A row key as the table's heading: a key in seconds shown as a duration
+/// (`spans`) without its `_seconds`.
+fn heading(spans: &[&str], key: &str) -> String {
+    match spans.contains(&key) {
+        true => label(key.trim_end_matches("_seconds")),
+        false => label(key),
+    }
 }
 
 /// A JSON value as one CSV field: objects (the compared values) as JSON, so

@@ -78,11 +78,25 @@ pub fn render(header: &[String], rows: &[Vec<String>], layout: Layout) -> String
     table(header, &cut, &widths, layout)
 }
 
-/// The columns a table shows: `compact`'s where given (in the rows' order),
+/// Rows as `heading: value` lines, each row's apart by a blank line.
+pub fn as_lines(header: &[String], rows: &[Vec<String>]) -> String {
+    let mut text = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        for (heading, value) in header.iter().zip(row) {
+            text.push_str(&format!("{heading}: {value}\n"));
+        }
+    }
+    text
+}
+
+/// The columns a table shows: those headed `compact` where given (in the rows' order),
 /// and never one that is empty on every row.
 pub fn shown(header: &[String], rows: &[Vec<String>], compact: Option<&[String]>) -> (Vec<String>, Vec<Vec<String>>) {
     let keep: Vec<usize> = (0..header.len())
-        .filter(|i| compact.is_none_or(|c| c.iter().any(|k| super::label(k) == header[*i])))
+        .filter(|i| compact.is_none_or(|c| c.contains(&header[*i])))
         .filter(|i| rows.iter().any(|r| !r[*i].is_empty()))
         .collect();
     let header = keep.iter().map(|i| header[*i].clone()).collect();

@@ -85,7 +85,7 @@ impl Confirm {
     ) -> Result<Findings<W>> {
         while let Some(batch) = batches.recv().await {
             // After Ctrl-C the candidates already closed are still confirmed
-            // (each lookup has a moment, as every statement then), and the
+            // (within the one grace every statement then shares), and the
             // clusters confirmed are the report: a lookup the signal
             // canceled ends the confirming, not the report.
             if let Err(err) = self.confirm_batch(batch, window_us, &mut findings).await {
