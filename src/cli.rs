@@ -132,6 +132,21 @@ impl Waits {
 pub use crate::report::Output;
 
 impl Global {
+    /// The global options as the subcommands take them in.
+    pub fn filled(&self) -> Filled {
+        let config = self.config_file();
+        let listed = crate::config::Config::load(config.as_deref()).map_or(0, |c| c.databases.len());
+        let missing_url = match (&config, listed) {
+            (Some(path), 1..) => format!(
+                "no database: give --database-url URL, or set DATABASE_URL, or pick from the {listed} \
+                 databases of {} with --database NAME, --tag T or --all-databases",
+                path.display()
+            ),
+            _ => "no database: give --database-url URL, or set DATABASE_URL".to_string(),
+        };
+        Filled { database_url: self.database_url.clone(), output: self.output(), config, missing_url }
+    }
+
     /// The report options, colour decided: `auto` colours a terminal unless
     /// `NO_COLOR` is set.
     pub fn output(&self) -> Output {
@@ -253,5 +268,22 @@ pub(crate) fn max_duration(text: &str) -> Result<(Option<String>, Duration), Str
     match text.rsplit_once('=') {
         Some((op, dur)) => Ok((Some(op.trim().to_string()), crate::timeparse::duration(dur)?)),
         None => Ok((None, crate::timeparse::duration(text).map_err(|e| format!("{e}; or give OP=DURATION"))?)),
+    }
+}
+
+/// The global options as a subcommand's arguments take them in: the
+/// database URL, the report's options and the config file.
+pub struct Filled {
+    pub database_url: Option<String>,
+    pub output: Output,
+    pub config: Option<PathBuf>,
+    /// What to say when the command needs a database and none was given.
+    pub missing_url: String,
+}
+
+impl Filled {
+    /// The database URL, or why there is none.
+    pub fn url(&self) -> anyhow::Result<String> {
+        self.database_url.clone().ok_or_else(|| anyhow::anyhow!("{}", self.missing_url))
     }
 }

@@ -11,13 +11,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result};
 use prometheus::{Encoder, GaugeVec, Opts, Registry, TextEncoder};
 
-/// One figure a command recorded.
-pub struct Sample {
-    name: &'static str,
-    help: &'static str,
-    labels: Vec<(&'static str, String)>,
-    value: f64,
-}
+pub use crate::scope::Sample;
 
 /// One database's run in a fleet: its figures, labelled with its name.
 pub struct Run {

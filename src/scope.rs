@@ -21,6 +21,15 @@ pub trait Merge: Send + Sync {
     fn end(&self, index: usize, incomplete: Option<&str>);
 }
 
+/// One figure a command recorded for `--metrics-file` (kept here, where a
+/// fleet's database gathers its own, so that the scope imports nothing).
+pub struct Sample {
+    pub(crate) name: &'static str,
+    pub(crate) help: &'static str,
+    pub(crate) labels: Vec<(&'static str, String)>,
+    pub(crate) value: f64,
+}
+
 tokio::task_local! {
     static SCOPE: Arc<Scope>;
 }
@@ -33,7 +42,7 @@ pub struct Scope {
     /// The fleet's progress lines, when a person watches; this database's line.
     pub line: Option<(indicatif::MultiProgress, indicatif::ProgressBar)>,
     /// The figures the command recorded for `--metrics-file`.
-    pub samples: Mutex<Vec<crate::metrics::Sample>>,
+    pub samples: Mutex<Vec<Sample>>,
 }
 
 /// The scope of the task this runs in, if it runs for a fleet's database.
@@ -68,7 +77,7 @@ impl Scope {
     }
 
     /// Records a figure for `--metrics-file`.
-    pub fn sample(&self, sample: crate::metrics::Sample) {
+    pub fn sample(&self, sample: Sample) {
         self.samples.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(sample);
     }
 

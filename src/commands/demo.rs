@@ -301,6 +301,69 @@ fn generate(now: DateTime<Utc>, clock: DateTime<Utc>) -> (Vec<OrderRow>, Vec<Key
     (order_rows, key_rows)
 }
 
+impl crate::commands::Definition for DemoArgs {
+    fn name(&self) -> &'static str {
+        "demo"
+    }
+    fn rows_key(&self) -> &'static str {
+        "rows"
+    }
+    fn effect(&self) -> crate::commands::Effect {
+        crate::commands::Effect::None
+    }
+    fn limit_runtime(&mut self, _: std::time::Duration) {}
+    fn across_databases(&self) -> Result<(), &'static str> {
+        Err("this command runs on no database")
+    }
+    fn totals(&self) -> crate::commands::Totals {
+        crate::commands::Totals::Summaries
+    }
+    fn metrics_labels(&self) -> Option<(String, String)> {
+        None
+    }
+    fn for_database(&self, _: &str, _: &str) -> Box<dyn crate::commands::Definition> {
+        Box::new(self.clone())
+    }
+    fn state_path(&self) -> Option<&std::path::Path> {
+        None
+    }
+    fn take_global(&mut self, global: &crate::cli::Filled) -> Result<()> {
+        let _ = global;
+        Ok(())
+    }
+    fn run(self: Box<Self>) -> futures_util::future::BoxFuture<'static, Result<crate::exit::Outcome>> {
+        Box::pin(crate::commands::abortable(demo_then_scan(*self)))
+    }
+}
+
+/// The demo: a database with damage, a scan of it, and what to try next.
+async fn demo_then_scan(args: DemoArgs) -> Result<crate::exit::Outcome> {
+    use crate::commands::Definition;
+    use clap::Parser;
+    let demo = create(&args).await?;
+    let line = demo.scan_line();
+    let ScanLine { global, command: Only::Scan(mut scan) } = ScanLine::try_parse_from(line.iter().map(String::as_str))?;
+    scan.take_global(&global.filled())?;
+    crate::commands::scan::run(*scan).await?;
+    demo.try_next()?;
+    Ok(crate::exit::Outcome::Clean)
+}
+
+/// The demo's scan line, as the command line reads it.
+#[derive(clap::Parser)]
+#[command(name = "idemctl")]
+struct ScanLine {
+    #[command(flatten)]
+    global: crate::cli::Global,
+    #[command(subcommand)]
+    command: Only,
+}
+
+#[derive(clap::Subcommand)]
+enum Only {
+    Scan(Box<crate::commands::scan::ScanArgs>),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

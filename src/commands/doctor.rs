@@ -824,3 +824,37 @@ fn natural_unique(table: &Table) -> Check {
         ),
     }
 }
+
+impl crate::commands::Definition for DoctorArgs {
+    fn name(&self) -> &'static str {
+        "doctor"
+    }
+    fn rows_key(&self) -> &'static str {
+        "checks"
+    }
+    fn effect(&self) -> crate::commands::Effect {
+        crate::commands::Effect::Reads
+    }
+    fn limit_runtime(&mut self, _: std::time::Duration) {}
+    fn across_databases(&self) -> Result<(), &'static str> {
+        Ok(())
+    }
+    fn totals(&self) -> crate::commands::Totals {
+        crate::commands::Totals::Summaries
+    }
+    fn metrics_labels(&self) -> Option<(String, String)> {
+        Some(crate::commands::key_table_labels(&self.connect.database_url, &self.mapping))
+    }
+    fn for_database(&self, url: &str, _: &str) -> Box<dyn crate::commands::Definition> {
+        Box::new(DoctorArgs { connect: self.connect.on(url), ..self.clone() })
+    }
+    fn state_path(&self) -> Option<&std::path::Path> {
+        None
+    }
+    fn take_global(&mut self, global: &crate::cli::Filled) -> Result<()> {
+        crate::commands::take_for_key_table(global, &mut self.connect, &mut self.report, &mut self.mapping)
+    }
+    fn run(self: Box<Self>) -> futures_util::future::BoxFuture<'static, Result<Outcome>> {
+        Box::pin(crate::commands::abortable(run(*self)))
+    }
+}

@@ -562,3 +562,39 @@ impl Purge<'_> {
         }
     }
 }
+
+impl crate::commands::Definition for ExpireArgs {
+    fn name(&self) -> &'static str {
+        "expire"
+    }
+    fn rows_key(&self) -> &'static str {
+        "runs"
+    }
+    fn effect(&self) -> crate::commands::Effect {
+        crate::commands::Effect::Writes { dry_run: self.dry_run, max_runtime: self.max_runtime }
+    }
+    fn limit_runtime(&mut self, left: std::time::Duration) {
+        crate::commands::limited(&mut self.max_runtime, left);
+    }
+    fn across_databases(&self) -> Result<(), &'static str> {
+        Ok(())
+    }
+    fn totals(&self) -> crate::commands::Totals {
+        crate::commands::Totals::RunFigures
+    }
+    fn metrics_labels(&self) -> Option<(String, String)> {
+        Some(crate::commands::key_table_labels(&self.connect.database_url, &self.mapping))
+    }
+    fn for_database(&self, url: &str, _: &str) -> Box<dyn crate::commands::Definition> {
+        Box::new(ExpireArgs { connect: self.connect.on(url), ..self.clone() })
+    }
+    fn state_path(&self) -> Option<&std::path::Path> {
+        None
+    }
+    fn take_global(&mut self, global: &crate::cli::Filled) -> Result<()> {
+        crate::commands::take_for_key_table(global, &mut self.connect, &mut self.report, &mut self.mapping)
+    }
+    fn run(self: Box<Self>) -> futures_util::future::BoxFuture<'static, Result<Outcome>> {
+        Box::pin(run(*self))
+    }
+}

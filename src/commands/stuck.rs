@@ -137,3 +137,37 @@ fn record_metrics(stuck: &[stuck::StuckKey], held: u64) {
     gauge("idemctl_stuck_oldest_age_seconds", "How long the oldest stuck key has been stuck", &[], oldest as f64);
     gauge("idemctl_stuck_held_keys", "Keys in progress that live transactions hold (not stuck)", &[], held as f64);
 }
+
+impl crate::commands::Definition for StuckArgs {
+    fn name(&self) -> &'static str {
+        "stuck"
+    }
+    fn rows_key(&self) -> &'static str {
+        "keys"
+    }
+    fn effect(&self) -> crate::commands::Effect {
+        crate::commands::Effect::Reads
+    }
+    fn limit_runtime(&mut self, _: std::time::Duration) {}
+    fn across_databases(&self) -> Result<(), &'static str> {
+        Ok(())
+    }
+    fn totals(&self) -> crate::commands::Totals {
+        crate::commands::Totals::Summaries
+    }
+    fn metrics_labels(&self) -> Option<(String, String)> {
+        Some(crate::commands::key_table_labels(&self.connect.database_url, &self.mapping))
+    }
+    fn for_database(&self, url: &str, _: &str) -> Box<dyn crate::commands::Definition> {
+        Box::new(StuckArgs { connect: self.connect.on(url), ..self.clone() })
+    }
+    fn state_path(&self) -> Option<&std::path::Path> {
+        None
+    }
+    fn take_global(&mut self, global: &crate::cli::Filled) -> Result<()> {
+        crate::commands::take_for_key_table(global, &mut self.connect, &mut self.report, &mut self.mapping)
+    }
+    fn run(self: Box<Self>) -> futures_util::future::BoxFuture<'static, Result<Outcome>> {
+        Box::pin(crate::commands::abortable(run(*self)))
+    }
+}

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::Result;
 
-use crate::commands::Command;
+use crate::commands::{Definition, Effect, Totals};
 use crate::exit::{self, Interrupted, LockHeld, Outcome};
 use crate::report::{Emitter, Output};
 use crate::scope::{self, Scope};
@@ -24,7 +24,7 @@ pub use select::{Member, select};
 
 /// How a fleet run goes.
 pub struct Plan {
-    pub command: Command,
+    pub command: Box<dyn Definition>,
     pub members: Vec<Member>,
     pub parallel: usize,
     pub output: Output,
@@ -39,9 +39,12 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     let name = command.name();
     let fleet_started = Instant::now();
     let total = members.len();
-    let writes = command.writes();
+    let (writes, max_runtime) = match command.effect() {
+        Effect::Writes { dry_run, max_runtime } => (Some(dry_run), max_runtime),
+        Effect::Reads | Effect::None => (None, None),
+    };
     if total > 1
-        && let Some(why) = command.fleet_refusal()
+        && let Err(why) = command.across_databases()
     {
         anyhow::bail!("{why}");
     }
@@ -54,14 +57,14 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     out.say_pending();
     let records =
         members.iter().map(|m| Record { name: m.name.clone(), place: m.place(), ..Record::default() }).collect();
-    let merged = Arc::new(Mutex::new(Merged::new(out, records, command.rows_key() == "runs")));
+    let merged = Arc::new(Mutex::new(Merged::new(out, records, command.totals() == Totals::RunFigures)));
     let (multi, overall) = progress_lines(name, total, output.quiet);
     let permits = Arc::new(tokio::sync::Semaphore::new(parallel));
     let mut tasks = tokio::task::JoinSet::new();
     let mut begun = 0;
     let mut metrics = Vec::with_capacity(total);
     // A writer's --max-runtime is the whole run's: a cron slot ends for every database at once.
-    let deadline = command.max_runtime().map(|limit| fleet_started + limit);
+    let deadline = max_runtime.map(|limit| fleet_started + limit);
     for (index, member) in members.into_iter().enumerate() {
         let permit = tokio::select! {
             permit = Arc::clone(&permits).acquire_owned() => permit?,
@@ -79,7 +82,13 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
             line,
             samples: Mutex::new(Vec::new()),
         });
-        let work = member.url.map(|url| command.for_database(&url, &member.name).limit_runtime(left));
+        let work = member.url.map(|url| {
+            let mut work = command.for_database(&url, &member.name);
+            if let Some(left) = left {
+                work.limit_runtime(left);
+            }
+            work
+        });
         let overall = overall.clone();
         tasks.spawn(async move {
             let (started, clock) = (SystemTime::now(), Instant::now());
@@ -87,7 +96,7 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
                 Ok(work) => {
                     // A bug that panics fails its database alone.
                     use futures_util::FutureExt;
-                    let run = scope::within(Arc::clone(&scope), Box::pin(crate::commands::run(work)));
+                    let run = scope::within(Arc::clone(&scope), work.run());
                     std::panic::AssertUnwindSafe(run).catch_unwind().await.unwrap_or_else(|_| {
                         Err(anyhow::anyhow!("idemctl stopped on a bug here (a panic, said above): please report it"))
                     })

@@ -318,3 +318,48 @@ async fn cluster(
     let _ = candidates.send(pending).await;
     Ok((rows.scanned, detector.stats, false))
 }
+
+impl crate::commands::Definition for ScanArgs {
+    fn name(&self) -> &'static str {
+        "scan"
+    }
+    fn rows_key(&self) -> &'static str {
+        ScanArgs::rows_key(self)
+    }
+    fn effect(&self) -> crate::commands::Effect {
+        crate::commands::Effect::Reads
+    }
+    fn limit_runtime(&mut self, _: std::time::Duration) {}
+    fn across_databases(&self) -> Result<(), &'static str> {
+        match &self.state {
+            Some(path) if !path.to_string_lossy().contains("{database}") => {
+                Err("--state across several databases needs {database} in its path, so that each keeps its own")
+            }
+            _ => Ok(()),
+        }
+    }
+    fn totals(&self) -> crate::commands::Totals {
+        crate::commands::Totals::Summaries
+    }
+    fn metrics_labels(&self) -> Option<(String, String)> {
+        Some((crate::db::Target::new(&self.connect.database_url).place(), self.table.clone()))
+    }
+    fn for_database(&self, url: &str, name: &str) -> Box<dyn crate::commands::Definition> {
+        let file_name: String =
+            name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect();
+        let state = self.state.as_ref().map(|p| p.to_string_lossy().replace("{database}", &file_name).into());
+        Box::new(ScanArgs { connect: self.connect.on(url), state, ..self.clone() })
+    }
+    fn state_path(&self) -> Option<&std::path::Path> {
+        self.state.as_deref()
+    }
+    fn take_global(&mut self, global: &crate::cli::Filled) -> Result<()> {
+        self.connect.database_url = global.url()?;
+        self.report = global.output.clone();
+        self.config = global.config.clone();
+        Ok(())
+    }
+    fn run(self: Box<Self>) -> futures_util::future::BoxFuture<'static, Result<Outcome>> {
+        Box::pin(crate::commands::abortable(run(*self)))
+    }
+}

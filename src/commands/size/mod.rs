@@ -864,6 +864,43 @@ fn bar(n: u64, max: u64, width: usize) -> String {
     s
 }
 
+impl crate::commands::Definition for SizeArgs {
+    fn name(&self) -> &'static str {
+        "size"
+    }
+    fn rows_key(&self) -> &'static str {
+        "figures"
+    }
+    fn effect(&self) -> crate::commands::Effect {
+        crate::commands::Effect::Reads
+    }
+    fn limit_runtime(&mut self, _: std::time::Duration) {}
+    fn across_databases(&self) -> Result<(), &'static str> {
+        Ok(())
+    }
+    fn totals(&self) -> crate::commands::Totals {
+        crate::commands::Totals::Summaries
+    }
+    fn metrics_labels(&self) -> Option<(String, String)> {
+        self.database_url.as_deref().map(|url| crate::commands::key_table_labels(url, &self.mapping))
+    }
+    fn for_database(&self, url: &str, _: &str) -> Box<dyn crate::commands::Definition> {
+        Box::new(SizeArgs { database_url: Some(url.to_string()), ..self.clone() })
+    }
+    fn state_path(&self) -> Option<&std::path::Path> {
+        None
+    }
+    fn take_global(&mut self, global: &crate::cli::Filled) -> Result<()> {
+        self.database_url = global.database_url.clone();
+        self.report = global.output.clone();
+        self.mapping.config = global.config.clone();
+        Ok(())
+    }
+    fn run(self: Box<Self>) -> futures_util::future::BoxFuture<'static, Result<Outcome>> {
+        Box::pin(crate::commands::abortable(run(*self)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
