@@ -10,13 +10,25 @@ use crate::db::catalog::Table;
 use crate::db::lock::{self, TableLock};
 use crate::db::{self, Access, Db, Writer};
 
-/// Why a batch loop stopped before its work was done.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why a writing run stopped before its work was done: the summary's
+/// `stopped`, written as its kebab-case name (`max-runtime`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Stopped {
     /// Ctrl-C or SIGTERM: the run ends with exit 130.
     Interrupted,
     /// `--max-runtime` passed: the rest waits for the next run.
     MaxRuntime,
+    /// A load figure passed `--critical-load`.
+    CriticalLoad,
+    /// A replica stayed behind past `--max-lag-wait`.
+    MaxLagWait,
+    /// A throttle held the run past `--max-throttle-wait`.
+    MaxThrottleWait,
+    /// Rows matched stayed after their batches (a trigger, a rule, a policy).
+    RowsNotDeleted,
+    /// Any other error.
+    Error,
 }
 
 impl Stopped {
@@ -24,6 +36,11 @@ impl Stopped {
         match self {
             Stopped::Interrupted => "interrupted",
             Stopped::MaxRuntime => "max-runtime",
+            Stopped::CriticalLoad => "critical-load",
+            Stopped::MaxLagWait => "max-lag-wait",
+            Stopped::MaxThrottleWait => "max-throttle-wait",
+            Stopped::RowsNotDeleted => "rows-not-deleted",
+            Stopped::Error => "error",
         }
     }
 }

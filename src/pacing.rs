@@ -15,38 +15,54 @@ use crate::batch_run::{BatchRun, Stopped};
 use crate::cli::Pace;
 use crate::db::{self, Access, Db, Target, pace};
 
-/// Time the run spent waiting, by what held it.
-#[derive(Debug, Clone, Default, Serialize)]
+/// Time the run spent waiting, by what held it, and its pauses. In JSON as
+/// `purge_seconds`, `load_seconds`, `lag_seconds`, `autovacuum_seconds`,
+/// `sleep_seconds` and `held_when_stopped`.
+#[derive(Debug, Clone, Default)]
 pub struct Waited {
-    pub purge_seconds: f64,
-    pub load_seconds: f64,
-    pub lag_seconds: f64,
-    pub autovacuum_seconds: f64,
+    /// Seconds held, by what held the run.
+    pub held: std::collections::BTreeMap<Hold, f64>,
+    /// Seconds of the pauses between batches (`--sleep`, `--nice-ratio`).
     pub sleep_seconds: f64,
-    /// What held the run when it stopped (--max-runtime, Ctrl-C) before a
-    /// batch: `purge`, `load`, `lag` or `autovacuum`; `null` otherwise.
-    pub held_when_stopped: Option<&'static str>,
+    /// What held the run when it stopped (--max-runtime, Ctrl-C) before a batch.
+    pub held_when_stopped: Option<Hold>,
+}
+
+impl Serialize for Waited {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(Hold::ALL.len() + 2))?;
+        for hold in Hold::ALL {
+            map.serialize_entry(&format!("{}_seconds", hold.name()), &self.seconds(hold))?;
+        }
+        map.serialize_entry("sleep_seconds", &self.sleep_seconds)?;
+        map.serialize_entry("held_when_stopped", &self.held_when_stopped.map(Hold::name))?;
+        map.end()
+    }
 }
 
 impl Waited {
+    /// Seconds `hold` held the run.
+    pub fn seconds(&self, hold: Hold) -> f64 {
+        self.held.get(&hold).copied().unwrap_or(0.0)
+    }
+
     /// Whether a run that --max-runtime stopped (`out_of_time`) changed
     /// nothing because a throttle held it all along; says so, since cron
     /// should hear of it (exit 1) before the backlog grows.
     pub fn stalled(&self, command: &str, out_of_time: bool, changed: u64) -> bool {
         let Some(held) = self.held_when_stopped.filter(|_| out_of_time && changed == 0) else { return false };
-        crate::report::say(&format!("{command} made no progress: {held} held it until --max-runtime (exit 1)"));
+        crate::report::say(&format!(
+            "{command} made no progress: {} held it until --max-runtime (exit 1)",
+            held.name()
+        ));
         true
     }
 
     /// The time per throttle, as metrics (`idemctl_waited_seconds`).
     pub fn metrics(&self) {
-        for (throttle, seconds) in [
-            ("purge", self.purge_seconds),
-            ("load", self.load_seconds),
-            ("lag", self.lag_seconds),
-            ("autovacuum", self.autovacuum_seconds),
-            ("sleep", self.sleep_seconds),
-        ] {
+        let held = Hold::ALL.map(|hold| (hold.name(), self.seconds(hold)));
+        for (throttle, seconds) in held.into_iter().chain([("sleep", self.sleep_seconds)]) {
             crate::metrics::gauge(
                 "idemctl_waited_seconds",
                 "Time this run waited before its batches, by what held it",
@@ -61,7 +77,7 @@ impl Waited {
 /// (`critical-load`, `max-lag-wait`, `max-throttle-wait`) and the line said.
 #[derive(Debug)]
 pub struct ThrottleStop {
-    pub reason: &'static str,
+    pub reason: Stopped,
     pub message: String,
 }
 
@@ -75,12 +91,12 @@ impl std::error::Error for ThrottleStop {}
 
 impl ThrottleStop {
     /// The reason a failed run stopped: a throttle's, or `error`.
-    pub fn reason_of(err: &anyhow::Error) -> &'static str {
-        err.chain().find_map(|e| e.downcast_ref::<ThrottleStop>()).map_or("error", |t| t.reason)
+    pub fn reason_of(err: &anyhow::Error) -> Stopped {
+        err.chain().find_map(|e| e.downcast_ref::<ThrottleStop>()).map_or(Stopped::Error, |t| t.reason)
     }
 }
 
-fn stop(reason: &'static str, message: String) -> anyhow::Error {
+fn stop(reason: Stopped, message: String) -> anyhow::Error {
     ThrottleStop { reason, message }.into()
 }
 
@@ -214,7 +230,7 @@ impl Pacer {
         let mut holding: Option<Hold> = None;
         loop {
             if let Some(stopped) = run.should_stop() {
-                self.waited.held_when_stopped = holding.map(Hold::name);
+                self.waited.held_when_stopped = holding;
                 return Ok(Some(stopped));
             }
             for t in &self.critical_load {
@@ -222,7 +238,7 @@ impl Pacer {
                 if now >= t.limit {
                     let said =
                         format!("{} is {now} (--critical-load {}={}): the server is too busy", t.name, t.name, t.limit);
-                    return Err(stop("critical-load", said));
+                    return Err(stop(Stopped::CriticalLoad, said));
                 }
             }
             let held = if self.purge_behind(db).await {
@@ -237,7 +253,7 @@ impl Pacer {
                 let since = *lag_since.get_or_insert_with(Instant::now);
                 if since.elapsed() >= self.pace.max_lag_wait {
                     let waited = crate::timeparse::short(self.pace.max_lag_wait);
-                    return Err(stop("max-lag-wait", format!("{why} for {waited} (--max-lag-wait)")));
+                    return Err(stop(Stopped::MaxLagWait, format!("{why} for {waited} (--max-lag-wait)")));
                 }
                 Some(Hold::Lag)
             } else {
@@ -259,20 +275,15 @@ impl Pacer {
                 if since.elapsed() >= self.pace.max_throttle_wait {
                     let waited = crate::timeparse::short(self.pace.max_throttle_wait);
                     let said = format!("{} for {waited} (--max-throttle-wait)", self.why_held(db, hold).await);
-                    return Err(stop("max-throttle-wait", said));
+                    return Err(stop(Stopped::MaxThrottleWait, said));
                 }
             }
             holding = Some(hold);
             if !crate::interrupt::sleep(step).await {
-                self.waited.held_when_stopped = Some(hold.name());
+                self.waited.held_when_stopped = Some(hold);
                 return Ok(Some(Stopped::Interrupted));
             }
-            let seconds = match hold {
-                Hold::Purge => &mut self.waited.purge_seconds,
-                Hold::Load => &mut self.waited.load_seconds,
-                Hold::Lag => &mut self.waited.lag_seconds,
-                Hold::Vacuum => &mut self.waited.autovacuum_seconds,
-            };
+            let seconds = self.waited.held.entry(hold).or_default();
             *seconds = to_ms(*seconds + step.as_secs_f64());
         }
     }
@@ -414,16 +425,23 @@ fn to_ms(seconds: f64) -> f64 {
 }
 
 /// What held a batch back.
-#[derive(Debug, Clone, Copy)]
-enum Hold {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Hold {
+    /// InnoDB's purge had not caught up (`--max-history`).
     Purge,
+    /// The server was busy (`--max-load`).
     Load,
+    /// A replica was behind (`--max-lag`).
     Lag,
+    /// A VACUUM worked on the table (`--wait-for-autovacuum`).
     Vacuum,
 }
 
 impl Hold {
-    fn name(self) -> &'static str {
+    pub const ALL: [Hold; 4] = [Hold::Purge, Hold::Load, Hold::Lag, Hold::Vacuum];
+
+    /// Its name in the summary and the metrics.
+    pub fn name(self) -> &'static str {
         match self {
             Hold::Purge => "purge",
             Hold::Load => "load",
@@ -467,4 +485,26 @@ async fn threshold(db: &mut Db, given: &str, factor: f64) -> Result<Threshold> {
             Threshold { name: given.trim().to_string(), limit: (now * factor).max(now + 1.0) }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The summary's JSON is as it was when these were strings: each stop
+    /// reason by its kebab-case name, the waits by `<hold>_seconds`.
+    #[test]
+    fn stop_reasons_and_waits_keep_their_json() {
+        use Stopped::*;
+        for reason in [Interrupted, MaxRuntime, CriticalLoad, MaxLagWait, MaxThrottleWait, RowsNotDeleted, Error] {
+            assert_eq!(serde_json::to_value(reason).unwrap(), serde_json::json!(reason.as_str()));
+        }
+        assert_eq!(serde_json::to_value(MaxRuntime).unwrap(), "max-runtime");
+        let mut waited = Waited { sleep_seconds: 0.5, held_when_stopped: Some(Hold::Vacuum), ..Waited::default() };
+        waited.held.insert(Hold::Lag, 2.0);
+        assert_eq!(
+            serde_json::to_string(&waited).unwrap(),
+            r#"{"purge_seconds":0.0,"load_seconds":0.0,"lag_seconds":2.0,"autovacuum_seconds":0.0,"sleep_seconds":0.5,"held_when_stopped":"autovacuum"}"#
+        );
+    }
 }

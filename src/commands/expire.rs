@@ -113,7 +113,7 @@ struct Summary {
     unreadable_rows: u64,
     /// What became of rows in progress: kept, or deleted once their lease had expired too.
     in_progress: &'static str,
-    stopped: Option<&'static str>,
+    stopped: Option<Stopped>,
     /// Time spent waiting, by what held the run (purge, load, lag, pauses).
     waited: Waited,
     /// Expired rows counted after a run --max-runtime stopped (for the metrics).
@@ -308,7 +308,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         // Stopped by --max-runtime, uncounted (--quiet): the backlog left,
         // for the metrics' alerts.
         if result.is_ok()
-            && summary.stopped == Some(Stopped::MaxRuntime.as_str())
+            && summary.stopped == Some(Stopped::MaxRuntime)
             && summary.rows_matching.is_none()
             && crate::metrics::wanted()
         {
@@ -342,7 +342,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             out.figures();
             out.figures();
             out.row(&summary)?;
-            out.finish_incomplete(reason)?;
+            out.finish_incomplete(reason.as_str())?;
             let retried = match batches.attempts() {
                 0 => String::new(),
                 n => format!(" after {n} retries"),
@@ -364,7 +364,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         let refused = summary.refused_keys.len() as u64;
         if left > refused && (summary.rows_deleted == 0 || left > summary.rows_deleted) {
             let left_text = if left > LEFT_CAP { format!("more than {LEFT_CAP}") } else { left.to_string() };
-            summary.stopped = Some(NOT_DELETED);
+            summary.stopped = Some(Stopped::RowsNotDeleted);
             summary.backlog_after = Some(left);
             not_done = Some(format!(
                 "expire walked the whole table and deleted {} rows, but {left_text} rows still match: DELETE does not \
@@ -381,19 +381,19 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     out.figures();
     out.row(&summary)?;
     if let Some(why) = not_done {
-        out.finish_incomplete(NOT_DELETED)?;
+        out.finish_incomplete(Stopped::RowsNotDeleted.as_str())?;
         return Err(anyhow::anyhow!(why));
     }
-    let out_of_time = summary.stopped == Some(Stopped::MaxRuntime.as_str());
+    let out_of_time = summary.stopped == Some(Stopped::MaxRuntime);
     let stalled = summary.waited.stalled("expire", out_of_time, summary.rows_deleted);
     // A dry run's plan is its data, unless it has nothing to do.
     let planned = args.dry_run && summary.rows_matching != Some(0);
     out.mark_clean(!planned && summary.refused_keys.is_empty() && !stalled);
     match summary.stopped {
-        Some(reason) if reason == Stopped::Interrupted.as_str() => out.finish_incomplete(reason)?,
+        Some(Stopped::Interrupted) => out.finish_incomplete(Stopped::Interrupted.as_str())?,
         _ => out.finish()?,
     }
-    if summary.stopped == Some(Stopped::Interrupted.as_str()) {
+    if summary.stopped == Some(Stopped::Interrupted) {
         let done = match summary.rows_deleted {
             0 => "nothing was deleted".to_string(),
             rows => format!("the {rows} rows deleted before it stay deleted"),
@@ -455,9 +455,6 @@ async fn retire_partitions(
 /// Rows counted after a run, at most, to tell whether it did its work.
 const LEFT_CAP: u64 = 100_000;
 
-/// Why a run that went to its end failed: rows it should have deleted stay.
-const NOT_DELETED: &str = "rows-not-deleted";
-
 /// The batch loop of one run.
 struct Purge<'a> {
     args: &'a ExpireArgs,
@@ -482,11 +479,11 @@ impl Purge<'_> {
         let mut _relocked = None;
         loop {
             if let Some(stopped) = batches.should_stop() {
-                summary.stopped = Some(stopped.as_str());
+                summary.stopped = Some(stopped);
                 return Ok(());
             }
             if let Some(stopped) = pacer.before_batch(db, batches).await? {
-                summary.stopped = Some(stopped.as_str());
+                summary.stopped = Some(stopped);
                 return Ok(());
             }
             let batch_started = Instant::now();
@@ -503,7 +500,7 @@ impl Purge<'_> {
                         continue;
                     }
                     AfterFailure::Interrupted => {
-                        summary.stopped = Some(Stopped::Interrupted.as_str());
+                        summary.stopped = Some(Stopped::Interrupted);
                         return Ok(());
                     }
                     AfterFailure::Stop => return Err(err),
@@ -529,7 +526,7 @@ impl Purge<'_> {
             let stopped = pacer.after_batch(db, deleted.rows, batch_started.elapsed()).await;
             summary.waited = pacer.waited.clone();
             if let Some(stopped) = stopped {
-                summary.stopped = Some(stopped.as_str());
+                summary.stopped = Some(stopped);
                 return Ok(());
             }
         }

@@ -19,7 +19,7 @@ use crate::exit::{Interrupted, Outcome};
 use crate::keys::reaping::{self, Action, FAIL_BODY, Reaping, Resolution};
 use crate::keys::stuck::{self, Durations, Held, State};
 use crate::keys::{KeyTable, Mapping, MappingArgs};
-use crate::pacing::Pacer;
+use crate::pacing::{Hold, Pacer};
 use crate::report::Emitter;
 use crate::timeparse;
 
@@ -246,26 +246,28 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     };
     let (why, text) = match (stopped, &failed) {
         (Some(Stopped::MaxRuntime), _) => (
-            Some("max-runtime"),
+            Some(Stopped::MaxRuntime),
             match waited.held_when_stopped {
-                Some("purge") => {
+                Some(Hold::Purge) => {
                     "--max-runtime reached while waiting for InnoDB's purge; the rest waits for the next run"
                 }
-                Some("load") => {
+                Some(Hold::Load) => {
                     "--max-runtime reached while the server was busy (--max-load); the rest waits for the next run"
                 }
-                Some("lag") => {
+                Some(Hold::Lag) => {
                     "--max-runtime reached while a replica was behind (--max-lag); the rest waits for the next run"
                 }
-                Some(_) => "--max-runtime reached while a VACUUM worked on the table; the rest waits for the next run",
+                Some(Hold::Vacuum) => {
+                    "--max-runtime reached while a VACUUM worked on the table; the rest waits for the next run"
+                }
                 None => "--max-runtime reached; the rest waits for the next run",
             },
         ),
-        (Some(Stopped::Interrupted), _) => (Some("interrupted"), "interrupted"),
+        (Some(stopped), _) => (Some(stopped), stopped.as_str()),
         (None, Some(err)) => (Some(crate::pacing::ThrottleStop::reason_of(err)), "by the error below"),
         (None, None) => (None, ""),
     };
-    out.summary("stopped", why, text)?;
+    out.summary("stopped", why.map(Stopped::as_str), text)?;
     out.summary("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
     let stalled = waited.stalled("reap", stopped == Some(Stopped::MaxRuntime), counts.values().sum());
     let findings = stalled
@@ -274,7 +276,9 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
             .any(|r| counts.get(r.as_str()).is_some_and(|n| *n > 0));
     out.mark_clean(!args.dry_run && !findings);
     match (why, &failed) {
-        (Some(reason), Some(_)) | (Some(reason @ "interrupted"), None) => out.finish_incomplete(reason)?,
+        (Some(reason), Some(_)) | (Some(reason @ Stopped::Interrupted), None) => {
+            out.finish_incomplete(reason.as_str())?
+        }
         _ => out.finish()?,
     }
     if let Some(err) = failed {
@@ -302,10 +306,10 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
 /// The waits of a run for people; nothing when it did not wait.
 fn waited_text(w: &crate::pacing::Waited) -> String {
     let parts: Vec<String> = [
-        ("purge", w.purge_seconds),
-        ("load", w.load_seconds),
-        ("replica lag", w.lag_seconds),
-        ("autovacuum", w.autovacuum_seconds),
+        ("purge", w.seconds(Hold::Purge)),
+        ("load", w.seconds(Hold::Load)),
+        ("replica lag", w.seconds(Hold::Lag)),
+        ("autovacuum", w.seconds(Hold::Vacuum)),
         ("pauses", w.sleep_seconds),
     ]
     .iter()
@@ -313,7 +317,7 @@ fn waited_text(w: &crate::pacing::Waited) -> String {
     .map(|(what, s)| format!("{s:.1}s on {what}"))
     .collect();
     match w.held_when_stopped {
-        Some(held) => format!("{} (stopped while held by {held})", parts.join(", ")),
+        Some(held) => format!("{} (stopped while held by {})", parts.join(", "), held.name()),
         None => parts.join(", "),
     }
 }
