@@ -14,7 +14,6 @@ pub mod interrupt;
 pub mod keys;
 pub mod metrics;
 pub mod nearmiss;
-pub mod pacing;
 pub mod report;
 pub mod scope;
 pub mod timeparse;

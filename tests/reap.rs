@@ -225,7 +225,33 @@ fn a_table_without_status_and_epoch_seconds(db: &TestDb) {
     assert!(out.stderr.contains("--action fail needs a status column"), "{}", out.stderr);
 }
 
+/// A key mapping that names two rows per key (no scope where the table has
+/// two rows of one key): one key's change reaches both rows, so it is undone
+/// and said, never kept, and never halved without end.
+fn a_change_that_reaches_two_rows_is_undone(db: &TestDb) {
+    let (text, ts) = match db.engine {
+        Engine::Postgres => ("text", "timestamptz"),
+        Engine::MySql => ("VARCHAR(100)", "DATETIME(6)"),
+        Engine::Sqlite => ("TEXT", "TEXT"),
+    };
+    db.exec(&format!(
+        "CREATE TABLE twice (idempotency_key {text} NOT NULL, status {text} NOT NULL, locked_at {ts} NULL, \
+         created_at {ts} NOT NULL, expires_at {ts} NOT NULL)"
+    ));
+    let (old, later) = (common::ago(db, chrono::Duration::minutes(120)), common::ago(db, chrono::Duration::days(-1)));
+    db.exec(&format!(
+        "INSERT INTO twice VALUES ('k', 'in_progress', {old}, {old}, {later}), ('k', 'in_progress', {old}, {old}, {later})"
+    ));
+    let before = db.column("SELECT status FROM twice ORDER BY status");
+    let out = reap(db, &["--table", "twice", "--key-column", "idempotency_key", "--batch-size", "1"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(outcomes(&out), pairs(&[("k", "error"), ("k", "error")]), "{}", out.stdout);
+    assert!(out.stdout.contains("its change reached 2 rows, not one: undone"), "{}", out.stdout);
+    assert_eq!(db.column("SELECT status FROM twice ORDER BY status"), before, "nothing changed");
+}
+
 on_every_engine!(
+    a_change_that_reaches_two_rows_is_undone,
     sigterm_rolls_back_the_batch_under_way,
     release_then_a_retry_takes_over,
     fail_stores_the_error,

@@ -9,7 +9,8 @@ use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
-use crate::batch_run::{self, AfterFailure, BatchRun, RunStopped, Stopped};
+use crate::batch_run::pacing::{Pacer, Waited};
+use crate::batch_run::{self, BatchRun, BatchWork, Ended, Halves, RunStopped, Stopped};
 use crate::cli::{Connect, Limits, OnError, Output, Pace};
 use crate::db::catalog::Table;
 use crate::db::partitions;
@@ -19,7 +20,6 @@ use crate::exit::{Interrupted, Outcome};
 use crate::keys::expiry::{self, Expiry};
 use crate::keys::stuck::Durations;
 use crate::keys::{KeyTable, Mapping, MappingArgs};
-use crate::pacing::{Pacer, Waited};
 use crate::report::{self, Emitter};
 use crate::timeparse;
 
@@ -287,7 +287,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             if !args.pace.batch_time.is_zero() {
                 crate::report::say(&format!(
                     "dry run: batches start at {} rows and adapt to take about {} each (--batch-time), {} rows at most (--batch-size)",
-                    crate::units::grouped(crate::pacing::first_batch(args.batch_size)),
+                    crate::units::grouped(crate::batch_run::pacing::first_batch(args.batch_size)),
                     timeparse::short(args.pace.batch_time),
                     crate::units::grouped(args.batch_size)
                 ));
@@ -295,14 +295,30 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         }
     } else {
         let bar = report::progress(args.report.quiet, matching, "deleting");
-        let purge = Purge { args: &args, table: &table, expired: &expired, binds: &binds, keys: &target.table };
         let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "expire", args.report.quiet).await?;
         if args.wait_for_autovacuum {
             pacer.wait_for_vacuum_of(table.clone());
         }
         pacer.show_holds_on(bar.clone());
         summary.dead_tuples_before = pace::dead_tuples(&mut db, &table).await;
-        let result = purge.run(&mut db, &mut walk, &mut batches, &mut pacer, &mut summary, &bar).await;
+        let mut purge = Purge {
+            args: &args,
+            table: &table,
+            expired: &expired,
+            binds: &binds,
+            walk: &mut walk,
+            summary: &mut summary,
+            bar: &bar,
+        };
+        let writer = (&target.table, Writer::Purge);
+        let result = match batches.drive(&mut db, &mut pacer, &mut purge, writer, args.report.quiet).await {
+            Ended::Done => Ok(()),
+            Ended::Stopped(stopped) => {
+                summary.stopped = Some(stopped);
+                Ok(())
+            }
+            Ended::Failed(err) => Err(err),
+        };
         summary.waited = pacer.waited.clone();
         pacer.close().await;
         // Stopped by --max-runtime, uncounted (--quiet): the backlog left,
@@ -334,7 +350,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         }
         bar.finish_and_clear();
         if let Err(err) = result {
-            let reason = crate::pacing::ThrottleStop::reason_of(&err);
+            let reason = crate::batch_run::pacing::ThrottleStop::reason_of(&err);
             summary.stopped = Some(reason);
             summary.finish(&batches, started);
             let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
@@ -455,108 +471,115 @@ async fn retire_partitions(
 /// Rows counted after a run, at most, to tell whether it did its work.
 const LEFT_CAP: u64 = 100_000;
 
-/// The batch loop of one run.
+/// One run's batches: the expired rows in walk order, each batch deleted
+/// (by halves around a row that refuses, with `--on-error skip`).
 struct Purge<'a> {
     args: &'a ExpireArgs,
     table: &'a str,
     expired: &'a str,
     binds: &'a [Bind],
-    keys: &'a Table,
+    walk: &'a mut Walk,
+    summary: &'a mut Summary,
+    bar: &'a indicatif::ProgressBar,
 }
 
-impl Purge<'_> {
-    async fn run(
-        &self,
-        db: &mut Db,
-        walk: &mut Walk,
-        batches: &mut BatchRun,
-        pacer: &mut Pacer,
-        summary: &mut Summary,
-        bar: &indicatif::ProgressBar,
-    ) -> Result<()> {
-        let args = self.args;
-        // The table's lock again, after a reconnect.
-        let mut _relocked = None;
-        loop {
-            if let Some(stopped) = batches.should_stop() {
-                summary.stopped = Some(stopped);
-                return Ok(());
-            }
-            if let Some(stopped) = pacer.before_batch(db, batches).await? {
-                summary.stopped = Some(stopped);
-                return Ok(());
-            }
-            let batch_started = Instant::now();
-            let deleted = match self.batch(db, walk, batches, pacer.batch_size()).await {
-                Ok(Some(deleted)) => deleted,
-                Ok(None) => return Ok(()),
-                Err(err) => match batches.after_failure(&err).await {
-                    AfterFailure::Retry => continue,
-                    AfterFailure::Reconnect => {
-                        if !args.report.quiet {
-                            crate::report::say(&format!("note: {}; connecting again", crate::exit::one_line(&err)));
-                        }
-                        _relocked = Some(batch_run::reconnect(db, self.keys, Writer::Purge).await?);
-                        continue;
-                    }
-                    AfterFailure::Interrupted => {
-                        summary.stopped = Some(Stopped::Interrupted);
-                        return Ok(());
-                    }
-                    AfterFailure::Stop => return Err(err),
-                },
-            };
-            batches.batch_done();
-            for refused in &deleted.refused {
-                if !args.report.quiet {
-                    crate::report::say(&format!("row ({}) was not deleted: {}", refused.shown, refused.error));
-                }
-                summary.refused_keys.push(refused.shown.clone());
-            }
-            summary.rows_deleted += deleted.rows;
-            summary.largest_batch_rows = summary.largest_batch_rows.max(deleted.rows);
-            if deleted.rows > 0 {
-                summary.smallest_batch_rows = match summary.smallest_batch_rows {
-                    0 => deleted.rows,
-                    n => n.min(deleted.rows),
-                };
-            }
-            summary.slowest_batch_ms = summary.slowest_batch_ms.max(batch_started.elapsed().as_secs_f64() * 1000.0);
-            bar.set_position(summary.rows_deleted);
-            let stopped = pacer.after_batch(db, deleted.rows, batch_started.elapsed()).await;
-            summary.waited = pacer.waited.clone();
-            if let Some(stopped) = stopped {
-                summary.stopped = Some(stopped);
-                return Ok(());
-            }
-        }
+impl BatchWork for Purge<'_> {
+    type Done = Deleted;
+
+    /// Known only when a walk finds no expired row left.
+    fn is_done(&self) -> bool {
+        false
     }
 
     /// The next batch, found and deleted; `None` when no expired row is left.
-    async fn batch(&self, db: &mut Db, walk: &mut Walk, batches: &mut BatchRun, size: u64) -> Result<Option<Deleted>> {
-        let Some(batch) = walk.next_batch(db, self.table, self.expired, self.binds, size).await? else {
+    async fn batch(&mut self, db: &mut Db, run: &mut BatchRun, size: u64) -> Result<Option<Deleted>> {
+        let Some(batch) = self.walk.next_batch(db, self.table, self.expired, self.binds, size).await? else {
             return Ok(None);
         };
-        batches.begin_batch().await;
-        let deleted = self.delete(db, walk, &batch, size).await?;
-        walk.advance(&batch, &deleted, size);
+        run.begin_batch().await;
+        let deleted = self.delete(db, &batch, size).await?;
+        self.walk.advance(&batch, &deleted, size);
         Ok(Some(deleted))
     }
 
+    fn keep(&mut self, deleted: Deleted, took: Duration) -> Result<u64> {
+        let summary = &mut *self.summary;
+        for refused in &deleted.refused {
+            if !self.args.report.quiet {
+                crate::report::say(&format!("row ({}) was not deleted: {}", refused.shown, refused.error));
+            }
+            summary.refused_keys.push(refused.shown.clone());
+        }
+        summary.rows_deleted += deleted.rows;
+        summary.largest_batch_rows = summary.largest_batch_rows.max(deleted.rows);
+        if deleted.rows > 0 {
+            summary.smallest_batch_rows = match summary.smallest_batch_rows {
+                0 => deleted.rows,
+                n => n.min(deleted.rows),
+            };
+        }
+        summary.slowest_batch_ms = summary.slowest_batch_ms.max(took.as_secs_f64() * 1000.0);
+        self.bar.set_position(summary.rows_deleted);
+        Ok(deleted.rows)
+    }
+}
+
+impl Purge<'_> {
     /// One batch. A row that refuses to go (a trigger, a constraint) fails its
     /// whole batch: the batch is then deleted by halves around it.
-    async fn delete(&self, db: &mut Db, walk: &Walk, batch: &purge::Batch, limit: u64) -> Result<Deleted> {
+    async fn delete(&self, db: &mut Db, batch: &purge::Batch, limit: u64) -> Result<Deleted> {
+        let walk = &*self.walk;
         match walk.delete(db, self.table, self.expired, batch, limit).await {
             Ok(deleted) => Ok(deleted),
             Err(e) if self.args.on_error == OnError::Skip && errors::is_row_error(&e) => {
                 let keys = walk.batch_keys(db, self.table, self.expired, batch, limit).await?;
                 let mut deleted = walk.resume_after(&keys, limit);
                 let table = batch.table().unwrap_or(self.table);
-                purge::bisect(walk, db, table, self.expired, self.binds, keys, &mut deleted).await?;
+                self.by_halves(db, table, keys, &mut deleted).await?;
                 Ok(deleted)
             }
             Err(e) => Err(e),
         }
+    }
+}
+
+/// Rows refused in one run before it stops: past this the cause is not a row
+/// but something every row meets (a trigger refusing all deletes, say).
+const MAX_REFUSED: usize = 100;
+
+impl Purge<'_> {
+    /// Deletes a failed batch's rows by halves, down to the rows that refuse:
+    /// those are left in place and reported, every other row goes.
+    async fn by_halves(
+        &self,
+        db: &mut Db,
+        table: &str,
+        keys: Vec<Vec<Option<String>>>,
+        deleted: &mut Deleted,
+    ) -> Result<()> {
+        let walk = &*self.walk;
+        let mut halves = Halves::new(keys);
+        while let Some(keys) = halves.next_part() {
+            match walk.delete_keys(db, table, self.expired, self.binds, &keys).await {
+                Ok(n) => deleted.rows += n,
+                Err(e) if errors::is_row_error(&e) && keys.len() == 1 => {
+                    let walk_key = keys.into_iter().next().unwrap_or_default();
+                    let shown = walk.shown_key(db, table, &walk_key).await;
+                    deleted.refused.push(purge::Refused { walk_key, shown, error: errors::message(&e) });
+                    if deleted.refused.len() > MAX_REFUSED {
+                        anyhow::bail!(
+                            "more than {MAX_REFUSED} rows refused to be deleted, the last ({}) with: {}; the cause \
+                             is likely not a row but something every row meets",
+                            deleted.refused.last().map(|r| r.shown.as_str()).unwrap_or_default(),
+                            errors::message(&e)
+                        );
+                    }
+                }
+                Err(e) if errors::is_row_error(&e) => halves.halve(keys)?,
+                Err(e) => return Err(e.context("deleting the rows of a batch that failed")),
+            }
+        }
+        Ok(())
     }
 }
 

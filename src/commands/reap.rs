@@ -11,7 +11,8 @@ use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
-use crate::batch_run::{self, AfterFailure, BatchRun, RunStopped, Stopped};
+use crate::batch_run::pacing::{Hold, Pacer};
+use crate::batch_run::{self, BatchRun, BatchWork, Ended, RunStopped, Stopped};
 use crate::cli::{Connect, Limits, OnError, Output, Pace};
 use crate::db::user_sql::VerifySql;
 use crate::db::{self, Access, Placeholders, Writer, lock};
@@ -19,7 +20,6 @@ use crate::exit::{Interrupted, Outcome};
 use crate::keys::reaping::{self, Action, FAIL_BODY, Reaping, Resolution};
 use crate::keys::stuck::{self, Durations, Held, State};
 use crate::keys::{KeyTable, Mapping, MappingArgs};
-use crate::pacing::{Hold, Pacer};
 use crate::report::Emitter;
 use crate::timeparse;
 
@@ -264,7 +264,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
             },
         ),
         (Some(stopped), _) => (Some(stopped), stopped.as_str()),
-        (None, Some(err)) => (Some(crate::pacing::ThrottleStop::reason_of(err)), "by the error below"),
+        (None, Some(err)) => (Some(crate::batch_run::pacing::ThrottleStop::reason_of(err)), "by the error below"),
         (None, None) => (None, ""),
     };
     out.summary("stopped", why.map(Stopped::as_str), text)?;
@@ -304,7 +304,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
 }
 
 /// The waits of a run for people; nothing when it did not wait.
-fn waited_text(w: &crate::pacing::Waited) -> String {
+fn waited_text(w: &crate::batch_run::pacing::Waited) -> String {
     let parts: Vec<String> = [
         ("purge", w.seconds(Hold::Purge)),
         ("load", w.seconds(Hold::Load)),
@@ -341,62 +341,63 @@ async fn resolve_all(
     pacer: &mut Pacer,
     out: &mut Emitter<BufWriter<std::io::Stdout>>,
 ) -> Result<Resolved> {
-    let mut counts: BTreeMap<&'static str, u64> =
-        Resolution::possible(args.action, args.dry_run).into_iter().map(|r| (r.as_str(), 0)).collect();
-    let mut slowest_batch_ms: f64 = 0.0;
-    let mut at_key = 0;
-    // The table's lock again, after a reconnect.
-    let mut _relocked = None;
-    while at_key < candidates.len() {
-        if let Some(why) = batches.should_stop() {
-            return Ok(Resolved { counts, slowest_batch_ms, stopped: Some(why), failed: None });
+    let counts = Resolution::possible(args.action, args.dry_run).into_iter().map(|r| (r.as_str(), 0)).collect();
+    let mut work = Resolving { keys, reaping, args, candidates, at_key: 0, counts, slowest_batch_ms: 0.0, out };
+    let ended = batches.drive(db, pacer, &mut work, (&keys.table, Writer::Reap), args.report.quiet).await;
+    let (stopped, failed) = match ended {
+        Ended::Done => (None, None),
+        Ended::Stopped(stopped) => (Some(stopped), None),
+        Ended::Failed(err) => (None, Some(err)),
+    };
+    Ok(Resolved { counts: work.counts, slowest_batch_ms: work.slowest_batch_ms, stopped, failed })
+}
+
+/// The stuck keys, resolved a batch at a time in their order.
+struct Resolving<'a> {
+    keys: &'a KeyTable,
+    reaping: &'a Reaping,
+    args: &'a ReapArgs,
+    candidates: &'a [stuck::StuckKey],
+    /// The first key not resolved yet.
+    at_key: usize,
+    counts: BTreeMap<&'static str, u64>,
+    slowest_batch_ms: f64,
+    out: &'a mut Emitter<BufWriter<std::io::Stdout>>,
+}
+
+impl BatchWork for Resolving<'_> {
+    /// Where the batch ends among the candidates, and each key's outcome.
+    type Done = (usize, Vec<(Resolution, Option<String>)>);
+
+    fn is_done(&self) -> bool {
+        self.at_key >= self.candidates.len()
+    }
+
+    async fn batch(&mut self, db: &mut db::Db, run: &mut BatchRun, size: u64) -> Result<Option<Self::Done>> {
+        if self.at_key >= self.candidates.len() {
+            return Ok(None);
         }
-        match pacer.before_batch(db, batches).await {
-            Ok(None) => {}
-            Ok(Some(why)) => return Ok(Resolved { counts, slowest_batch_ms, stopped: Some(why), failed: None }),
-            Err(err) => return Ok(Resolved { counts, slowest_batch_ms, stopped: None, failed: Some(err) }),
-        }
-        let size = usize::try_from(pacer.batch_size()).unwrap_or(usize::MAX);
-        let batch = &candidates[at_key..(at_key.saturating_add(size)).min(candidates.len())];
-        batches.begin_batch().await;
-        let batch_started = Instant::now();
-        let outcomes = match reaping::resolve_batch(db, keys, reaping, batch).await {
-            Ok(outcomes) => outcomes,
-            Err(err) => match batches.after_failure(&err).await {
-                AfterFailure::Retry => continue,
-                AfterFailure::Reconnect => {
-                    if !args.report.quiet {
-                        crate::report::say(&format!("note: {}; connecting again", crate::exit::one_line(&err)));
-                    }
-                    _relocked = Some(batch_run::reconnect(db, &keys.table, Writer::Reap).await?);
-                    continue;
-                }
-                AfterFailure::Interrupted => {
-                    return Ok(Resolved {
-                        counts,
-                        slowest_batch_ms,
-                        stopped: Some(Stopped::Interrupted),
-                        failed: None,
-                    });
-                }
-                AfterFailure::Stop => {
-                    return Ok(Resolved { counts, slowest_batch_ms, stopped: None, failed: Some(err) });
-                }
-            },
-        };
-        at_key += batch.len();
-        batches.batch_done();
+        let size = usize::try_from(size).unwrap_or(usize::MAX);
+        let end = self.at_key.saturating_add(size).min(self.candidates.len());
+        run.begin_batch().await;
+        let outcomes = reaping::resolve_batch(db, self.keys, self.reaping, &self.candidates[self.at_key..end]).await?;
+        Ok(Some((end, outcomes)))
+    }
+
+    fn keep(&mut self, (end, outcomes): Self::Done, took: Duration) -> Result<u64> {
+        let (args, batch) = (self.args, &self.candidates[self.at_key..end]);
+        self.at_key = end;
         let at = crate::timeparse::rfc3339(crate::timeparse::now());
         let action = format!("{:?}", args.action).to_lowercase();
-        slowest_batch_ms = slowest_batch_ms.max(batch_started.elapsed().as_secs_f64() * 1000.0);
+        self.slowest_batch_ms = self.slowest_batch_ms.max(took.as_secs_f64() * 1000.0);
         for (key, (outcome, error)) in batch.iter().zip(outcomes) {
-            *counts.entry(outcome.as_str()).or_default() += 1;
+            *self.counts.entry(outcome.as_str()).or_default() += 1;
             if let Some(error) = &error
                 && !args.report.quiet
             {
                 crate::report::say(&format!("key {} was left as it was: {error}", key.key));
             }
-            out.row(&ReapedKey {
+            self.out.row(&ReapedKey {
                 scope: &key.scope,
                 operation: &key.operation,
                 key: &key.key,
@@ -409,12 +410,9 @@ async fn resolve_all(
                 action: (!args.dry_run).then_some(action.as_str()),
             })?;
         }
-        out.flush()?;
-        if let Some(why) = pacer.after_batch(db, batch.len() as u64, batch_started.elapsed()).await {
-            return Ok(Resolved { counts, slowest_batch_ms, stopped: Some(why), failed: None });
-        }
+        self.out.flush()?;
+        Ok(batch.len() as u64)
     }
-    Ok(Resolved { counts, slowest_batch_ms, stopped: None, failed: None })
 }
 
 impl crate::commands::Definition for ReapArgs {

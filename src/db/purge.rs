@@ -8,7 +8,7 @@ use anyhow::{Result, bail};
 
 use super::catalog::{Table, query_file};
 use super::dialect::KeyList;
-use super::{Bind, Db, Dialect, errors};
+use super::{Bind, Db, Dialect};
 
 /// A `tid[]` literal of `ctid`s written as text, `{"(0,1)","(0,2)"}`.
 fn tid_array<'a>(ctids: impl Iterator<Item = &'a String>) -> String {
@@ -87,7 +87,7 @@ pub struct Deleted {
 #[derive(Debug)]
 pub struct Refused {
     /// Its key in the walk: the primary key, or the `ctid` on the pages walk.
-    walk_key: Vec<Option<String>>,
+    pub walk_key: Vec<Option<String>>,
     /// Its primary key, for people.
     pub shown: String,
     pub error: String,
@@ -266,7 +266,7 @@ impl Walk {
     }
 
     /// Deletes exactly the rows with these keys (still expired), in one statement.
-    async fn delete_keys(
+    pub async fn delete_keys(
         &self,
         db: &mut Db,
         table: &str,
@@ -393,54 +393,6 @@ impl Walk {
         };
         sql.lines().filter(|l| !l.trim_start().starts_with("--")).collect::<Vec<_>>().join(" ")
     }
-}
-
-/// Rows refused in one run before it stops: past this the cause is not a row
-/// but something every row meets (a trigger refusing all deletes, say).
-const MAX_REFUSED: usize = 100;
-
-/// Deletes a failed batch's rows by halves, down to the rows that refuse:
-/// those are left in place and reported, every other row goes.
-pub async fn bisect(
-    walk: &Walk,
-    db: &mut Db,
-    table: &str,
-    expired: &str,
-    binds: &[Bind],
-    keys: Vec<Vec<Option<String>>>,
-    deleted: &mut Deleted,
-) -> Result<()> {
-    let mut pending = vec![keys];
-    while let Some(keys) = pending.pop() {
-        if keys.is_empty() {
-            continue;
-        }
-        match walk.delete_keys(db, table, expired, binds, &keys).await {
-            Ok(n) => deleted.rows += n,
-            Err(e) if errors::is_row_error(&e) && keys.len() == 1 => {
-                let walk_key = keys.into_iter().next().unwrap_or_default();
-                let shown = walk.shown_key(db, table, &walk_key).await;
-                deleted.refused.push(Refused { walk_key, shown, error: errors::message(&e) });
-                if deleted.refused.len() > MAX_REFUSED {
-                    bail!(
-                        "more than {MAX_REFUSED} rows refused to be deleted, the last ({}) with: {}; the cause is \
-                         likely not a row but something every row meets",
-                        deleted.refused.last().map(|r| r.shown.as_str()).unwrap_or_default(),
-                        errors::message(&e)
-                    );
-                }
-            }
-            Err(e) if errors::is_row_error(&e) => {
-                let mut keys = keys;
-                let second = keys.split_off(keys.len() / 2);
-                // Halves in walk order: the first half is tried first.
-                pending.push(second);
-                pending.push(keys);
-            }
-            Err(e) => return Err(e.context("deleting the rows of a batch that failed")),
-        }
-    }
-    Ok(())
 }
 
 /// The key batches walk: the primary key, or SQLite's rowid.

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::KeyTable;
 use super::stuck::{State, StuckKey};
+use crate::batch_run::Halves;
 use crate::cli::OnError;
 use crate::db::user_sql::VerifySql;
 use crate::db::{Bind, Db, Dialect, Placeholders, errors};
@@ -360,18 +361,15 @@ async fn resolve_locked(
         Action::Delete => Resolution::Deleted,
     };
     // Changed by halves around a key that fails, one statement each.
-    let mut pending = vec![to_change];
-    while let Some(part) = pending.pop() {
-        if part.is_empty() {
-            continue;
-        }
+    let mut halves = Halves::new(to_change);
+    while let Some(part) = halves.next_part() {
         let which: Vec<&StuckKey> = part.iter().map(|&i| &batch[i]).collect();
         let mut params = Placeholders::new(dialect);
         let Some(sql) = change_statement(keys, args, &which, &mut params)? else { continue };
         db.savepoint().await?;
         let changed = db.execute(&sql, &params.binds).await;
-        // A change that reached only some of its keys is undone, and halved.
-        let partial = matches!(changed, Ok(n) if n > 0 && n < part.len() as u64);
+        // A change that reached other than one row per key is undone, and halved.
+        let partial = matches!(changed, Ok(n) if n != part.len() as u64);
         db.end_savepoint(changed.is_ok() && !partial).await?;
         match changed {
             // The rows are locked (or the database is, on SQLite): all of them change.
@@ -387,21 +385,17 @@ async fn resolve_locked(
                            row-level security policy kept it from the table)";
                 outcomes[part[0]] = Some((Resolution::NoEffect, Some(why.to_string())));
             }
-            Ok(_) => {
-                let mut first = part;
-                let second = first.split_off(first.len() / 2);
-                pending.push(second);
-                pending.push(first);
+            // One key's change reached several rows (the mapping does not
+            // name one row per key): undone, and said.
+            Ok(n) if part.len() == 1 => {
+                let why = format!("its change reached {n} rows, not one: undone (does the key mapping name one row?)");
+                outcomes[part[0]] = Some((Resolution::Error, Some(why)));
             }
+            Ok(_) => halves.halve(part)?,
             Err(e) if args.on_error == OnError::Skip && errors::is_row_error(&e) && part.len() == 1 => {
                 outcomes[part[0]] = Some((Resolution::Error, Some(errors::message(&e))));
             }
-            Err(e) if args.on_error == OnError::Skip && errors::is_row_error(&e) => {
-                let mut first = part;
-                let second = first.split_off(first.len() / 2);
-                pending.push(second);
-                pending.push(first);
-            }
+            Err(e) if args.on_error == OnError::Skip && errors::is_row_error(&e) => halves.halve(part)?,
             Err(e) => return Err(e),
         }
     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
-use crate::batch_run::{BatchRun, Stopped};
+use super::{BatchRun, Stopped};
 use crate::cli::Pace;
 use crate::db::{self, Access, Db, Target, pace};
 

@@ -2,6 +2,8 @@
 //! limit, the retries of a batch that failed on a transient fault, and the
 //! tests' pause between batches, decided in one place.
 
+pub mod pacing;
+
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -161,6 +163,161 @@ impl BatchRun {
 
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
+    }
+}
+
+/// A writing command's batch work, which `BatchRun::drive` runs: the next
+/// batch, and what the command keeps of one done. The loop around them
+/// (stops, pacing, retries, the reconnect) is the same for every writer.
+pub trait BatchWork {
+    /// What one batch did.
+    type Done;
+    /// Whether the work is known to be done without asking the database
+    /// (the last of a list resolved): the run then stops for nothing else.
+    fn is_done(&self) -> bool;
+    /// Finds and does the next batch of at most `size` rows (calling
+    /// `run.begin_batch()` just before it changes any); `None` when no
+    /// work is left. An error is retried, reconnected or ends the run as
+    /// `BatchRun::after_failure` decides: a batch must be safe to run again.
+    fn batch(
+        &mut self,
+        db: &mut Db,
+        run: &mut BatchRun,
+        size: u64,
+    ) -> impl Future<Output = Result<Option<Self::Done>>> + Send;
+    /// Keeps what a batch did (counts, rows to report, the log flushed),
+    /// after it took `took`; the rows it changed, for the pacing.
+    fn keep(&mut self, done: Self::Done, took: Duration) -> Result<u64>;
+}
+
+/// How a writing run's batches ended.
+#[derive(Debug)]
+pub enum Ended {
+    /// No work is left.
+    Done,
+    /// Stopped before the work was done, for this reason.
+    Stopped(Stopped),
+    /// A batch failed, and the run with it.
+    Failed(anyhow::Error),
+}
+
+impl BatchRun {
+    /// Runs `work`'s batches until none is left or the run must stop: before
+    /// each, Ctrl-C, `--max-runtime` and the pacer's waits; after each, the
+    /// pacer's measure; a failed batch retried, or the session connected
+    /// again once (the table's lock and the writer's settings with it).
+    pub async fn drive<W: BatchWork>(
+        &mut self,
+        db: &mut Db,
+        pacer: &mut pacing::Pacer,
+        work: &mut W,
+        (table, writer): (&Table, Writer),
+        quiet: bool,
+    ) -> Ended {
+        // The table's lock again, after a reconnect.
+        let mut _relocked = None;
+        loop {
+            if work.is_done() {
+                return Ended::Done;
+            }
+            if let Some(stopped) = self.should_stop() {
+                return Ended::Stopped(stopped);
+            }
+            match pacer.before_batch(db, self).await {
+                Ok(None) => {}
+                Ok(Some(stopped)) => return Ended::Stopped(stopped),
+                Err(err) => return Ended::Failed(err),
+            }
+            let started = Instant::now();
+            let err = match work.batch(db, self, pacer.batch_size()).await {
+                Ok(None) => return Ended::Done,
+                Ok(Some(done)) => {
+                    self.batch_done();
+                    let took = started.elapsed();
+                    let rows = match work.keep(done, took) {
+                        Ok(rows) => rows,
+                        Err(err) => return Ended::Failed(err),
+                    };
+                    if let Some(stopped) = pacer.after_batch(db, rows, took).await {
+                        return Ended::Stopped(stopped);
+                    }
+                    continue;
+                }
+                Err(err) => err,
+            };
+            match self.after_failure(&err).await {
+                AfterFailure::Retry => {}
+                AfterFailure::Reconnect => {
+                    if !quiet {
+                        crate::report::say(&format!("note: {}; connecting again", crate::exit::one_line(&err)));
+                    }
+                    match reconnect(db, table, writer).await {
+                        Ok(lock) => _relocked = Some(lock),
+                        Err(err) => return Ended::Failed(err),
+                    }
+                }
+                AfterFailure::Interrupted => return Ended::Stopped(Stopped::Interrupted),
+                AfterFailure::Stop => return Ended::Failed(err),
+            }
+        }
+    }
+}
+
+/// A batch that failed on a row, done again by halves down to the rows that
+/// refuse: `next` gives the parts in the batch's order (first half first),
+/// and a part that fails on a row within it is given back to `halve`.
+pub struct Halves<T> {
+    pending: Vec<Vec<T>>,
+}
+
+impl<T> Halves<T> {
+    pub fn new(items: Vec<T>) -> Halves<T> {
+        Halves { pending: vec![items] }
+    }
+
+    /// The next part to try.
+    pub fn next_part(&mut self) -> Option<Vec<T>> {
+        while let Some(part) = self.pending.pop() {
+            if !part.is_empty() {
+                return Some(part);
+            }
+        }
+        None
+    }
+
+    /// Tries `part` again as its two halves. A part of one row cannot be
+    /// halved: asking is an error, never a loop.
+    pub fn halve(&mut self, mut part: Vec<T>) -> Result<()> {
+        if part.len() < 2 {
+            anyhow::bail!("a part of one row cannot be halved");
+        }
+        let second = part.split_off(part.len() / 2);
+        self.pending.push(second);
+        self.pending.push(part);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Halves;
+
+    /// Halving around the refusing items 3 and 6 of 0..8: every other item
+    /// is tried in a part that succeeds, in order; 3 and 6 end alone.
+    #[test]
+    fn halves_find_the_refusing_items_in_order() {
+        let mut halves = Halves::new((0..8).collect::<Vec<u32>>());
+        let (mut done, mut alone) = (Vec::new(), Vec::new());
+        while let Some(part) = halves.next_part() {
+            match part.iter().any(|i| *i == 3 || *i == 6) {
+                false => done.extend(part),
+                true if part.len() == 1 => alone.push(part[0]),
+                true => halves.halve(part).unwrap(),
+            }
+        }
+        assert_eq!(done, [0, 1, 2, 4, 5, 7]);
+        assert_eq!(alone, [3, 6]);
+        assert!(Halves::new(vec![1]).halve(vec![1]).is_err());
     }
 }
 
