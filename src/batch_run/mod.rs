@@ -160,10 +160,6 @@ impl BatchRun {
     pub fn batches(&self) -> u64 {
         self.batches
     }
-
-    pub fn elapsed(&self) -> Duration {
-        self.started.elapsed()
-    }
 }
 
 /// A writing command's batch work, which `BatchRun::drive` runs: the next

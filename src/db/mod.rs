@@ -414,14 +414,6 @@ impl<'r> RowView<'r> {
         fields[i].map(|(at, len)| &buf[at..at + len])
     }
 
-    pub fn engine(&self) -> Engine {
-        match self {
-            RowView::Postgres(_) | RowView::PgCopy(..) => Engine::Postgres,
-            RowView::MySql(..) => Engine::MySql,
-            RowView::Sqlite(_) | RowView::Lite(_) => Engine::Sqlite,
-        }
-    }
-
     pub fn len(&self) -> usize {
         match self {
             RowView::Postgres(r) => r.len(),
@@ -430,10 +422,6 @@ impl<'r> RowView<'r> {
             RowView::Sqlite(r) => r.len(),
             RowView::Lite(scan) => scan.columns(),
         }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// Whether the column holds an integer (checked without a decode error,

@@ -149,14 +149,6 @@ impl Walk {
         }
     }
 
-    /// The leaf partitions walked, when the walk goes by partitions.
-    pub fn partitions(&self) -> usize {
-        match self {
-            Walk::Partitions { leaves, .. } => leaves.len(),
-            _ => 0,
-        }
-    }
-
     /// The next batch, or `None` when the walk is over.
     pub async fn next_batch(
         &mut self,

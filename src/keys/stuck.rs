@@ -92,11 +92,6 @@ impl Durations {
         self.named.iter().map(|(_, _, d)| *d).chain([self.default]).max().unwrap_or(self.default)
     }
 
-    /// The operations named (flags and config file), as given.
-    pub fn named(&self) -> impl Iterator<Item = &str> {
-        self.named.iter().map(|(name, _, _)| name.as_str())
-    }
-
     /// Whether an operation name (or glob) covers `op`.
     fn covers(name_and_pattern: &(String, glob::Pattern, Duration), op: &str) -> bool {
         name_and_pattern.0 == op || name_and_pattern.1.matches(op)

@@ -4,12 +4,11 @@
 //! why each column was left out.
 
 mod apps;
-mod common;
 
 use std::collections::BTreeSet;
 
+use crate::common::{Engine, Run, TestDb, csv_records, run};
 use apps::Fixture;
-use common::{Engine, Run, TestDb, csv_records, run};
 use serde_json::Value;
 
 /// What a scan with no column flags found.

@@ -2,11 +2,9 @@
 //! MariaDB's), `expire --drop-partitions`, and writers that never report
 //! success for work they did not do.
 
-mod common;
-
 use std::process::{Command, Stdio};
 
-use common::{Engine, Run, TestDb, run, wait_for};
+use crate::common::{Engine, Run, TestDb, run, wait_for};
 use serde_json::Value;
 
 const NOW: &str = "2026-06-01T12:00:00Z";
@@ -354,7 +352,7 @@ fn a_stopped_drop_is_finished_by_the_rerun() {
     let child = cmd.spawn().unwrap();
     wait_for(&format!("{}.waiting.ik_0525", pause.display()));
     let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
-    let out = common::finish(child);
+    let out = crate::common::finish(child);
     assert_eq!(out.code, 130, "{}", out.stderr);
     // The detached partition is a table of its own, marked, its rows there.
     let detached = db.column(
@@ -379,8 +377,10 @@ fn a_stopped_drop_is_finished_by_the_rerun() {
 fn expire_that_deletes_nothing_fails(db: &TestDb, url: &str, what: &str) {
     let before = db.column("SELECT count(*) FROM idempotency_keys");
     // k-done, created an hour ago, is the one row to go.
-    let out =
-        run(common::idemctl_at(url, &["expire", "--format", "json", "--older-than", "1m", "--allow-short-retention"]));
+    let out = run(crate::common::idemctl_at(
+        url,
+        &["expire", "--format", "json", "--older-than", "1m", "--allow-short-retention"],
+    ));
     assert_eq!(out.code, 2, "{what}: {}", out.stderr);
     assert!(
         out.stderr.contains("rows still match: DELETE does not reach rows its SELECT sees"),
@@ -396,23 +396,23 @@ fn expire_that_deletes_nothing_fails(db: &TestDb, url: &str, what: &str) {
 fn writers_never_report_work_they_did_not_do() {
     // PostgreSQL: a row-level security policy hides the rows from DELETE.
     if let Some(db) = TestDb::new(Engine::Postgres) {
-        common::key_table(&db);
+        crate::common::key_table(&db);
         let role = format!("idemctl_rls_{}", std::process::id());
-        common::pg_admin(&format!("DROP ROLE IF EXISTS {role}; CREATE ROLE {role} LOGIN"));
+        crate::common::pg_admin(&format!("DROP ROLE IF EXISTS {role}; CREATE ROLE {role} LOGIN"));
         db.exec(&format!(
             "GRANT SELECT, DELETE, UPDATE ON idempotency_keys TO {role};
              ALTER TABLE idempotency_keys ENABLE ROW LEVEL SECURITY;
              CREATE POLICY see ON idempotency_keys FOR SELECT USING (true);
              CREATE POLICY keep ON idempotency_keys FOR DELETE USING (false)"
         ));
-        let url = common::as_user(&db.url, &role);
+        let url = crate::common::as_user(&db.url, &role);
         expire_that_deletes_nothing_fails(&db, &url, "row-level security");
         drop(db);
-        common::pg_admin(&format!("DROP ROLE IF EXISTS {role}"));
+        crate::common::pg_admin(&format!("DROP ROLE IF EXISTS {role}"));
     }
     // PostgreSQL: a trigger that skips the delete, and one that skips reap's change.
     if let Some(db) = TestDb::new(Engine::Postgres) {
-        common::key_table(&db);
+        crate::common::key_table(&db);
         db.exec(
             "CREATE FUNCTION skip() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
              CREATE TRIGGER skip_delete BEFORE DELETE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION skip();
@@ -423,7 +423,7 @@ fn writers_never_report_work_they_did_not_do() {
     }
     // PostgreSQL: a foreign table over the key table (no key to walk by).
     if let Some(db) = TestDb::new(Engine::Postgres) {
-        common::key_table(&db);
+        crate::common::key_table(&db);
         db.exec(&format!(
             "CREATE EXTENSION postgres_fdw;
              CREATE SERVER here FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '{host}', port '{port}', dbname '{name}');
@@ -433,10 +433,10 @@ fn writers_never_report_work_they_did_not_do() {
                locked_at timestamptz, created_at timestamptz, expires_at timestamptz)
                SERVER here OPTIONS (table_name 'keys_there')",
             name = db.name,
-            host = common::host(&db.url),
-            port = common::server_addr(&db.url).rsplit_once(':').unwrap().1,
+            host = crate::common::host(&db.url),
+            port = crate::common::server_addr(&db.url).rsplit_once(':').unwrap().1,
         ));
-        let out = run(common::idemctl_at(&db.url, &["expire", "--older-than", "1m", "--allow-short-retention"]));
+        let out = run(crate::common::idemctl_at(&db.url, &["expire", "--older-than", "1m", "--allow-short-retention"]));
         assert_eq!(out.code, 2, "{}", out.stderr);
         assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
         assert!(out.stderr.contains("no primary key to walk in batches"), "{}", out.stderr);
@@ -444,7 +444,7 @@ fn writers_never_report_work_they_did_not_do() {
     }
     // SQLite: triggers that ignore the delete and the change.
     if let Some(db) = TestDb::new(Engine::Sqlite) {
-        common::key_table(&db);
+        crate::common::key_table(&db);
         db.exec(
             "CREATE TRIGGER skip_delete BEFORE DELETE ON idempotency_keys BEGIN SELECT RAISE(IGNORE); END;
              CREATE TRIGGER skip_update BEFORE UPDATE ON idempotency_keys BEGIN SELECT RAISE(IGNORE); END",
@@ -454,12 +454,12 @@ fn writers_never_report_work_they_did_not_do() {
     }
     // MariaDB: a view that cannot delete.
     if let Some(db) = TestDb::new(Engine::MySql) {
-        common::key_table(&db);
+        crate::common::key_table(&db);
         db.exec(
             "ALTER TABLE idempotency_keys RENAME TO keys_there;
              CREATE VIEW idempotency_keys AS SELECT DISTINCT * FROM keys_there",
         );
-        let out = run(common::idemctl_at(&db.url, &["expire", "--older-than", "1m", "--allow-short-retention"]));
+        let out = run(crate::common::idemctl_at(&db.url, &["expire", "--older-than", "1m", "--allow-short-retention"]));
         assert_eq!(out.code, 2, "{}", out.stderr);
         assert_eq!(db.column("SELECT count(*) FROM keys_there"), [Some("6".to_string())]);
     }
@@ -514,7 +514,7 @@ fn scan_across_partitions(db: &TestDb) {
     ));
     let out = run(db.idemctl(&["scan", "--table", "orders", "--output", "rows", "--format", "csv"]));
     assert_eq!(out.code, 1, "{}", out.stderr);
-    let rows = common::csv_records(&out.stdout);
+    let rows = crate::common::csv_records(&out.stdout);
     let dups: Vec<&str> = rows[1..].iter().map(|r| r[2].as_str()).collect();
     assert_eq!(dups, ["2", "4"]);
 }

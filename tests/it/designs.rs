@@ -5,12 +5,10 @@
 //! picks what the design's own recovery and retention would, does what the
 //! design's own recovery does, and says only what is true of the design.
 
-mod common;
-
 use std::collections::BTreeMap;
 
+use crate::common::{Engine, Run, TestDb, ago, run};
 use chrono::Duration;
-use common::{Engine, Run, TestDb, ago, run};
 
 fn idemctl(db: &TestDb, args: &[&str]) -> Run {
     run(db.idemctl(args))

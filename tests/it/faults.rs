@@ -3,13 +3,11 @@
 //! waits or writes, a session the server kills. Every wait is bounded, every
 //! fault ends in one plain line, and the table holds whole batches only.
 
-mod common;
-
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Engine, Run, TestDb, key_table};
+use crate::common::{Engine, Run, TestDb, key_table};
 
 on_every_engine!(
     a_lock_held_elsewhere_bounds_every_command,
@@ -65,7 +63,7 @@ fn finish_within(child: Child, since: Instant, limit: Duration, what: &str) -> (
     }
     let took = since.elapsed();
     let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
-    let run = common::finish(child);
+    let run = crate::common::finish(child);
     assert!(took <= limit, "{what}: took {took:?}, more than {limit:?}: {}", run.stderr);
     (run, took)
 }
@@ -74,7 +72,7 @@ fn finish_within(child: Child, since: Instant, limit: Duration, what: &str) -> (
 fn run_at(url: &str, args: &[&str]) -> Run {
     let mut cmd = Command::new(idemctl_bin());
     cmd.env_remove("DATABASE_URL").args(args).args(["--database-url", url]);
-    common::run(cmd.into())
+    crate::common::run(cmd.into())
 }
 
 fn signal(child: &Child, sig: &str) {
@@ -304,7 +302,7 @@ fn a_signal_mid_batch_rolls_the_batch_back(db: &TestDb) {
         &[("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", p)],
     );
     // Batch 2 (ids 3 and 4) starts, and stops in the trigger on id 4.
-    common::wait_for(&format!("{p}.waiting.2"));
+    crate::common::wait_for(&format!("{p}.waiting.2"));
     std::fs::write(format!("{p}.2"), b"").unwrap();
     std::thread::sleep(Duration::from_millis(700));
     let since = Instant::now();
@@ -430,7 +428,7 @@ fn a_killed_session_ends_a_read_in_one_line(db: &TestDb) {
             let (run, _) = finish_within(child, since, Duration::from_secs(2), &what);
             assert_eq!(run.code, 2, "{what}: {}", run.stderr);
             let line = one_line(&run);
-            let host = common::host_port(&db.url);
+            let host = crate::common::host_port(&db.url);
             assert!(line.contains(&format!("lost the connection to {host}")), "{what}: {line}");
             if db.engine == Engine::Postgres {
                 assert!(line.contains("terminating connection due to administrator command"), "{what}: {line}");
@@ -454,7 +452,7 @@ fn release(pause: &std::path::Path, n: u64) {
 }
 
 fn wait_before(pause: &std::path::Path, n: u64) {
-    common::wait_for(&format!("{}.waiting.{n}", pause.display()));
+    crate::common::wait_for(&format!("{}.waiting.{n}", pause.display()));
 }
 
 /// Waits until `child` pauses before batch `n`; fails with its output if it ends first.
@@ -516,7 +514,7 @@ fn a_second_loss_stops_the_writer_and_a_rerun_finishes(db: &TestDb) {
     let summary = &run.json()["runs"][0];
     assert_eq!((summary["rows_deleted"].as_u64(), summary["stopped"].as_str()), (Some(4), Some("error")), "{summary}");
     assert_eq!(event_ids(db), vec![5, 6, 7, 8]);
-    let rerun = common::run(db.idemctl(&[&EXPIRE_EVENTS[..], &["--format", "json"]].concat()));
+    let rerun = crate::common::run(db.idemctl(&[&EXPIRE_EVENTS[..], &["--format", "json"]].concat()));
     assert_eq!(rerun.code, 0, "{}", rerun.stderr);
     assert_eq!(rerun.json()["runs"][0]["rows_deleted"], 4);
     assert_eq!(event_ids(db), Vec::<i64>::new());
@@ -542,7 +540,7 @@ fn a_killed_reaper_reconnects_and_finishes(db: &TestDb) {
     let (run, _) = finish_within(child, Instant::now(), Duration::from_secs(15), "reap");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("connecting again"), "{}", run.stderr);
-    let released: Vec<String> = common::csv_records(&run.stdout)
+    let released: Vec<String> = crate::common::csv_records(&run.stdout)
         .into_iter()
         .skip(1)
         .filter(|r| r.iter().any(|c| c == "released"))
@@ -680,16 +678,16 @@ fn a_role_that_may_only_read() {
     tables(&db);
     events(&db, 4);
     let role = format!("reader_{}", db.name);
-    common::pg_admin(&format!("CREATE ROLE {role} LOGIN"));
+    crate::common::pg_admin(&format!("CREATE ROLE {role} LOGIN"));
     struct DropRole(String);
     impl Drop for DropRole {
         fn drop(&mut self) {
-            common::pg_admin(&format!("DROP OWNED BY {0}; DROP ROLE IF EXISTS {0}", self.0));
+            crate::common::pg_admin(&format!("DROP OWNED BY {0}; DROP ROLE IF EXISTS {0}", self.0));
         }
     }
     db.exec(&format!("GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"));
     let before = contents(&db);
-    let url = common::as_user(&db.url, &role);
+    let url = crate::common::as_user(&db.url, &role);
     let reader = |args: &[&str]| run_at(&url, args);
     for args in [
         vec!["scan", "--table", "orders"],
@@ -1010,7 +1008,7 @@ mod private {
 fn a_self_signed_ca_certificate_given_as_its_root_is_accepted() {
     let Some(pair) = private::pg_pair() else { return };
     let root = pair.self_signed.display().to_string();
-    let port = common::host_port(&pair.primary).rsplit_once(':').unwrap().1.to_string();
+    let port = crate::common::host_port(&pair.primary).rsplit_once(':').unwrap().1.to_string();
     let psql = |host: &str, mode: &str| {
         let out = Command::new("psql")
             .args(["-X", "-At", "-c", "SELECT 1"])
@@ -1109,7 +1107,7 @@ fn mariadb_tls_from_the_url() {
     let Some(db) = TestDb::on_server(Engine::MySql, &maria.root) else { return };
     key_table(&db);
     events(&db, 4);
-    let tls_user = common::as_user(&db.url, "tls");
+    let tls_user = crate::common::as_user(&db.url, "tls");
     let ca = maria.dir.join("ca.pem");
     for params in ["ssl-mode=required".to_string(), format!("ssl-mode=verify_identity&ssl-ca={}", ca.display())] {
         let run = run_at(&with_param(&tls_user, &params), &["stuck"]);
@@ -1319,8 +1317,8 @@ fn half_open_proxy(target: &'static str) -> u16 {
 fn a_cancel_that_cannot_reach_the_server_is_said() {
     let Some(db) = TestDb::new(Engine::Postgres) else { return };
     events(&db, 2);
-    let port = half_open_proxy(common::server_addr(&db.url).leak());
-    let url = common::at_server(&db.url, &format!("127.0.0.1:{port}"));
+    let port = half_open_proxy(crate::common::server_addr(&db.url).leak());
+    let url = crate::common::at_server(&db.url, &format!("127.0.0.1:{port}"));
     let url = with_param(&url, "sslmode=disable");
     let child = spawn(&url, &[&EXPIRE_EVENTS[..], &["--dry-run", "--where", "pg_sleep(30) IS NOT NULL"]].concat(), &[]);
     let admin = TestDb::admin(Engine::Postgres);

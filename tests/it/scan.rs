@@ -1,8 +1,6 @@
 //! `idemctl scan` against real PostgreSQL, MariaDB/MySQL and SQLite.
 
-mod common;
-
-use common::{Engine, Run, TestDb, as_user, csv_records, run};
+use crate::common::{Engine, Run, TestDb, as_user, csv_records, run};
 use serde_json::{Value, json};
 
 /// Orders with known damage. Expected with the defaults (window 5 s):
@@ -434,7 +432,7 @@ fn postgres_select_only_role_can_scan() {
     let out = run(cmd);
     let name = db.name.clone();
     drop(db);
-    common::pg_admin(&format!("DROP ROLE IF EXISTS {role}"));
+    crate::common::pg_admin(&format!("DROP ROLE IF EXISTS {role}"));
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert_eq!(csv_records(&out.stdout).len(), 8, "{name}: header and seven extra rows");
 }

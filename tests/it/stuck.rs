@@ -1,8 +1,6 @@
 //! `idemctl stuck` against real PostgreSQL, MariaDB/MySQL and SQLite.
 
-mod common;
-
-use common::{Run, TestDb, csv_records, key_table, run};
+use crate::common::{Run, TestDb, csv_records, key_table, run};
 use serde_json::Value;
 
 fn stuck(db: &TestDb, extra: &[&str]) -> Run {
@@ -84,8 +82,8 @@ fn config_file_and_flags_over_it(db: &TestDb) {
 }
 
 fn no_status_column_and_epoch_seconds(db: &TestDb) {
-    common::api_keys(db);
-    let mapping = common::API_KEYS_MAPPING;
+    crate::common::api_keys(db);
+    let mapping = crate::common::API_KEYS_MAPPING;
     let out = stuck(db, &mapping);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert_eq!(keys(&out), ["d", "a"], "d holds no lock: abandoned");

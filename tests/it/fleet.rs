@@ -1,13 +1,11 @@
 //! A fleet in one run: four PostgreSQL databases, two MariaDB databases and
 //! two SQLite files, each with known damage and known stuck and expired keys.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{Engine, Run, TestDb};
+use crate::common::{Engine, Run, TestDb};
 use serde_json::Value;
 
 /// The database the test gives the `url_env` entry.
@@ -50,9 +48,9 @@ fn orders(db: &TestDb, i: usize) -> BTreeSet<i64> {
 /// The reference key table, and for database `i`: `i` more keys stuck
 /// (locked 10 minutes ago) and `i + 1` keys that expired two days ago.
 fn keys(db: &TestDb, i: usize) {
-    common::key_table(db);
+    crate::common::key_table(db);
     let key = db.ident("key");
-    let ago = |s: i64| common::ago(db, chrono::Duration::seconds(s));
+    let ago = |s: i64| crate::common::ago(db, chrono::Duration::seconds(s));
     let mut rows = Vec::new();
     for m in 0..i {
         rows.push(format!(
@@ -128,7 +126,7 @@ impl Fleet {
     }
 
     fn run(&self, args: &[&str]) -> Run {
-        common::finish(self.idemctl(args).spawn().unwrap())
+        crate::common::finish(self.idemctl(args).spawn().unwrap())
     }
 }
 
@@ -149,7 +147,7 @@ fn of_one<T: Ord>(doc: &Value, rows: &str, f: impl Fn(&Value) -> T) -> BTreeSet<
 fn single(db: &TestDb, args: &[&str]) -> Value {
     let mut cmd = db.idemctl(args);
     cmd.arg("--no-config");
-    let out = common::run(cmd);
+    let out = crate::common::run(cmd);
     assert!(out.code <= 1, "{}", out.stderr);
     out.json()
 }
@@ -237,7 +235,7 @@ fn merged_reports_are_the_sum_of_single_runs() {
 
     // CSV: the same rows, each led by its database.
     let out = fleet.run(&["stuck", "--all-databases", "--format", "csv"]);
-    let records = common::csv_records(&out.stdout);
+    let records = crate::common::csv_records(&out.stdout);
     assert_eq!(records[0][..3], ["database", "scope", "operation"]);
     assert_eq!(records.len() - 1, stuck_total);
     assert!(out.stderr.starts_with(&format!("config file: {}\n", fleet.config.display())), "once: {}", out.stderr);
@@ -392,14 +390,14 @@ fn a_second_fleet_reaper_exits_3_where_the_first_holds_the_lock() {
     // The first reaper holds the eu databases: pg-0, pg-1, my-0, lite-0.
     let first = paused_reap(&fleet, &pause, &["--tag", "eu"]);
     for i in 0..4 {
-        common::wait_for(&format!("{p}-{i}.waiting.1"));
+        crate::common::wait_for(&format!("{p}-{i}.waiting.1"));
     }
     let out = fleet.run(&["reap", "--all-databases", "--format", "json"]);
     assert_eq!(out.code, 3, "{}", out.stderr);
     assert_eq!(out.stderr.lines().last().unwrap(), "idemctl: another run holds the lock on pg-0, pg-1, my-0, lite-0");
     let second = out.json();
     std::fs::write(format!("{p}.1"), b"").unwrap();
-    let first = common::finish(first);
+    let first = crate::common::finish(first);
     assert_eq!(first.code, 0, "{}", first.stderr);
     let first = first.json();
     assert_eq!(first["databases"], serde_json::json!(["pg-0", "pg-1", "my-0", "lite-0"]));
@@ -477,7 +475,7 @@ fn selection_by_tag_and_name_is_exact() {
     assert!(
         twice.starts_with(&format!(
             "idemctl: pg-0 and pg-0-again are the same database (postgres {}/",
-            common::host_port(&fleet.db("pg-0").url)
+            crate::common::host_port(&fleet.db("pg-0").url)
         )),
         "{twice}"
     );
@@ -499,7 +497,7 @@ fn url_env_is_read_and_a_missing_variable_is_named() {
     let mut cmd =
         fleet.idemctl(&["stuck", "--all-databases", "--format", "json", "--metrics-file", metrics.to_str().unwrap()]);
     cmd.env_remove(LITE_ENV);
-    let out = common::finish(cmd.spawn().unwrap());
+    let out = crate::common::finish(cmd.spawn().unwrap());
     assert_eq!(out.code, 2);
     assert_eq!(
         out.stderr.lines().last().unwrap(),
@@ -524,7 +522,7 @@ fn url_env_is_read_and_a_missing_variable_is_named() {
     // A database not picked needs no variable.
     let mut cmd = fleet.idemctl(&["stuck", "--tag", "pg"]);
     cmd.env_remove(LITE_ENV);
-    assert_eq!(common::finish(cmd.spawn().unwrap()).code, 1);
+    assert_eq!(crate::common::finish(cmd.spawn().unwrap()).code, 1);
 }
 
 #[test]
@@ -535,10 +533,13 @@ fn a_list_of_urls_names_each_by_host_and_database() {
     std::fs::write(&list, format!("# shards\n{}\n\n{}   # the MariaDB one\n", pg.url, my.url)).unwrap();
     let mut cmd = fleet.idemctl(&["stuck", "--format", "json", "--databases", list.to_str().unwrap()]);
     cmd.arg("--no-config");
-    let out = common::finish(cmd.spawn().unwrap());
+    let out = crate::common::finish(cmd.spawn().unwrap());
     assert_eq!(out.code, 1, "{}", out.stderr);
     let doc = out.json();
-    let names = [format!("{}/{}", common::host(&pg.url), pg.name), format!("{}/{}", common::host(&my.url), my.name)];
+    let names = [
+        format!("{}/{}", crate::common::host(&pg.url), pg.name),
+        format!("{}/{}", crate::common::host(&my.url), my.name),
+    ];
     assert_eq!(doc["databases"], serde_json::json!(names));
     let keys = by_database(&doc, "keys", |r| r["key"].as_str().unwrap().to_string());
     assert_eq!(keys[&names[0]].len(), 3);
@@ -583,12 +584,12 @@ fn interrupted_expire(fleet: &Fleet, pick: &str, in_flight: usize) -> Run {
     let mut cmd = fleet.idemctl(&["expire", pick, "--format", "json", "--batch-size", "1", "--batch-time", "0s"]);
     let child = cmd.env("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", &pause).spawn().unwrap();
     for i in 0..in_flight {
-        common::wait_for(&format!("{p}-{i}.waiting.2"));
+        crate::common::wait_for(&format!("{p}-{i}.waiting.2"));
     }
     assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
     std::thread::sleep(std::time::Duration::from_millis(300));
     std::fs::write(format!("{p}.2"), b"").unwrap();
-    common::finish(child)
+    crate::common::finish(child)
 }
 
 #[test]
@@ -596,7 +597,7 @@ fn ctrl_c_stops_every_database_after_its_batch_under_way() {
     let Some(fleet) = Fleet::new() else { return };
     for (_, db) in &fleet.dbs {
         // Every database has at least two expired keys: batch 2 exists everywhere.
-        let old = common::ago(db, chrono::Duration::days(2));
+        let old = crate::common::ago(db, chrono::Duration::days(2));
         db.exec(&format!(
             "INSERT INTO idempotency_keys (scope_id, operation, {}, status, created_at, expires_at) VALUES
              ('s8', 'op', 'old-extra', 'succeeded', {old}, {old})",
@@ -663,7 +664,7 @@ fn ndjson_and_state_files_per_database() {
     let lite = fleet.db("lite-0");
     let mut cmd = lite.idemctl(&["scan", "--table", "orders", "--format", "json", "--no-config"]);
     cmd.arg("--state").arg(fleet.dir.path().join("single.{database}.state"));
-    assert_eq!(common::run(cmd).code, 1);
+    assert_eq!(crate::common::run(cmd).code, 1);
     let made: Vec<String> = std::fs::read_dir(fleet.dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -4,12 +4,10 @@
 //! or after the subcommand, the config file is found in its order, metrics
 //! match the summary, and `scan --state` lists each cluster once.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::process::Command;
 
-use common::{Engine, Run, TestDb, key_table, run};
+use crate::common::{Engine, Run, TestDb, key_table, run};
 use serde_json::{Value, json};
 
 on_every_engine!(
@@ -62,8 +60,8 @@ fn quiet_prints_only_the_data_in_every_format(db: &TestDb) {
         "INSERT INTO idempotency_keys (scope_id, operation, {}, status, created_at, expires_at)
          VALUES ('s4', 'POST /v1/orders', 'k-expired', 'succeeded', {}, {})",
         db.ident("key"),
-        common::ago(db, chrono::Duration::days(2)),
-        common::ago(db, chrono::Duration::days(1)),
+        crate::common::ago(db, chrono::Duration::days(2)),
+        crate::common::ago(db, chrono::Duration::days(1)),
     ));
     for args in commands() {
         for format in ["table", "csv", "json", "ndjson"] {
@@ -138,7 +136,7 @@ fn csv_values_are_json_and_append_without_a_header(db: &TestDb) {
     orders(db);
     let out = run(db.idemctl(&["scan", "--table", "orders", "--columns", "customer_id,note", "--format", "csv"]));
     assert_eq!(out.code, 1, "{}", out.stderr);
-    let records = common::csv_records(&out.stdout);
+    let records = crate::common::csv_records(&out.stdout);
     let values_at = records[0].iter().position(|h| h == "values").unwrap();
     let values: Vec<Value> = records[1..].iter().map(|r| serde_json::from_str(&r[values_at]).unwrap()).collect();
     assert_eq!(
@@ -150,7 +148,7 @@ fn csv_values_are_json_and_append_without_a_header(db: &TestDb) {
         ]
     );
     let again = run(db.idemctl(&["scan", "--table", "orders", "--format", "csv", "--no-header"]));
-    assert_eq!(common::csv_records(&again.stdout), records[1..].to_vec(), "--no-header: the rows alone");
+    assert_eq!(crate::common::csv_records(&again.stdout), records[1..].to_vec(), "--no-header: the rows alone");
 }
 
 fn global_options_go_before_or_after_the_subcommand(db: &TestDb) {
@@ -162,7 +160,7 @@ fn global_options_go_before_or_after_the_subcommand(db: &TestDb) {
         .unwrap();
     let after = run(db.idemctl(&["stuck", "--format", "csv", "--quiet", "--no-header"]));
     assert_eq!(before.status.code(), Some(1));
-    let keys = |text: &str| common::csv_records(text).into_iter().map(|r| r[2].clone()).collect::<Vec<_>>();
+    let keys = |text: &str| crate::common::csv_records(text).into_iter().map(|r| r[2].clone()).collect::<Vec<_>>();
     assert_eq!(keys(&String::from_utf8_lossy(&before.stdout)), keys(&after.stdout));
     assert_eq!(keys(&after.stdout), ["k-nolock", "k-ord-6m"]);
 }
@@ -333,8 +331,8 @@ fn the_readme_cron_lines_mail_only_what_went_wrong(db: &TestDb) {
         "INSERT INTO idempotency_keys (scope_id, operation, {}, status, created_at, expires_at)
          VALUES ('s4', 'POST /v1/orders', 'k-expired', 'succeeded', {}, {})",
         db.ident("key"),
-        common::ago(db, chrono::Duration::days(2)),
-        common::ago(db, chrono::Duration::days(1)),
+        crate::common::ago(db, chrono::Duration::days(2)),
+        crate::common::ago(db, chrono::Duration::days(1)),
     ));
     // A run with work to do and findings: the mail is empty, the logs hold the data.
     for line in &lines {

@@ -1,11 +1,9 @@
 //! `idemctl doctor` against real PostgreSQL, MariaDB/MySQL and SQLite: a
 //! fixture that passes every check and fixtures that warn or fail each one.
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::{Engine, Run, TestDb, ago, run};
+use crate::common::{Engine, Run, TestDb, ago, run};
 use serde_json::Value;
 
 fn doctor(db: &TestDb, extra: &[&str]) -> Run {

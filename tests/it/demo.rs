@@ -1,11 +1,9 @@
 //! `idemctl demo`: a deterministic SQLite database with damage of every cause.
 
-mod common;
-
+use crate::common::{Engine, TestDb, csv_records, run};
 use assert_cmd::Command;
-use common::{Engine, TestDb, csv_records, run};
 
-fn demo(path: &std::path::Path) -> common::Run {
+fn demo(path: &std::path::Path) -> crate::common::Run {
     let mut cmd = Command::cargo_bin("idemctl").unwrap();
     cmd.args(["demo", "--path"]).arg(path);
     run(cmd)

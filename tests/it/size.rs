@@ -1,9 +1,7 @@
 //! `idemctl size` against real PostgreSQL, MariaDB/MySQL and SQLite, and as a calculator.
 
-mod common;
-
+use crate::common::{Engine, Run, TestDb, csv_records, run};
 use assert_cmd::Command;
-use common::{Engine, Run, TestDb, csv_records, run};
 use serde_json::Value;
 
 const NOW: &str = "2026-06-15T12:00:00Z";

@@ -1,12 +1,10 @@
 //! `idemctl reap` against real PostgreSQL, MariaDB/MySQL and SQLite.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{Engine, Run, TestDb, csv_records, key_table, run};
+use crate::common::{Engine, Run, TestDb, csv_records, key_table, run};
 
 /// Every row of the key table as text, in key order: the table's whole content.
 fn snapshot(db: &TestDb) -> Vec<Option<String>> {
@@ -82,7 +80,7 @@ fn release_then_a_retry_takes_over(db: &TestDb) {
     // The retry claims the released key the way a server does: compare-and-set.
     db.exec(&format!(
         "UPDATE idempotency_keys SET status = 'in_progress', locked_at = {} WHERE {} = 'k-pay-old' AND status = 'failed_retryable'",
-        common::ago(db, chrono::Duration::zero()),
+        crate::common::ago(db, chrono::Duration::zero()),
         db.ident("key")
     ));
     assert_eq!(status_of(db, "k-pay-old"), "in_progress");
@@ -154,10 +152,10 @@ fn a_key_finished_meanwhile_is_left_alone(db: &TestDb) {
     let p = pause.to_str().unwrap();
     let child = paused_reap(db, &pause, &[]);
     // The reaper has read its keys; the request holding k-ord-6m finishes now.
-    common::wait_for(&format!("{p}.waiting.1"));
+    crate::common::wait_for(&format!("{p}.waiting.1"));
     db.exec(&format!("UPDATE idempotency_keys SET status = 'succeeded' WHERE {} = 'k-ord-6m'", db.ident("key")));
     std::fs::write(format!("{p}.1"), b"").unwrap();
-    let out = common::finish(child);
+    let out = crate::common::finish(child);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(outcomes(&out), pairs(&[("k-nolock", "released"), ("k-ord-6m", "skipped-changed")]));
     assert_eq!(status_of(db, "k-ord-6m"), "succeeded");
@@ -169,14 +167,14 @@ fn a_second_reaper_exits_3(db: &TestDb) {
     let pause = dir.path().join("pause");
     let p = pause.to_str().unwrap();
     let first = paused_reap(db, &pause, &[]);
-    common::wait_for(&format!("{p}.waiting.1"));
+    crate::common::wait_for(&format!("{p}.waiting.1"));
     let before = snapshot(db);
     let second = reap(db, &[]);
     assert_eq!(second.code, 3, "{}", second.stderr);
     assert_eq!(second.stderr, "idemctl: another run holds the lock on idempotency_keys\n");
     assert_eq!(snapshot(db), before, "the second run changed nothing");
     std::fs::write(format!("{p}.1"), b"").unwrap();
-    assert_eq!(common::finish(first).code, 0);
+    assert_eq!(crate::common::finish(first).code, 0);
     // Once the first is done, the lock is free again.
     assert_eq!(reap(db, &[]).code, 0);
 }
@@ -189,9 +187,9 @@ fn killed_midway_then_rerun_processes_each_key_once(db: &TestDb) {
     std::fs::write(format!("{p}.1"), b"").unwrap();
     let mut first = paused_reap(db, &pause, &["--batch-size", "1", "--max-duration", "POST /v1/payments=30s"]);
     // Batch 1 is committed and written out; kill the run before batch 2.
-    common::wait_for(&format!("{p}.waiting.2"));
+    crate::common::wait_for(&format!("{p}.waiting.2"));
     first.kill().unwrap();
-    let first = common::finish(first);
+    let first = crate::common::finish(first);
     let second = reap(db, &["--max-duration", "POST /v1/payments=30s"]);
     assert_eq!(second.code, 0, "{}", second.stderr);
     let mut all = outcomes(&first);
@@ -204,8 +202,8 @@ fn killed_midway_then_rerun_processes_each_key_once(db: &TestDb) {
 }
 
 fn a_table_without_status_and_epoch_seconds(db: &TestDb) {
-    let now = common::api_keys(db);
-    let mapping = common::API_KEYS_MAPPING;
+    let now = crate::common::api_keys(db);
+    let mapping = crate::common::API_KEYS_MAPPING;
     let out = reap(db, &mapping);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
@@ -238,7 +236,8 @@ fn a_change_that_reaches_two_rows_is_undone(db: &TestDb) {
         "CREATE TABLE twice (idempotency_key {text} NOT NULL, status {text} NOT NULL, locked_at {ts} NULL, \
          created_at {ts} NOT NULL, expires_at {ts} NOT NULL)"
     ));
-    let (old, later) = (common::ago(db, chrono::Duration::minutes(120)), common::ago(db, chrono::Duration::days(-1)));
+    let (old, later) =
+        (crate::common::ago(db, chrono::Duration::minutes(120)), crate::common::ago(db, chrono::Duration::days(-1)));
     db.exec(&format!(
         "INSERT INTO twice VALUES ('k', 'in_progress', {old}, {old}, {later}), ('k', 'in_progress', {old}, {old}, {later})"
     ));
@@ -389,11 +388,11 @@ fn sigterm_rolls_back_the_batch_under_way(db: &TestDb) {
     let p = pause.to_str().unwrap();
     std::fs::write(format!("{p}.1"), b"").unwrap();
     let child = paused_reap(db, &pause, &["--batch-size", "1", "--max-duration", "POST /v1/payments=30s"]);
-    common::wait_for(&format!("{p}.waiting.2"));
+    crate::common::wait_for(&format!("{p}.waiting.2"));
     assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
     std::thread::sleep(Duration::from_millis(200));
     std::fs::write(format!("{p}.2"), b"").unwrap();
-    let out = common::finish(child);
+    let out = crate::common::finish(child);
     assert_eq!(out.code, 130, "{}", out.stderr);
     assert_eq!(outcomes(&out), pairs(&[("k-nolock", "released")]), "batch 2 was under way");
     assert!(out.stderr.contains("outcomes: released 1") && out.stderr.contains("interrupted"), "{}", out.stderr);

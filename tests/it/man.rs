@@ -1,5 +1,5 @@
 //! The man pages in `man/` are generated from the clap definitions; this test
-//! fails when a committed page is stale. `UPDATE_MAN=1 cargo test --test man`
+//! fails when a committed page is stale. `UPDATE_MAN=1 cargo test --test it man::`
 //! writes them anew.
 
 use std::io::Write;
@@ -113,7 +113,7 @@ fn man_pages_are_current() {
         .unwrap_or_default();
     present.sort();
     let extra: Vec<&String> = present.iter().filter(|f| !expected.contains(f)).collect();
-    assert!(stale.is_empty(), "stale man pages {stale:?}: run UPDATE_MAN=1 cargo test --test man");
+    assert!(stale.is_empty(), "stale man pages {stale:?}: run UPDATE_MAN=1 cargo test --test it man::");
     assert!(extra.is_empty(), "man pages for no command: {extra:?}");
     let root_page = String::from_utf8(pages[0].1.clone()).unwrap();
     assert!(!root_page.contains("idemctl\\-help"), "no page for clap's help subcommand");

@@ -2,9 +2,7 @@
 //! misses that keep a scan from calling a table clean, which row of a
 //! cluster stays, sums per currency, and the names it knows.
 
-mod common;
-
-use common::{Engine, Run, TestDb, csv_records, run};
+use crate::common::{Engine, Run, TestDb, csv_records, run};
 use serde_json::json;
 
 fn scan(db: &TestDb, table: &str, extra: &[&str]) -> Run {

@@ -4,8 +4,6 @@
 //! A server that cannot be reached fails the test when `CI` is set; outside CI
 //! the test is skipped, with a loud line on stderr.
 
-#![allow(dead_code)]
-
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use assert_cmd::Command;
@@ -401,7 +399,6 @@ pub struct Run {
 
 impl Run {
     /// The JSON document on stdout; a test that gets none fails, showing both streams.
-    #[allow(dead_code)]
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{}", self.stdout, self.stderr))
     }

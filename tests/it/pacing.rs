@@ -2,11 +2,9 @@
 //! target time, InnoDB's purge, the server's load and a replica's lag hold
 //! the run back, and the summary says how long each did.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{Engine, Run, TestDb, run};
+use crate::common::{Engine, Run, TestDb, run};
 use serde_json::{Value, json};
 
 on_every_engine!(batches_grow_on_a_fast_table_and_shrink_on_a_slow_one, an_unreachable_replica_stops_the_run);
@@ -107,7 +105,8 @@ fn an_unreachable_replica_stops_the_run(db: &TestDb) {
     assert!(since.elapsed() < Duration::from_secs(10));
     let last = out.stderr.lines().last().unwrap();
     assert!(
-        last.contains(&format!("--replica-url {}", common::host_port(&db.url))) && last.contains("is not a replica"),
+        last.contains(&format!("--replica-url {}", crate::common::host_port(&db.url)))
+            && last.contains("is not a replica"),
         "{}",
         out.stderr
     );
@@ -131,7 +130,7 @@ fn the_run_waits_for_purge() {
     // A user with every privilege on the database, and none on the server.
     let user = format!("np_{}", &db.name[db.name.len().saturating_sub(20)..]);
     db.exec(&format!("CREATE USER '{user}'@'%'; GRANT ALL ON `{}`.* TO '{user}'@'%'", db.name));
-    let unprivileged = common::as_user(&db.url, &user);
+    let unprivileged = crate::common::as_user(&db.url, &user);
     for url in [&unprivileged, &db.url] {
         events(&db, 3000);
         let child = db.while_session(
@@ -151,7 +150,7 @@ fn the_run_waits_for_purge() {
             },
         );
         let (child, left) = child;
-        let out = common::finish(child);
+        let out = crate::common::finish(child);
         assert_eq!(out.code, 0, "{}", out.stderr);
         let s = summary(&out);
         // By its purge position: three batches wait for purge, the fourth
@@ -232,7 +231,7 @@ fn load_pauses_and_critical_load_stops() {
         };
         let stopped = run(db.idemctl(&[&EXPIRE[..], &["--critical-load", critical]].concat()));
         let out_of_time = run(db.idemctl(&[&EXPIRE[..], &["--max-load", pause, "--max-runtime", "1s"]].concat()));
-        common::key_table(&db);
+        crate::common::key_table(&db);
         let reap_held = run(db.idemctl(&["reap", "--max-duration", "30s", "--max-load", pause, "--max-runtime", "1s"]));
         let still_stuck = db.ids("SELECT count(*) FROM idempotency_keys WHERE status = 'in_progress'")[0];
         let paused = run(db.idemctl(&[&EXPIRE[..], &["--max-load", pause]].concat()));

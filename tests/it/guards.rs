@@ -1,10 +1,8 @@
 //! Guards against deleting or releasing what must stay, on real PostgreSQL,
 //! MariaDB/MySQL and SQLite: every test compares the rows before and after.
 
-mod common;
-
+use crate::common::{Engine, Run, TestDb, run};
 use chrono::{DateTime, Duration, Utc};
-use common::{Engine, Run, TestDb, run};
 
 const NOW: &str = "2026-06-01T12:00:00Z";
 
@@ -170,7 +168,7 @@ fn key_rows(db: &TestDb) -> Vec<Option<String>> {
 }
 
 fn user_sql_cannot_escape_its_place(db: &TestDb) {
-    common::key_table(db);
+    crate::common::key_table(db);
     let before = key_rows(db);
     assert_eq!(before.len(), 6);
     let cases: [&[&str]; 6] = [
@@ -350,13 +348,13 @@ fn long_table_names_take_their_own_locks(db: &TestDb) {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    common::wait_for(&format!("{p}.waiting.1"));
+    crate::common::wait_for(&format!("{p}.waiting.1"));
     let other = idemctl(db, &["expire", "--table", &second, "--older-than", "7d"]);
     assert_eq!(other.code, 0, "a lock of its own: {}", other.stderr);
     let same = idemctl(db, &["expire", "--table", &first, "--older-than", "7d"]);
     assert_eq!(same.code, 3, "{}", same.stderr);
     std::fs::write(format!("{p}.1"), b"").unwrap();
-    let held = common::finish(holder);
+    let held = crate::common::finish(holder);
     assert_eq!(held.code, 0, "{}", held.stderr);
     for name in [&first, &second] {
         assert!(db.ids(&format!("SELECT id FROM {}", db.ident(name))).is_empty());

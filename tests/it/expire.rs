@@ -1,11 +1,9 @@
 //! `idemctl expire` against real PostgreSQL, MariaDB/MySQL and SQLite.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use common::{Engine, Run, TestDb, run};
+use crate::common::{Engine, Run, TestDb, run};
 
 const NOW: &str = "2026-06-01T12:00:00Z";
 
@@ -144,7 +142,7 @@ fn any_table_killed_midway_then_rerun(db: &TestDb) {
         std::fs::write(format!("{p}.{n}"), b"").unwrap();
     }
     let mut first = paused(db, &pause, &["--batch-size", "10"]);
-    if !common::wait_until(&format!("{p}.waiting.3")) {
+    if !crate::common::wait_until(&format!("{p}.waiting.3")) {
         first.kill().unwrap();
         let out = first.wait_with_output().unwrap();
         panic!("no third batch: {} {}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -174,7 +172,7 @@ fn an_overlapping_run_exits_3(db: &TestDb) {
     let pause = dir.path().join("pause");
     let p = pause.to_str().unwrap();
     let first = paused(db, &pause, &[]);
-    common::wait_for(&format!("{p}.waiting.1"));
+    crate::common::wait_for(&format!("{p}.waiting.1"));
     let mut second = db.idemctl(&[&["expire"][..], &EVENTS].concat());
     second.env("IDEMCTL_TEST_NOW", NOW);
     let out = run(second);
