@@ -126,7 +126,7 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
 pub async fn values_in_use(db: &mut Db, table: &Table, column: &str, sample: u64) -> Result<Vec<String>> {
     let dialect = db.dialect();
     let sql = super::fill(
-        include_str!("../../queries/values_in_use.sql"),
+        crate::db::dialect::query_file!(shared, "values_in_use.sql"),
         &[
             ("value", &dialect.text(&dialect.ident(column))),
             ("table", &table.sql_name(&dialect)),
@@ -141,7 +141,7 @@ pub async fn values_in_use(db: &mut Db, table: &Table, column: &str, sample: u64
 pub async fn shortest_difference(db: &mut Db, table: &Table, a: &str, b: &str, sample: u64) -> Result<Option<i64>> {
     let dialect = db.dialect();
     let sql = super::fill(
-        include_str!("../../queries/shortest_difference.sql"),
+        crate::db::dialect::query_file!(shared, "shortest_difference.sql"),
         &[("a", a), ("b", b), ("table", &table.sql_name(&dialect)), ("sample", &sample.to_string())],
     );
     Ok(db.query_value(&sql, &[]).await?.and_then(|v| v.parse::<f64>().ok()).map(|v| v as i64))
@@ -159,7 +159,7 @@ pub async fn combinations_in_use(
         columns.iter().enumerate().map(|(i, c)| format!("{} AS v{i}", dialect.text(&dialect.ident(c)))).collect();
     let outer: Vec<String> = (0..columns.len()).map(|i| format!("v{i}")).collect();
     let sql = super::fill(
-        include_str!("../../queries/combinations_in_use.sql"),
+        crate::db::dialect::query_file!(shared, "combinations_in_use.sql"),
         &[
             ("values", &outer.join(", ")),
             ("inner", &inner.join(", ")),

@@ -11,7 +11,7 @@ use sqlx::{ConnectOptions, Connection, Row};
 /// Marks a file as a demo database, so that a rerun may replace it and nothing else.
 const MARKER: &str = "idemctl_demo";
 
-const SCHEMA: &str = include_str!("../../queries/sqlite/demo_schema.sql");
+const SCHEMA: &str = crate::db::dialect::query_file!(sqlite, "demo_schema.sql");
 
 /// A row of `orders`: the order, its key and its creation time.
 pub struct OrderRow {
@@ -97,7 +97,7 @@ const BATCH: usize = 500;
 
 async fn insert_orders(conn: &mut SqliteConnection, rows: &[OrderRow]) -> Result<()> {
     for chunk in rows.chunks(BATCH) {
-        let mut q = sqlx::QueryBuilder::new(include_str!("../../queries/sqlite/demo_orders.sql"));
+        let mut q = sqlx::QueryBuilder::new(crate::db::dialect::query_file!(sqlite, "demo_orders.sql"));
         q.push_values(chunk, |mut b, r| {
             b.push_bind(&r.public_id)
                 .push_bind(r.customer_id)
@@ -117,7 +117,7 @@ async fn insert_orders(conn: &mut SqliteConnection, rows: &[OrderRow]) -> Result
 
 async fn insert_keys(conn: &mut SqliteConnection, rows: &[KeyRow]) -> Result<()> {
     for chunk in rows.chunks(BATCH) {
-        let mut q = sqlx::QueryBuilder::new(include_str!("../../queries/sqlite/demo_keys.sql"));
+        let mut q = sqlx::QueryBuilder::new(crate::db::dialect::query_file!(sqlite, "demo_keys.sql"));
         q.push_values(chunk, |mut b, r| {
             b.push_bind(&r.scope_id)
                 .push_bind(r.operation)

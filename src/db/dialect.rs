@@ -3,13 +3,30 @@
 use super::{Bind, Engine};
 use crate::window::RowId;
 
-/// The text of `queries/<engine>/FILE`, compiled in: each engine's own SQL.
+/// The text of `queries/<engine>/FILE`, compiled in: each engine's own SQL,
+/// the one way SQL files are included. `query_file!(postgres, "x.sql")`
+/// for a query one engine has (no other engine needs a file of that name);
+/// `query_file!(engine, "x.sql")` for one every engine has;
+/// `query_file!(shared, "x.sql")` for `queries/x.sql`, which every engine
+/// runs as written.
 macro_rules! query_file {
+    (shared, $file:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/queries/", $file))
+    };
+    (postgres, $file:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/queries/postgres/", $file))
+    };
+    (mysql, $file:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/queries/mysql/", $file))
+    };
+    (sqlite, $file:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/queries/sqlite/", $file))
+    };
     ($engine:expr, $file:literal) => {
         match $engine {
-            $crate::db::Engine::Postgres => include_str!(concat!("../../queries/postgres/", $file)),
-            $crate::db::Engine::MySql => include_str!(concat!("../../queries/mysql/", $file)),
-            $crate::db::Engine::Sqlite => include_str!(concat!("../../queries/sqlite/", $file)),
+            $crate::db::Engine::Postgres => $crate::db::dialect::query_file!(postgres, $file),
+            $crate::db::Engine::MySql => $crate::db::dialect::query_file!(mysql, $file),
+            $crate::db::Engine::Sqlite => $crate::db::dialect::query_file!(sqlite, $file),
         }
     };
 }

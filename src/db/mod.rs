@@ -713,12 +713,12 @@ impl Ctx {
             match self.server? {
                 ServerId::Postgres(pid) => {
                     let mut side = self.target.pg_options().ok()?.connect().await.ok()?;
-                    let sql = catalog::query_file!(Engine::Postgres, "lock_holder.sql");
+                    let sql = catalog::query_file!(postgres, "lock_holder.sql");
                     sqlx::query_as(sql).bind(&subject.as_sql).bind(pid).fetch_optional(&mut side).await.ok()?
                 }
                 ServerId::MySql(id) => {
                     let mut side = self.target.mysql_options().ok()?.connect().await.ok()?;
-                    for sql in catalog::query_file!(Engine::MySql, "lock_holder.sql").split(";\n") {
+                    for sql in catalog::query_file!(mysql, "lock_holder.sql").split(";\n") {
                         let found: Option<(String, String)> = sqlx::query_as(AssertSqlSafe(sql.to_string()))
                             .bind(&subject.schema)
                             .bind(&subject.name)
@@ -909,15 +909,14 @@ impl Db {
     }
 
     /// Sets up a writing session: how long a batch waits on rows a live writer
-    /// holds, and the isolation the batches run at (`queries/<engine>/writer_*.sql`).
+    /// holds, and the isolation the batches run at (`queries/mysql/writer_purge.sql`).
     pub async fn prepare_writer(&mut self, writer: Writer) -> Result<()> {
-        let sql = match writer {
-            Writer::Purge => catalog::query_file!(self.engine(), "writer_purge.sql"),
-            Writer::Reap => catalog::query_file!(self.engine(), "writer_reap.sql"),
-        };
-        let statements = sql.lines().filter(|l| !l.trim_start().starts_with("--")).collect::<String>();
-        if !statements.trim().is_empty() {
-            self.raw(sql).await?;
+        // PostgreSQL's and SQLite's writers need no setting but the row wait:
+        // a PostgreSQL batch fails rather than queue live writers behind it,
+        // and an SQLite batch is its own transaction (BEGIN IMMEDIATE for reap).
+        // MySQL's reap passes over held keys (FOR UPDATE SKIP LOCKED).
+        if let (Engine::MySql, Writer::Purge) = (self.engine(), writer) {
+            self.raw(catalog::query_file!(mysql, "writer_purge.sql")).await?;
         }
         self.set_row_wait(self.ctx.target.lock_timeout.min(writer.row_wait())).await
     }

@@ -16,7 +16,7 @@ pub async fn history_length(db: &mut Db) -> Option<u64> {
     if db.engine() != Engine::MySql {
         return None;
     }
-    for sql in query_file!(Engine::MySql, "history_length.sql").split(";\n") {
+    for sql in query_file!(mysql, "history_length.sql").split(";\n") {
         if let Ok(Some(value)) = db.query_value(sql, &[]).await
             && let Ok(n) = value.trim().parse::<f64>()
         {
@@ -41,7 +41,7 @@ pub async fn purge_position(db: &mut Db) -> Option<PurgePosition> {
     if db.engine() != Engine::MySql {
         return None;
     }
-    let rows = db.query_text("SHOW ENGINE INNODB STATUS", &[]).await.ok()?;
+    let rows = db.query_text(query_file!(mysql, "innodb_status.sql"), &[]).await.ok()?;
     parse_purge_position(&rows.into_iter().next()?.into_iter().nth(2).flatten()?)
 }
 
@@ -66,7 +66,7 @@ pub async fn load(db: &mut Db, name: &str) -> Result<f64> {
     let value = match db.engine() {
         Engine::MySql => {
             let mut found = None;
-            for sql in query_file!(Engine::MySql, "status_variable.sql").split(";\n") {
+            for sql in query_file!(mysql, "status_variable.sql").split(";\n") {
                 if let Ok(rows) = db.query_text(sql, &[Bind::Text(name.to_string())]).await
                     && let Some(value) = rows.into_iter().next().and_then(|row| row.into_iter().nth(1).flatten())
                 {
@@ -80,7 +80,7 @@ pub async fn load(db: &mut Db, name: &str) -> Result<f64> {
             if !name.eq_ignore_ascii_case("threads_running") && !name.eq_ignore_ascii_case("active") {
                 bail!("PostgreSQL has no load figure {name}: use Threads_running (the backends running a statement)");
             }
-            db.query_value(query_file!(Engine::Postgres, "active_backends.sql"), &[]).await?
+            db.query_value(query_file!(postgres, "active_backends.sql"), &[]).await?
         }
         Engine::Sqlite => bail!("--max-load and --critical-load need a server: SQLite has no load figure"),
     };
@@ -101,7 +101,7 @@ pub async fn wal_position(db: &mut Db) -> Option<u64> {
     if db.engine() != Engine::Postgres {
         return None;
     }
-    lsn(&db.query_value(query_file!(Engine::Postgres, "wal_position.sql"), &[]).await.ok()??)
+    lsn(&db.query_value(query_file!(postgres, "wal_position.sql"), &[]).await.ok()??)
 }
 
 /// A WAL position as PostgreSQL writes it (`16/B374D848`), as a number.
@@ -127,7 +127,7 @@ pub enum Replica {
 pub async fn replica(db: &mut Db) -> Result<Replica> {
     match db.engine() {
         Engine::Postgres => {
-            let row = db.query_text(query_file!(Engine::Postgres, "replica_lag.sql"), &[]).await?;
+            let row = db.query_text(query_file!(postgres, "replica_lag.sql"), &[]).await?;
             let cells = row.into_iter().next().unwrap_or_default();
             let cell = |i: usize| cells.get(i).cloned().flatten();
             if cell(0).as_deref() != Some("true") {
@@ -140,7 +140,7 @@ pub async fn replica(db: &mut Db) -> Result<Replica> {
             Ok(Replica::Replayed(cell(1).as_deref().and_then(lsn).unwrap_or(0), behind))
         }
         Engine::MySql => {
-            for sql in ["SHOW REPLICA STATUS", "SHOW SLAVE STATUS"] {
+            for sql in query_file!(mysql, "replica_status.sql").split(";\n") {
                 let mut found: Option<Option<i64>> = None;
                 let attempt = db
                     .for_each_row(sql, &[], |row| {
@@ -169,10 +169,8 @@ pub async fn dead_tuples(db: &mut Db, table_sql: &str) -> Option<u64> {
         return None;
     }
     flush_statistics(db).await;
-    let value = db
-        .query_value(query_file!(Engine::Postgres, "dead_tuples.sql"), &[Bind::Text(table_sql.to_string())])
-        .await
-        .ok()??;
+    let value =
+        db.query_value(query_file!(postgres, "dead_tuples.sql"), &[Bind::Text(table_sql.to_string())]).await.ok()??;
     value.parse().ok()
 }
 
@@ -180,7 +178,7 @@ pub async fn dead_tuples(db: &mut Db, table_sql: &str) -> Option<u64> {
 /// batches deleted) reported now rather than up to a second later. The
 /// flush happens when the statement ends; older servers lack the function.
 async fn flush_statistics(db: &mut Db) {
-    let _ = db.query_value("SELECT pg_stat_force_next_flush()::text", &[]).await;
+    let _ = db.query_value(query_file!(postgres, "flush_statistics.sql"), &[]).await;
 }
 
 /// MySQL/MariaDB: the oldest open transaction of another session, in words.
@@ -188,7 +186,7 @@ pub async fn oldest_transaction(db: &mut Db) -> Option<String> {
     if db.engine() != Engine::MySql {
         return None;
     }
-    db.query_value(query_file!(Engine::MySql, "oldest_transaction.sql"), &[]).await.ok()?
+    db.query_value(query_file!(mysql, "oldest_transaction.sql"), &[]).await.ok()?
 }
 
 /// PostgreSQL: the VACUUM working on the table, in words.
@@ -196,7 +194,7 @@ pub async fn vacuum_session(db: &mut Db, table_sql: &str) -> Option<String> {
     if db.engine() != Engine::Postgres {
         return None;
     }
-    let sql = query_file!(Engine::Postgres, "vacuum_session.sql");
+    let sql = query_file!(postgres, "vacuum_session.sql");
     db.query_value(sql, &[Bind::Text(table_sql.to_string())]).await.ok()?
 }
 
@@ -205,7 +203,7 @@ pub async fn vacuum_running(db: &mut Db, table_sql: &str) -> bool {
     if db.engine() != Engine::Postgres {
         return false;
     }
-    let sql = query_file!(Engine::Postgres, "vacuum_running.sql");
+    let sql = query_file!(postgres, "vacuum_running.sql");
     db.query_value(sql, &[Bind::Text(table_sql.to_string())]).await.ok().flatten().as_deref() == Some("true")
 }
 

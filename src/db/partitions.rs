@@ -101,10 +101,10 @@ pub async fn leaves(db: &mut Db, table: &Table) -> Result<Vec<Partition>> {
     let dialect = db.dialect();
     let (sql, binds) = match db.engine() {
         Engine::Postgres => {
-            (include_str!("../../queries/postgres/partitions.sql"), vec![Bind::Text(table.sql_name(&dialect))])
+            (crate::db::dialect::query_file!(postgres, "partitions.sql"), vec![Bind::Text(table.sql_name(&dialect))])
         }
         Engine::MySql => (
-            include_str!("../../queries/mysql/partitions.sql"),
+            crate::db::dialect::query_file!(mysql, "partitions.sql"),
             vec![Bind::Text(table.schema.clone()), Bind::Text(table.name.clone())],
         ),
         Engine::Sqlite => return Ok(Vec::new()),
@@ -365,8 +365,9 @@ pub async fn drop_leftovers(
     // The parent as a partition's bound names it: as the search path spells it.
     let named = db.query_value("SELECT CAST(CAST($1 AS regclass) AS text)", &[Bind::Text(parent.clone())]).await?;
     let marked = marker(named.as_deref().unwrap_or(&parent));
-    let rows =
-        db.query_text(include_str!("../../queries/postgres/detached_leftovers.sql"), &[Bind::Text(marked)]).await?;
+    let rows = db
+        .query_text(crate::db::dialect::query_file!(postgres, "detached_leftovers.sql"), &[Bind::Text(marked)])
+        .await?;
     let mut out = Vec::new();
     for row in rows {
         let (Some(Some(schema)), Some(Some(name))) = (row.first(), row.get(1)) else { continue };

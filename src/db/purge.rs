@@ -126,7 +126,7 @@ impl Walk {
                 // correct it, and its LIMIT bounds the batch whatever it says.
                 let sample = total.clamp(1, 32);
                 let sql = super::fill(
-                    include_str!("../../queries/postgres/page_sample.sql"),
+                    crate::db::dialect::query_file!(postgres, "page_sample.sql"),
                     &[("table", &name), ("pages", &sample.to_string())],
                 );
                 let counted = db.query_value(&sql, &[]).await?;
@@ -220,7 +220,7 @@ impl Walk {
             Walk::Partitions { .. } => Ok(Deleted::default()),
             Walk::Pages { .. } => {
                 let sql = super::fill(
-                    include_str!("../../queries/postgres/expire_delete_pages.sql"),
+                    crate::db::dialect::query_file!(postgres, "expire_delete_pages.sql"),
                     &[("table", table), ("expired", expired), ("range", &batch.range), ("limit", &limit.to_string())],
                 );
                 let rows = db.execute(&sql, &batch.params).await?;
@@ -366,7 +366,7 @@ impl Walk {
         let sql = match self {
             Walk::Partitions { .. } => unreachable!("described above"),
             Walk::Pages { span, .. } => super::fill(
-                include_str!("../../queries/postgres/expire_delete_pages.sql"),
+                crate::db::dialect::query_file!(postgres, "expire_delete_pages.sql"),
                 &[
                     ("table", table),
                     ("expired", expired),

@@ -51,7 +51,7 @@ pub async fn slices(db: &mut Db, source: &ScanSource<'_>) -> Result<Vec<Slice>> 
     let dialect = db.dialect();
     let ident = dialect.ident(source.id);
     let sql = super::fill(
-        include_str!("../../queries/id_range.sql"),
+        crate::db::dialect::query_file!(shared, "id_range.sql"),
         &[("id", &ident), ("table", &source.table.sql_name(&dialect))],
     );
     let row = db.query_text(&sql, &[]).await?.into_iter().next().unwrap_or_default();
@@ -197,7 +197,7 @@ pub async fn time_offsets(
         ));
     }
     let sql = super::fill(
-        include_str!("../../queries/time_offsets.sql"),
+        crate::db::dialect::query_file!(shared, "time_offsets.sql"),
         &[
             ("counts", &counts.join(", ")),
             ("inner", &inner.join(", ")),

@@ -38,7 +38,7 @@ pub async fn storage(db: &mut Db, target: &Table, exact: bool, notes: &mut Vec<S
     if figures == StorageFigures::InnoDbStatistics {
         // MySQL 8 caches these figures for a day unless told otherwise; MariaDB
         // has no such cache (nor the variable).
-        let _ = db.raw(include_str!("../../queries/mysql/size_stats_fresh.sql")).await;
+        let _ = db.raw(crate::db::dialect::query_file!(mysql, "size_stats_fresh.sql")).await;
     }
     let template = query_file!(engine, "size_storage.sql");
     let rows = match db.query_text(&super::fill(template, &[("table", &table)]), &binds).await {
@@ -46,7 +46,7 @@ pub async fn storage(db: &mut Db, target: &Table, exact: bool, notes: &mut Vec<S
         // An SQLite built without dbstat: the whole file's pages.
         Err(e) if figures == StorageFigures::Counted && format!("{e:#}").contains("dbstat") => {
             notes.push("this SQLite has no dbstat table: the size is the whole database file's".to_string());
-            let pages = include_str!("../../queries/sqlite/size_pages.sql");
+            let pages = crate::db::dialect::query_file!(sqlite, "size_pages.sql");
             db.query_text(&super::fill(pages, &[("table", &table)]), &[]).await?
         }
         Err(e) => return Err(e.context("reading the table's size")),
@@ -60,7 +60,7 @@ pub async fn storage(db: &mut Db, target: &Table, exact: bool, notes: &mut Vec<S
     let mut stats_as_of = row.get(5).cloned().flatten();
     if figures == StorageFigures::InnoDbStatistics {
         // InnoDB's own record of when it last computed the statistics, if readable.
-        let when = include_str!("../../queries/mysql/size_stats_time.sql");
+        let when = crate::db::dialect::query_file!(mysql, "size_stats_time.sql");
         if let Ok(Some(at)) = db.query_value(when, &binds).await {
             stats_as_of = Some(at);
         }
@@ -86,7 +86,7 @@ pub async fn storage(db: &mut Db, target: &Table, exact: bool, notes: &mut Vec<S
             if !exact && estimate.is_some_and(|n| n < 0.0) {
                 notes.push("the table was never analyzed: its rows were counted".to_string());
             }
-            let sql = super::fill(include_str!("../../queries/count_rows.sql"), &[("table", &table)]);
+            let sql = super::fill(crate::db::dialect::query_file!(shared, "count_rows.sql"), &[("table", &table)]);
             (count(db.query_value(&sql, &[]).await?), true)
         }
     };
@@ -109,8 +109,8 @@ const STALE_STATS_SLACK: u64 = 4 * 1024 * 1024;
 async fn innodb_file_bytes(db: &mut Db, table: &Table) -> Option<u64> {
     let name = Bind::Text(format!("{}/{}", table.schema, table.name));
     for sql in [
-        include_str!("../../queries/mysql/size_file_mariadb.sql"),
-        include_str!("../../queries/mysql/size_file_mysql.sql"),
+        crate::db::dialect::query_file!(mysql, "size_file_mariadb.sql"),
+        crate::db::dialect::query_file!(mysql, "size_file_mysql.sql"),
     ] {
         if let Ok(Some(size)) = db.query_value(sql, std::slice::from_ref(&name)).await {
             return size.parse().ok();
@@ -139,7 +139,7 @@ pub async fn writes_by(
     let col = dialect.ident(&time.name);
     let (since, bind) = dialect.time_bound(&col, time.repr, true, since_us, 1);
     let sql = super::fill(
-        include_str!("../../queries/size_writes.sql"),
+        crate::db::dialect::query_file!(shared, "size_writes.sql"),
         &[
             ("bucket", &dialect.epoch_bucket(&col, time.repr, seconds)),
             ("table", &table.sql_name(&dialect)),
@@ -165,7 +165,7 @@ pub async fn rows_before(db: &mut Db, table: &Table, time: &TimeColumn, since_us
     let col = dialect.ident(&time.name);
     let (before, bind) = dialect.time_bound(&col, time.repr, false, since_us, 1);
     let sql = super::fill(
-        include_str!("../../queries/count_matching.sql"),
+        crate::db::dialect::query_file!(shared, "count_matching.sql"),
         &[("table", &table.sql_name(&dialect)), ("condition", &format!("{before} OR {col} IS NULL"))],
     );
     let binds: Vec<Bind> = bind.into_iter().collect();

@@ -479,7 +479,7 @@ async fn census(db: &mut Db, table: &Table, column: &Column) -> Result<Census> {
     let (s_lo, s_hi) = plausible(false);
     let (ms_lo, ms_hi) = plausible(true);
     let sql = super::fill(
-        include_str!("../../queries/time_census.sql"),
+        crate::db::dialect::query_file!(shared, "time_census.sql"),
         &[
             ("column", &dialect.ident(&column.name)),
             ("table", &table.sql_name(&dialect)),

@@ -53,11 +53,12 @@ pub async fn count_matching(
     cap: Option<u64>,
 ) -> Result<u64> {
     let sql = match cap {
-        None => {
-            db::fill(include_str!("../../queries/count_matching.sql"), &[("table", table), ("condition", condition)])
-        }
+        None => db::fill(
+            crate::db::dialect::query_file!(shared, "count_matching.sql"),
+            &[("table", table), ("condition", condition)],
+        ),
         Some(cap) => db::fill(
-            include_str!("../../queries/count_matching_capped.sql"),
+            crate::db::dialect::query_file!(shared, "count_matching_capped.sql"),
             &[("table", table), ("condition", condition), ("limit", &(cap + 1).to_string())],
         ),
     };

@@ -125,14 +125,14 @@ fn change_statement(
     if args.action == Action::Delete {
         let cond = keys.any_key(which, true, params)?;
         return Ok(Some(crate::db::fill(
-            include_str!("../../queries/reap_delete.sql"),
+            crate::db::dialect::query_file!(shared, "reap_delete.sql"),
             &[("table", &table), ("keys", &cond)],
         )));
     }
     let Some(set) = assignments(keys, args, params)? else { return Ok(None) };
     let cond = keys.any_key(which, true, params)?;
     Ok(Some(crate::db::fill(
-        include_str!("../../queries/reap_change.sql"),
+        crate::db::dialect::query_file!(shared, "reap_change.sql"),
         &[("table", &table), ("set", &set), ("keys", &cond)],
     )))
 }
@@ -273,7 +273,7 @@ async fn resolve_locked(
     let read_back = |lock: Option<&str>, params: &mut Placeholders, which: &[&StuckKey]| -> Result<String> {
         let cond = keys.any_key(which, true, params)?;
         Ok(crate::db::fill(
-            include_str!("../../queries/reap_read_back.sql"),
+            crate::db::dialect::query_file!(shared, "reap_read_back.sql"),
             &[
                 ("select", &keys.identity_select(dialect)?),
                 ("table", &table),

@@ -183,7 +183,7 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
     select.extend(keys.operation.iter().map(|c| text(c)));
     select.extend(keys.scope.iter().map(|c| text(c)));
     let sql = db::fill(
-        include_str!("../../queries/stuck.sql"),
+        crate::db::dialect::query_file!(shared, "stuck.sql"),
         &[
             ("select", &select.join(", ")),
             ("table", &keys.table.sql_name(&dialect)),
@@ -249,7 +249,7 @@ async fn probe_held(probe: &mut Db, keys: &KeyTable, found: Found, lock: &str) -
         let mut params = Placeholders::new(dialect);
         let cond = keys.any_key(&which, true, &mut params)?;
         let sql = db::fill(
-            include_str!("../../queries/reap_read_back.sql"),
+            crate::db::dialect::query_file!(shared, "reap_read_back.sql"),
             &[
                 ("select", &keys.identity_select(dialect)?),
                 ("table", &keys.table.sql_name(&dialect)),

@@ -477,7 +477,7 @@ async fn rates(
         measures.push(retention);
     }
     if db.engine() == crate::db::Engine::Postgres {
-        let sql = include_str!("../../../queries/postgres/size_counters.sql");
+        let sql = crate::db::dialect::query_file!(postgres, "size_counters.sql");
         let row = db.query_text(sql, &[crate::db::Bind::Text(target.table.sql_name(&dialect))]).await?;
         let figure =
             |i: usize| row.first().and_then(|r| r.get(i).cloned().flatten()).and_then(|v| v.parse::<u64>().ok());
@@ -600,7 +600,7 @@ async fn id_growth(db: &mut Db, target: &KeyTable, window: &Measure) -> Result<O
     let Some(time) = target.time(created) else { return Ok(None) };
     let (cond, bind) = dialect.time_bound(&dialect.ident(created), time.repr, true, since.timestamp_micros(), 1);
     let sql = crate::db::fill(
-        include_str!("../../../queries/id_growth.sql"),
+        crate::db::dialect::query_file!(shared, "id_growth.sql"),
         &[("id", &id), ("table", &table.sql_name(&dialect)), ("since", &cond)],
     );
     // A WITHOUT ROWID table has no rowid: no measure.
@@ -608,7 +608,7 @@ async fn id_growth(db: &mut Db, target: &KeyTable, window: &Measure) -> Result<O
     let int = |i: usize| rows.first().and_then(|r| r.get(i).cloned().flatten()).and_then(|v| v.parse::<i64>().ok());
     let (Some(first), Some(mut last)) = (int(0), int(1)) else { return Ok(None) };
     if db.engine() == crate::db::Engine::MySql && minted.is_some() {
-        let sql = include_str!("../../../queries/mysql/size_auto_increment.sql");
+        let sql = crate::db::dialect::query_file!(mysql, "size_auto_increment.sql");
         let binds = [crate::db::Bind::Text(table.schema.clone()), crate::db::Bind::Text(table.name.clone())];
         if let Ok(Some(next)) = db.query_value(sql, &binds).await
             && let Ok(next) = next.parse::<i64>()

@@ -1,1 +1,0 @@
--- mysql: the load is a status variable (status_variable.sql).

@@ -1,1 +1,0 @@
--- mysql: replication status comes from SHOW REPLICA STATUS (db/pace.rs).

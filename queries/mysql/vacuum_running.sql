@@ -1,1 +1,0 @@
--- mysql: PostgreSQL only.

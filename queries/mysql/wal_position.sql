@@ -1,1 +1,0 @@
--- mysql: replicas report their lag in seconds (SHOW REPLICA STATUS).

@@ -1,2 +1,0 @@
--- reap's session: nothing to set; keys held by live transactions are passed
--- over (FOR UPDATE SKIP LOCKED).

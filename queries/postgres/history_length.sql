@@ -1,1 +1,0 @@
--- postgres: no history list (no undo purge to pace to).

@@ -1,1 +1,0 @@
--- postgres: MySQL/MariaDB only (InnoDB's purge).

@@ -1,1 +1,0 @@
--- postgres: no global status variables (PostgreSQL counts active backends: active_backends.sql).

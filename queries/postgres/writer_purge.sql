@@ -1,3 +1,0 @@
--- expire's session: nothing to set. A batch waits at most a second for a row
--- a live writer holds, and fails rather than queue the writers behind it
--- (Writer::row_wait).

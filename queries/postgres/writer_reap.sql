@@ -1,2 +1,0 @@
--- reap's session: nothing to set. Live writers hold a key at most one short
--- transaction; a batch never waits long on one (Writer::row_wait).

@@ -1,1 +1,0 @@
--- sqlite: the load is a status variable (status_variable.sql).

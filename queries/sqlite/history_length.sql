@@ -1,1 +1,0 @@
--- sqlite: no history list (no undo purge to pace to).

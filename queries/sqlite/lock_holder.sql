@@ -1,2 +1,0 @@
--- SQLite: the lock is on the database file, and no connection can tell
--- which process holds it.

@@ -1,1 +1,0 @@
--- sqlite: no undo purge, no transactions of other sessions to name.

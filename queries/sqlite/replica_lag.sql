@@ -1,1 +1,0 @@
--- sqlite: replication status comes from SHOW REPLICA STATUS (db/pace.rs).

@@ -1,1 +1,0 @@
--- sqlite: no global status variables (PostgreSQL counts active backends: active_backends.sql).

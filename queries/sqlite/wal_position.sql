@@ -1,1 +1,0 @@
--- sqlite: replicas report their lag in seconds (SHOW REPLICA STATUS).

@@ -1,1 +1,0 @@
--- expire's session: nothing to set; each batch is its own transaction.

@@ -1,1 +1,0 @@
--- reap's session: nothing to set; BEGIN IMMEDIATE takes the write lock.
