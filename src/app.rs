@@ -15,7 +15,7 @@ use crate::commands::reap::ReapArgs;
 use crate::commands::scan::ScanArgs;
 use crate::commands::size::SizeArgs;
 use crate::commands::stuck::StuckArgs;
-use crate::commands::{Definition, Effect, Totals};
+use crate::commands::{Definition, Effect, Fold, Totals};
 use crate::exit::Outcome;
 
 #[derive(Debug, Parser)]
@@ -139,6 +139,9 @@ impl Definition for Completions {
     }
     fn totals(&self) -> Totals {
         Totals::Summaries
+    }
+    fn fold(&self, _: &str) -> Fold {
+        Fold::Sum
     }
     fn metrics_labels(&self) -> Option<(String, String)> {
         None

@@ -42,6 +42,13 @@ impl Serialize for Waited {
 }
 
 impl Waited {
+    /// How a figure of the waits adds up over a fleet's databases: the
+    /// longest wait of each kind (they ran side by side); other keys summed.
+    pub fn fold(key: &str) -> crate::report::Fold {
+        let held = Hold::ALL.iter().any(|h| key.strip_suffix("_seconds") == Some(h.name()));
+        if held || key == "sleep_seconds" { crate::report::Fold::Max } else { crate::report::Fold::Sum }
+    }
+
     /// Seconds `hold` held the run.
     pub fn seconds(&self, hold: Hold) -> f64 {
         self.held.get(&hold).copied().unwrap_or(0.0)

@@ -318,6 +318,10 @@ impl crate::commands::Definition for DemoArgs {
     fn totals(&self) -> crate::commands::Totals {
         crate::commands::Totals::Summaries
     }
+    fn fold(&self, key: &str) -> crate::commands::Fold {
+        let _ = key;
+        crate::commands::Fold::Sum
+    }
     fn metrics_labels(&self) -> Option<(String, String)> {
         None
     }

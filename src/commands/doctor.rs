@@ -842,6 +842,10 @@ impl crate::commands::Definition for DoctorArgs {
     fn totals(&self) -> crate::commands::Totals {
         crate::commands::Totals::Summaries
     }
+    fn fold(&self, key: &str) -> crate::commands::Fold {
+        let _ = key;
+        crate::commands::Fold::Sum
+    }
     fn metrics_labels(&self) -> Option<(String, String)> {
         Some(crate::commands::key_table_labels(&self.connect.database_url, &self.mapping))
     }

@@ -602,6 +602,15 @@ impl crate::commands::Definition for ExpireArgs {
     fn totals(&self) -> crate::commands::Totals {
         crate::commands::Totals::RunFigures
     }
+    fn fold(&self, key: &str) -> crate::commands::Fold {
+        use crate::commands::Fold;
+        match key {
+            "elapsed_seconds" | "slowest_batch_ms" | "largest_batch_rows" => Fold::Max,
+            "smallest_batch_rows" => Fold::Min,
+            "rows_per_second" | "at" => Fold::Drop,
+            _ => crate::batch_run::pacing::Waited::fold(key),
+        }
+    }
     fn metrics_labels(&self) -> Option<(String, String)> {
         Some(crate::commands::key_table_labels(&self.connect.database_url, &self.mapping))
     }

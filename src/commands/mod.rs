@@ -20,6 +20,7 @@ use futures_util::future::BoxFuture;
 
 use crate::cli::Filled;
 use crate::exit::{Interrupted, Outcome};
+pub use crate::report::Fold;
 
 /// What a subcommand does to the database it runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +56,11 @@ pub trait Definition: Send + Sync + 'static {
     fn limit_runtime(&mut self, left: Duration);
     /// Whether a fleet may run it as given: why not, when not.
     fn across_databases(&self) -> Result<(), &'static str>;
-    /// How its summary figures add up across databases.
+    /// Whether its summary is its rows or its one row (a writer's run).
     fn totals(&self) -> Totals;
+    /// How a figure of its summary (a key, at any depth) adds up across
+    /// databases: every key not `Sum` is named here.
+    fn fold(&self, key: &str) -> Fold;
     /// What the metrics are labelled with, known before the run: the
     /// database (engine, host, database) and the table as named by flag,
     /// config file or default, so that a failing run's series are the same

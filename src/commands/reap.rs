@@ -434,6 +434,12 @@ impl crate::commands::Definition for ReapArgs {
     fn totals(&self) -> crate::commands::Totals {
         crate::commands::Totals::Summaries
     }
+    fn fold(&self, key: &str) -> crate::commands::Fold {
+        match key {
+            "elapsed_seconds" | "slowest_batch_ms" => crate::commands::Fold::Max,
+            _ => crate::batch_run::pacing::Waited::fold(key),
+        }
+    }
     fn metrics_labels(&self) -> Option<(String, String)> {
         Some(crate::commands::key_table_labels(&self.connect.database_url, &self.mapping))
     }

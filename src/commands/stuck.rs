@@ -155,6 +155,12 @@ impl crate::commands::Definition for StuckArgs {
     fn totals(&self) -> crate::commands::Totals {
         crate::commands::Totals::Summaries
     }
+    fn fold(&self, key: &str) -> crate::commands::Fold {
+        match key {
+            "oldest_seconds" | "median_seconds" => crate::commands::Fold::Max,
+            _ => crate::commands::Fold::Sum,
+        }
+    }
     fn metrics_labels(&self) -> Option<(String, String)> {
         Some(crate::commands::key_table_labels(&self.connect.database_url, &self.mapping))
     }

@@ -10,7 +10,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 
-use crate::report::Emitter;
+use crate::report::{Emitter, Fold};
 
 /// One database's part of the report.
 #[derive(Debug, Default)]
@@ -102,49 +102,20 @@ impl Record {
     }
 }
 
-/// How a figure adds up over databases, by its key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Fold {
-    Sum,
-    Max,
-    Min,
-    /// A ratio or rate of one database: no total.
-    Drop,
-}
-
-fn fold_of(key: &str) -> Fold {
-    const DROPPED: [&str; 6] =
-        ["rows_per_second", "extra_share", "bytes_per_row", "format_version", "time_range", "at"];
-    if DROPPED.contains(&key) {
-        Fold::Drop
-    } else if key.starts_with("smallest") || key.starts_with("min_") {
-        Fold::Min
-    } else if key.starts_with("slowest")
-        || key.starts_with("largest")
-        || key.starts_with("oldest")
-        || key.starts_with("max_")
-        || key.ends_with("_ms")
-        || key.ends_with("seconds")
-        || key.ends_with("days")
-    {
-        // Databases run side by side: the longest, not the sum.
-        Fold::Max
-    } else {
-        Fold::Sum
-    }
-}
+/// How a figure adds up, by its key: the command's word (`Definition::fold`).
+pub type Rules<'a> = &'a dyn Fn(&str) -> Fold;
 
 /// The fleet's total of the databases' summaries: counts, bytes and sums
 /// added (maps of counts key by key, lists of projections item by item),
 /// slowest times and longest waits the largest, text kept where every
 /// database says the same, and ratios left out.
-pub fn total<'a>(summaries: impl IntoIterator<Item = &'a Map<String, Value>>) -> Map<String, Value> {
+pub fn total<'a>(summaries: impl IntoIterator<Item = &'a Map<String, Value>>, rules: Rules) -> Map<String, Value> {
     let mut total: Option<Value> = None;
     for summary in summaries {
         let value = Value::Object(summary.clone());
         total = Some(match total {
-            None => prune(&value, Fold::Sum),
-            Some(sum) => fold(&sum, &value, Fold::Sum).unwrap_or(Value::Null),
+            None => prune(&value, Fold::Sum, rules),
+            Some(sum) => fold(&sum, &value, Fold::Sum, rules).unwrap_or(Value::Null),
         });
     }
     match total {
@@ -154,36 +125,34 @@ pub fn total<'a>(summaries: impl IntoIterator<Item = &'a Map<String, Value>>) ->
 }
 
 /// A value as its first database gives it, without what has no total.
-fn prune(value: &Value, how: Fold) -> Value {
+fn prune(value: &Value, how: Fold, rules: Rules) -> Value {
     match value {
         Value::Object(map) => Value::Object(
             map.iter()
-                .filter(|(k, _)| fold_of(k) != Fold::Drop)
-                .map(|(k, v)| (k.clone(), prune(v, fold_of(k).or(how))))
+                .filter(|(k, _)| rules(k) != Fold::Drop)
+                .map(|(k, v)| (k.clone(), prune(v, or(rules(k), how), rules)))
                 .collect(),
         ),
-        Value::Array(items) => Value::Array(items.iter().map(|v| prune(v, how)).collect()),
+        Value::Array(items) => Value::Array(items.iter().map(|v| prune(v, how, rules)).collect()),
         other => other.clone(),
     }
 }
 
-impl Fold {
-    /// A key's own way, or its parent's for keys that say nothing (a state's count).
-    fn or(self, parent: Fold) -> Fold {
-        if self == Fold::Sum { parent } else { self }
-    }
+/// A key's own way, or its parent's for keys that say nothing (a state's count).
+fn or(own: Fold, parent: Fold) -> Fold {
+    if own == Fold::Sum { parent } else { own }
 }
 
-fn fold(a: &Value, b: &Value, how: Fold) -> Option<Value> {
+fn fold(a: &Value, b: &Value, how: Fold, rules: Rules) -> Option<Value> {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => number(x, y, how),
         (Value::Object(x), Value::Object(y)) => {
             let mut out = Map::new();
             for (k, v) in x {
-                let how = fold_of(k).or(how);
+                let how = or(rules(k), how);
                 match y.get(k) {
                     Some(w) => {
-                        if let Some(f) = fold(v, w, how) {
+                        if let Some(f) = fold(v, w, how, rules) {
                             out.insert(k.clone(), f);
                         }
                     }
@@ -194,15 +163,15 @@ fn fold(a: &Value, b: &Value, how: Fold) -> Option<Value> {
                     None => {}
                 }
             }
-            for (k, w) in y.iter().filter(|(k, _)| !x.contains_key(*k) && fold_of(k) != Fold::Drop) {
+            for (k, w) in y.iter().filter(|(k, _)| !x.contains_key(*k) && rules(k) != Fold::Drop) {
                 if w.is_number() || w.is_object() {
-                    out.insert(k.clone(), prune(w, fold_of(k).or(how)));
+                    out.insert(k.clone(), prune(w, or(rules(k), how), rules));
                 }
             }
             Some(Value::Object(out))
         }
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-            x.iter().zip(y).map(|(v, w)| fold(v, w, how)).collect::<Option<Vec<_>>>().map(Value::Array)
+            x.iter().zip(y).map(|(v, w)| fold(v, w, how, rules)).collect::<Option<Vec<_>>>().map(Value::Array)
         }
         (Value::Null, other) | (other, Value::Null) if other.is_number() => Some(other.clone()),
         _ if a == b => Some(a.clone()),
@@ -214,7 +183,7 @@ fn number(x: &Number, y: &Number, how: Fold) -> Option<Value> {
     let (a, b) = (Decimal::from_str(&x.to_string()).ok()?, Decimal::from_str(&y.to_string()).ok()?);
     let n = match how {
         Fold::Sum => a.checked_add(b)?,
-        Fold::Max => a.max(b),
+        Fold::Max | Fold::Setting => a.max(b),
         Fold::Min => a.min(b),
         Fold::Drop => return None,
     };
@@ -223,7 +192,7 @@ fn number(x: &Number, y: &Number, how: Fold) -> Option<Value> {
 }
 
 /// A total for people: `label: value` pieces, maps as `key value`.
-pub fn people(total: &Map<String, Value>) -> String {
+pub fn people(total: &Map<String, Value>, rules: Rules) -> String {
     fn text(v: &Value) -> String {
         match v {
             Value::Object(m) => {
@@ -241,10 +210,10 @@ pub fn people(total: &Map<String, Value>) -> String {
     }
     // Counts, and the counts of maps: what people add up. A zero in a map
     // (no clusters of a cause) and a zero time or batch size say nothing.
-    fn counts(key: &str, v: &Value) -> Option<Value> {
+    let counts = |key: &str, v: &Value| -> Option<Value> {
         let zero = |v: &Value| v.as_f64() == Some(0.0);
         match v {
-            Value::Number(_) if zero(v) && fold_of(key) != Fold::Sum => None,
+            Value::Number(_) if zero(v) && rules(key) != Fold::Sum => None,
             Value::Number(_) => Some(v.clone()),
             Value::Object(m) => {
                 let kept: Map<String, Value> =
@@ -253,26 +222,23 @@ pub fn people(total: &Map<String, Value>) -> String {
             }
             _ => None,
         }
-    }
+    };
     total
         .iter()
-        .filter(|(k, _)| !SETTINGS.contains(&k.as_str()))
+        .filter(|(k, _)| rules(k) != Fold::Setting)
         .filter_map(|(k, v)| Some((k, counts(k, v)?)))
         .map(|(k, v)| format!("{}: {}", k.replace('_', " "), text(&v)))
         .collect::<Vec<_>>()
         .join("; ")
 }
 
-/// Figures that say how a run was set, not what it found: no column of their own.
-const SETTINGS: [&str; 2] = ["window_seconds", "retention_seconds"];
-
 /// The databases' figures for people: a row each, with how it ended and its
 /// counts (the figures every database has, as numbers), and why it failed.
-pub fn people_table(records: &[Record]) -> String {
+pub fn people_table(records: &[Record], rules: Rules) -> String {
     // Columns: each figure (a number, or a number in a map of them: a
     // cause's clusters, a state's keys), by its path in the summary.
     let mut columns: Vec<(String, Option<String>)> = Vec::new();
-    let wanted = |key: &str| fold_of(key) != Fold::Drop && !SETTINGS.contains(&key);
+    let wanted = |key: &str| !matches!(rules(key), Fold::Drop | Fold::Setting);
     for record in records {
         for (key, value) in record.fields.iter().filter(|(k, _)| wanted(k)) {
             let mut add = |column: (String, Option<String>)| {
@@ -386,7 +352,13 @@ mod tests {
         let b = json!({"cluster_count": 3, "clusters_by_cause": {"no-key": 1, "key-reused": 4}, "sum_at_stake": 0.75,
             "elapsed_seconds": 0.5, "extra_share": 0.3, "table": "public.orders", "slowest_batch_ms": 9.5,
             "projections": [{"retention": "24h", "bytes": 50}], "smallest_batch_rows": 4});
-        let t = total([a.as_object().unwrap(), b.as_object().unwrap()]);
+        let rules = |key: &str| match key {
+            "elapsed_seconds" | "slowest_batch_ms" => Fold::Max,
+            "smallest_batch_rows" => Fold::Min,
+            "extra_share" => Fold::Drop,
+            _ => Fold::Sum,
+        };
+        let t = total([a.as_object().unwrap(), b.as_object().unwrap()], &rules);
         assert_eq!(
             Value::Object(t),
             json!({"cluster_count": 5, "clusters_by_cause": {"no-key": 3, "key-reused": 4}, "sum_at_stake": 11,

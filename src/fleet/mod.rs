@@ -155,7 +155,9 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
             samples: vec![],
         });
     }
-    let outcome = finish(out, &mut records, name, &output, interrupted, fleet_started.elapsed());
+    // How each figure adds up: as the command says, the document's version aside.
+    let rules = |key: &str| if key == "format_version" { crate::report::Fold::Drop } else { command.fold(key) };
+    let outcome = finish(out, &mut records, (name, &rules), &output, interrupted, fleet_started.elapsed());
     match &metrics_file {
         Some(path) => crate::metrics::written(outcome, crate::metrics::write_fleet(path, name, &metrics)),
         None => outcome,
@@ -256,7 +258,7 @@ fn settle(
 fn finish(
     mut out: Emitter<BufWriter<std::io::Stdout>>,
     records: &mut [Record],
-    command: &str,
+    (command, rules): (&str, merge::Rules),
     output: &Output,
     interrupted: bool,
     took: Duration,
@@ -264,7 +266,7 @@ fn finish(
     out.order_table_rows(|name| records.iter().position(|r| r.name == name).unwrap_or(usize::MAX));
     // What each database's report gave, failed or not (a writer stopped by an error still deleted rows).
     let reported = |r: &&Record| r.complete.is_some();
-    let mut total = merge::total(records.iter().filter(reported).map(|r| &r.fields));
+    let mut total = merge::total(records.iter().filter(reported).map(|r| &r.fields), rules);
     if total.contains_key("elapsed_seconds") {
         // Databases ran side by side: the fleet's own time.
         total.insert("elapsed_seconds".into(), serde_json::Value::from(took.as_secs_f64()));
@@ -307,7 +309,7 @@ fn finish(
     // For people: JSON holds all of it in the document.
     if !output.quiet && output.format != crate::report::Format::Json {
         let mut err = std::io::stderr().lock();
-        let _ = err.write_all(merge::people_table(records).as_bytes());
+        let _ = err.write_all(merge::people_table(records, rules).as_bytes());
         let _ = merge::say_notes(records, &mut err);
         let unstarted =
             records.iter().filter(|r| r.reason.as_deref().is_some_and(|w| w.starts_with("not started"))).count();
@@ -324,7 +326,7 @@ fn finish(
             head
         };
         drop(err);
-        let figures = merge::people(&total);
+        let figures = merge::people(&total, rules);
         let colon = if figures.is_empty() { "" } else { ": " };
         crate::report::say(&format!("total ({head}){colon}{figures}"));
     }

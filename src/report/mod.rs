@@ -31,6 +31,24 @@ pub mod table;
 pub use lines::{say, say_target, whole_line};
 pub use progress::{draw_target, note_format, progress, wants_progress};
 
+/// How one figure of a summary adds up over a fleet's databases, as the
+/// command that writes it says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fold {
+    /// Counts, bytes, sums: added.
+    Sum,
+    /// Times and the largest of something: databases run side by side, so
+    /// the longest, not the sum.
+    Max,
+    /// The smallest of something.
+    Min,
+    /// A ratio or a rate of one database, or a time it was at: no total.
+    Drop,
+    /// How the run was set, not what it found (the same on every
+    /// database): kept in the total, left out of the figures for people.
+    Setting,
+}
+
 /// Where and how report rows are written: the global options, filled in
 /// after parsing.
 #[derive(Debug, Clone, Default)]

@@ -739,3 +739,71 @@ fn an_error_outranks_ctrl_c_and_max_runtime_is_the_fleets() {
         assert_eq!(remaining(fleet.db(name)), before[i + 1], "{name} untouched");
     }
 }
+
+/// Each numeric leaf of a JSON value, by its JSON pointer.
+fn leaves(value: &Value, at: &str, out: &mut Vec<(String, f64)>) {
+    match value {
+        Value::Object(map) => map.iter().for_each(|(k, v)| leaves(v, &format!("{at}/{k}"), out)),
+        Value::Array(items) => items.iter().enumerate().for_each(|(i, v)| leaves(v, &format!("{at}/{i}"), out)),
+        Value::Number(n) => out.push((at.to_string(), n.as_f64().unwrap())),
+        _ => {}
+    }
+}
+
+/// Every figure of a time or an extreme (`_seconds`, `_ms`, `days`,
+/// `slowest`, `largest`, `oldest`, `smallest`, ...) that a command reports
+/// is one its definition says how to fold: across two databases its total is
+/// the larger (or smaller) of theirs, never their sum. A figure added
+/// without its fold fails here.
+#[test]
+fn times_and_extremes_fold_as_their_commands_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut list = String::new();
+    for name in ["one", "two"] {
+        let path = dir.path().join(format!("{name}.db"));
+        let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
+        cmd.args(["demo", "--quiet", "--format", "csv", "--path"]).arg(&path);
+        let made = crate::common::run(cmd);
+        assert_eq!(made.code, 0, "{}", made.stderr);
+        list.push_str(&format!("sqlite:{}\n", path.display()));
+    }
+    let file = dir.path().join("databases.txt");
+    std::fs::write(&file, list).unwrap();
+    let commands: [&[&str]; 6] = [
+        &["stuck"],
+        &["reap", "--dry-run"],
+        &["expire", "--dry-run"],
+        &["size"],
+        &["doctor"],
+        &["scan", "--table", "orders"],
+    ];
+    for args in commands {
+        let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
+        cmd.env_remove("DATABASE_URL").args(args).args(["--no-config", "--format", "json", "--databases"]).arg(&file);
+        let out = crate::common::run(cmd);
+        assert!(out.code == 0 || out.code == 1, "{args:?}: {}", out.stderr);
+        let doc = out.json();
+        let mut total = Vec::new();
+        leaves(&doc["total"], "", &mut total);
+        let entries: Vec<&Value> = doc["by_database"].as_array().unwrap().iter().collect();
+        assert_eq!(entries.len(), 2, "{args:?}: {doc}");
+        let mut checked = 0;
+        for (path, value) in total {
+            let key = path.rsplit('/').next().unwrap();
+            let extreme = ["slowest", "largest", "oldest", "smallest", "max_", "min_", "median"];
+            let timed = key.ends_with("seconds") || key.ends_with("_ms") || key.ends_with("days");
+            if key == "elapsed_seconds" || !(timed || extreme.iter().any(|p| key.starts_with(p))) {
+                continue;
+            }
+            let each: Vec<f64> = entries.iter().filter_map(|e| e.pointer(&path).and_then(Value::as_f64)).collect();
+            let want = if key.starts_with("smallest") || key.starts_with("min_") {
+                each.iter().copied().fold(f64::INFINITY, f64::min)
+            } else {
+                each.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+            };
+            assert_eq!(value, want, "{args:?} {path}: total {value}, databases {each:?}");
+            checked += 1;
+        }
+        assert!(checked > 0 || args[0] == "doctor", "{args:?}: no time or extreme checked in {}", doc["total"]);
+    }
+}

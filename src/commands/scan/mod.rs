@@ -341,6 +341,15 @@ impl crate::commands::Definition for ScanArgs {
     fn totals(&self) -> crate::commands::Totals {
         crate::commands::Totals::Summaries
     }
+    fn fold(&self, key: &str) -> crate::commands::Fold {
+        use crate::commands::Fold;
+        match key {
+            "elapsed_seconds" => Fold::Max,
+            "window_seconds" => Fold::Setting,
+            "extra_share" | "time_range" => Fold::Drop,
+            _ => Fold::Sum,
+        }
+    }
     fn metrics_labels(&self) -> Option<(String, String)> {
         Some((crate::db::Target::new(&self.connect.database_url).place(), self.table.clone()))
     }

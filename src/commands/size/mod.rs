@@ -881,6 +881,15 @@ impl crate::commands::Definition for SizeArgs {
     fn totals(&self) -> crate::commands::Totals {
         crate::commands::Totals::Summaries
     }
+    fn fold(&self, key: &str) -> crate::commands::Fold {
+        use crate::commands::Fold;
+        match key {
+            "days" | "seconds" => Fold::Max,
+            "retention_seconds" => Fold::Setting,
+            "bytes_per_row" => Fold::Drop,
+            _ => Fold::Sum,
+        }
+    }
     fn metrics_labels(&self) -> Option<(String, String)> {
         self.database_url.as_deref().map(|url| crate::commands::key_table_labels(url, &self.mapping))
     }
