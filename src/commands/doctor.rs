@@ -19,7 +19,7 @@ use crate::db::catalog::{self, Index, Table};
 use crate::db::{self, Access, Db};
 use crate::exit::Outcome;
 use crate::keys::expiry::{self, Expiry};
-use crate::keys::stuck::{self, Durations, Held};
+use crate::keys::stuck::{self, Durations};
 use crate::keys::{self, KeyTable, MappingArgs, OnExpiredLease};
 use crate::report::Emitter;
 use crate::timeparse;
@@ -190,14 +190,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     let horizon = expiry::horizon(args.older_than, &config)?;
     checks.push(backlog(&mut db, &mut keys, horizon, args.backlog_grace).await?);
     checks.extend(lifetime(&mut db, &mut keys, horizon).await?);
-    let mut probe = match (mapped, db.dialect().held_probe()) {
-        (true, Some(_)) => Some(db::connect(&args.connect.target("doctor"), Access::LockProbe).await?),
-        _ => None,
-    };
-    checks.push(stuck_now(&mut db, &keys, mapped, &durations, probe.as_mut()).await?);
-    if let Some(probe) = probe {
-        probe.close().await?;
-    }
+    checks.push(stuck_now(&mut db, &keys, mapped, &durations, &args.connect.target("doctor")).await?);
     for table in &creation_tables {
         checks.push(natural_unique(table));
     }
@@ -716,7 +709,7 @@ async fn stuck_now(
     keys: &KeyTable,
     mapped: bool,
     durations: &Durations,
-    probe: Option<&mut Db>,
+    probe: &crate::db::Target,
 ) -> Result<Check> {
     let name = "stuck";
     if keys.no_in_progress {
@@ -735,7 +728,7 @@ async fn stuck_now(
             "fix the statuses and lock_time checks",
         ));
     }
-    let found = stuck::find(db, keys, durations, Held::Detect(probe)).await?;
+    let found = stuck::find_held_apart(db, keys, durations, probe).await?;
     let Some(oldest) = found.keys.first() else {
         return Ok(Check::new(name, Verdict::Pass, "no key is in progress past its operation's maximum duration", ""));
     };

@@ -167,15 +167,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     // reported skipped-locked; a dry run, which locks nothing, tells them
     // apart as `stuck` does (on MySQL by a locking read on a session of its own).
     let found = if args.dry_run {
-        let mut probe = match dialect.held_probe() {
-            Some(_) => Some(db::connect(&args.connect.target("reap"), Access::LockProbe).await?),
-            None => None,
-        };
-        let found = stuck::find(&mut db, &keys, &settings.durations, Held::Detect(probe.as_mut())).await?;
-        if let Some(probe) = probe {
-            probe.close().await?;
-        }
-        found
+        stuck::find_held_apart(&mut db, &keys, &settings.durations, &args.connect.target("reap")).await?
     } else {
         stuck::find(&mut db, &keys, &settings.durations, Held::Ignore).await?
     };

@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::cli::{Connect, Limits, Output};
 use crate::db::{self, Access};
 use crate::exit::Outcome;
-use crate::keys::stuck::{self, Durations, Found, Held};
+use crate::keys::stuck::{self, Durations, Found};
 use crate::keys::{KeyTable, MappingArgs};
 use crate::report::Emitter;
 
@@ -61,17 +61,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
         keys.state_times(&db.dialect())?;
         notes.extend(keys.times.iter().flat_map(|t| t.notes()));
         notes.extend(stuck::unmatched_operations(&mut db, &keys, &durations).await?);
-        // MySQL tells held keys apart only by a locking read, which a
-        // read-only session may not run: a session of its own, for that alone.
-        let mut probe = match db.dialect().held_probe() {
-            Some(_) => Some(db::connect(&args.connect.target("stuck"), Access::LockProbe).await?),
-            None => None,
-        };
-        let found = stuck::find(&mut db, &keys, &durations, Held::Detect(probe.as_mut())).await?;
-        if let Some(probe) = probe {
-            probe.close().await?;
-        }
-        found
+        stuck::find_held_apart(&mut db, &keys, &durations, &args.connect.target("stuck")).await?
     };
     db.close().await?;
     out.meta("notes", &notes, notes.join("; "))?;

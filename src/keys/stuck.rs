@@ -239,6 +239,27 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
     Ok(found)
 }
 
+/// Stuck keys, told apart from those live transactions hold. MySQL tells
+/// held keys apart only by a locking read, which a read-only session may not
+/// run: that read runs on a session of its own to `probe` (`LockProbe`),
+/// opened for it alone and closed after.
+pub async fn find_held_apart(
+    db: &mut Db,
+    keys: &KeyTable,
+    durations: &Durations,
+    probe: &crate::db::Target,
+) -> Result<Found> {
+    let mut session = match db.dialect().held_probe() {
+        Some(_) => Some(crate::db::connect(probe, crate::db::Access::LockProbe).await?),
+        None => None,
+    };
+    let found = find(db, keys, durations, Held::Detect(session.as_mut())).await;
+    if let Some(session) = session {
+        session.close().await?;
+    }
+    found
+}
+
 /// Keys a live transaction holds, told by a locking read that passes over
 /// them (and holds nothing after the statement: autocommit).
 async fn probe_held(probe: &mut Db, keys: &KeyTable, found: Found, lock: &str) -> Result<Found> {
