@@ -242,37 +242,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     } else {
         None
     };
-    let mut summary = Summary {
-        table: format!("{}.{}", target.table.schema, target.table.name),
-        expired_before: timeparse::rfc3339(expiry.cutoff),
-        by: expiry.column.clone(),
-        dry_run: args.dry_run,
-        rows_deleted: 0,
-        rows_matching: matching,
-        rows_dropped: retired.iter().filter(|r| r.outcome == "dropped").map(|r| r.rows).sum(),
-        partitions: retired,
-        batches: 0,
-        elapsed_seconds: 0.0,
-        rows_per_second: 0.0,
-        slowest_batch_ms: 0.0,
-        largest_batch_rows: 0,
-        smallest_batch_rows: 0,
-        refused_keys: Vec::new(),
-        unreadable_rows: expiry.time.unreadable(),
-        in_progress: match settings.leases_over {
-            None => "kept",
-            Some(_) => "deleted once their lease expired",
-        },
-        stopped: None,
-        waited: Waited::default(),
-        backlog_after: None,
-        dead_tuples_before: None,
-        dead_tuples_after: None,
-        vacuumed: false,
-        config_file: args.mapping.config.as_ref().map(|p| p.display().to_string()),
-        at: String::new(),
-        action: if args.dry_run { "count" } else { "delete" },
-    };
+    let mut summary = Summary::new(&args, &target.table, &expiry, matching, retired, settings.leases_over.is_some());
     if !args.report.quiet {
         for note in expiry.time.notes() {
             crate::report::say(&format!("note: {note}"));
@@ -280,18 +250,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     }
     if args.dry_run {
         if !args.report.quiet {
-            crate::report::say(&format!(
-                "dry run: nothing is deleted; each batch would run: {}",
-                dialect.for_people(&walk.describe(&dialect, &table, &expired, args.batch_size))
-            ));
-            if !args.pace.batch_time.is_zero() {
-                crate::report::say(&format!(
-                    "dry run: batches start at {} rows and adapt to take about {} each (--batch-time), {} rows at most (--batch-size)",
-                    crate::units::grouped(crate::batch_run::pacing::first_batch(args.batch_size)),
-                    timeparse::short(args.pace.batch_time),
-                    crate::units::grouped(args.batch_size)
-                ));
-            }
+            say_dry_run(&args, &walk.describe(&dialect, &table, &expired, args.batch_size), &dialect);
         }
     } else {
         let bar = report::progress(args.report.quiet, matching, "deleting");
@@ -321,44 +280,17 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         };
         summary.waited = pacer.waited.clone();
         pacer.close().await;
-        // Stopped by --max-runtime, uncounted (--quiet): the backlog left,
-        // for the metrics' alerts.
-        if result.is_ok()
-            && summary.stopped == Some(Stopped::MaxRuntime)
-            && summary.rows_matching.is_none()
-            && crate::metrics::wanted()
-        {
-            summary.backlog_after = expiry::count_matching(&mut db, &table, &expired, &binds, None).await.ok();
-        }
-        if result.is_ok() && args.vacuum && summary.stopped.is_none() {
-            // The rows are deleted either way: a VACUUM that cannot run now
-            // is said, and left to autovacuum; it does not fail the run.
-            match pace::vacuum(&mut db, &table).await {
-                Ok(()) => summary.vacuumed = true,
-                Err(err) => report::say(&format!(
-                    "warning: the VACUUM after the run did not run ({}); autovacuum will get to the table",
-                    crate::exit::one_line(&err)
-                )),
-            }
+        if result.is_ok() {
+            after_batches(&mut db, &args, &mut summary, &table, (&expired, &binds)).await;
         }
         summary.dead_tuples_after = pace::dead_tuples(&mut db, &table).await;
-        for (when, dead) in [("before", summary.dead_tuples_before), ("after", summary.dead_tuples_after)] {
-            if let Some(dead) = dead {
-                let help = "PostgreSQL: the table's dead tuples before and after the run";
-                crate::metrics::gauge("idemctl_expire_dead_tuples", help, &[("when", when)], dead as f64);
-            }
-        }
+        dead_tuple_metrics(&summary);
         bar.finish_and_clear();
         if let Err(err) = result {
             let reason = crate::batch_run::pacing::ThrottleStop::reason_of(&err);
             summary.stopped = Some(reason);
             summary.finish(&batches, started);
-            let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
-            out.compact(&COMPACT);
-            out.figures();
-            out.figures();
-            out.row(&summary)?;
-            out.finish_incomplete(reason.as_str())?;
+            emit(&args, &summary)?.finish_incomplete(reason.as_str())?;
             let retried = match batches.attempts() {
                 0 => String::new(),
                 n => format!(" after {n} retries"),
@@ -370,32 +302,13 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             return Err(err.context(RunStopped(format!("expire stopped{retried}: {done}"))));
         }
     }
-    // A run that walked the whole table and left rows that match, more than
-    // it deleted and not refused by a row of their own, did not do its work:
-    // something keeps DELETE from them that SELECT does not (a row-level
-    // security policy, a trigger that skips rows, a view or a foreign table).
-    let mut not_done = None;
-    if !args.dry_run && summary.stopped.is_none() {
-        let left = expiry::count_matching(&mut db, &table, &expired, &binds, Some(LEFT_CAP)).await?;
-        let refused = summary.refused_keys.len() as u64;
-        if left > refused && (summary.rows_deleted == 0 || left > summary.rows_deleted) {
-            let left_text = if left > LEFT_CAP { format!("more than {LEFT_CAP}") } else { left.to_string() };
-            summary.stopped = Some(Stopped::RowsNotDeleted);
-            summary.backlog_after = Some(left);
-            not_done = Some(format!(
-                "expire walked the whole table and deleted {} rows, but {left_text} rows still match: DELETE does not \
-                 reach rows its SELECT sees (a row-level security policy, a trigger that skips rows, a view or a \
-                 foreign table that does not delete what it shows)",
-                summary.rows_deleted
-            ));
-        }
-    }
+    let not_done = match !args.dry_run && summary.stopped.is_none() {
+        true => rows_left_behind(&mut db, &mut summary, &table, (&expired, &binds)).await?,
+        false => None,
+    };
     db.close().await?;
     summary.finish(&batches, started);
-    let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
-    out.compact(&COMPACT);
-    out.figures();
-    out.row(&summary)?;
+    let mut out = emit(&args, &summary)?;
     if let Some(why) = not_done {
         out.finish_incomplete(Stopped::RowsNotDeleted.as_str())?;
         return Err(anyhow::anyhow!(why));
@@ -466,6 +379,139 @@ async fn retire_partitions(
         crate::report::say("no partition is wholly past the horizon: rows go by the walk");
     }
     Ok(retired)
+}
+
+/// What a dry run would do, said: the statement each batch runs, and how
+/// its batches are sized.
+fn say_dry_run(args: &ExpireArgs, statement: &str, dialect: &db::Dialect) {
+    crate::report::say(&format!(
+        "dry run: nothing is deleted; each batch would run: {}",
+        dialect.for_people(statement)
+    ));
+    if !args.pace.batch_time.is_zero() {
+        crate::report::say(&format!(
+            "dry run: batches start at {} rows and adapt to take about {} each (--batch-time), {} rows at most (--batch-size)",
+            crate::units::grouped(crate::batch_run::pacing::first_batch(args.batch_size)),
+            timeparse::short(args.pace.batch_time),
+            crate::units::grouped(args.batch_size)
+        ));
+    }
+}
+
+/// After batches that ended without an error: the backlog left by a run
+/// --max-runtime stopped (counted for the metrics' alerts when --quiet left
+/// it uncounted), and the VACUUM `--vacuum` asks for.
+async fn after_batches(
+    db: &mut Db,
+    args: &ExpireArgs,
+    summary: &mut Summary,
+    table: &str,
+    (expired, binds): (&str, &[Bind]),
+) {
+    if summary.stopped == Some(Stopped::MaxRuntime) && summary.rows_matching.is_none() && crate::metrics::wanted() {
+        summary.backlog_after = expiry::count_matching(db, table, expired, binds, None).await.ok();
+    }
+    if args.vacuum && summary.stopped.is_none() {
+        // The rows are deleted either way: a VACUUM that cannot run now
+        // is said, and left to autovacuum; it does not fail the run.
+        match pace::vacuum(db, table).await {
+            Ok(()) => summary.vacuumed = true,
+            Err(err) => report::say(&format!(
+                "warning: the VACUUM after the run did not run ({}); autovacuum will get to the table",
+                crate::exit::one_line(&err)
+            )),
+        }
+    }
+}
+
+/// PostgreSQL's dead tuples before and after the run, as metrics.
+fn dead_tuple_metrics(summary: &Summary) {
+    for (when, dead) in [("before", summary.dead_tuples_before), ("after", summary.dead_tuples_after)] {
+        if let Some(dead) = dead {
+            let help = "PostgreSQL: the table's dead tuples before and after the run";
+            crate::metrics::gauge("idemctl_expire_dead_tuples", help, &[("when", when)], dead as f64);
+        }
+    }
+}
+
+impl Summary {
+    /// A run's figures before its batches.
+    fn new(
+        args: &ExpireArgs,
+        table: &Table,
+        expiry: &Expiry,
+        matching: Option<u64>,
+        retired: Vec<partitions::Retired>,
+        leases_over: bool,
+    ) -> Summary {
+        Summary {
+            table: format!("{}.{}", table.schema, table.name),
+            expired_before: timeparse::rfc3339(expiry.cutoff),
+            by: expiry.column.clone(),
+            dry_run: args.dry_run,
+            rows_deleted: 0,
+            rows_matching: matching,
+            rows_dropped: retired.iter().filter(|r| r.outcome == "dropped").map(|r| r.rows).sum(),
+            partitions: retired,
+            batches: 0,
+            elapsed_seconds: 0.0,
+            rows_per_second: 0.0,
+            slowest_batch_ms: 0.0,
+            largest_batch_rows: 0,
+            smallest_batch_rows: 0,
+            refused_keys: Vec::new(),
+            unreadable_rows: expiry.time.unreadable(),
+            in_progress: match leases_over {
+                false => "kept",
+                true => "deleted once their lease expired",
+            },
+            stopped: None,
+            waited: Waited::default(),
+            backlog_after: None,
+            dead_tuples_before: None,
+            dead_tuples_after: None,
+            vacuumed: false,
+            config_file: args.mapping.config.as_ref().map(|p| p.display().to_string()),
+            at: String::new(),
+            action: if args.dry_run { "count" } else { "delete" },
+        }
+    }
+}
+
+/// The run's figures, written: its one row.
+fn emit(args: &ExpireArgs, summary: &Summary) -> Result<Emitter<BufWriter<std::io::Stdout>>> {
+    let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
+    out.compact(&COMPACT);
+    out.figures();
+    out.row(summary)?;
+    Ok(out)
+}
+
+/// A run that walked the whole table and left rows that match, more than
+/// it deleted and not refused by a row of their own, did not do its work:
+/// something keeps DELETE from them that SELECT does not (a row-level
+/// security policy, a trigger that skips rows, a view or a foreign table).
+/// What to say then.
+async fn rows_left_behind(
+    db: &mut Db,
+    summary: &mut Summary,
+    table: &str,
+    (expired, binds): (&str, &[Bind]),
+) -> Result<Option<String>> {
+    let left = expiry::count_matching(db, table, expired, binds, Some(LEFT_CAP)).await?;
+    let refused = summary.refused_keys.len() as u64;
+    if left <= refused || (summary.rows_deleted > 0 && left <= summary.rows_deleted) {
+        return Ok(None);
+    }
+    let left_text = if left > LEFT_CAP { format!("more than {LEFT_CAP}") } else { left.to_string() };
+    summary.stopped = Some(Stopped::RowsNotDeleted);
+    summary.backlog_after = Some(left);
+    Ok(Some(format!(
+        "expire walked the whole table and deleted {} rows, but {left_text} rows still match: DELETE does not \
+         reach rows its SELECT sees (a row-level security policy, a trigger that skips rows, a view or a \
+         foreign table that does not delete what it shows)",
+        summary.rows_deleted
+    )))
 }
 
 /// Rows counted after a run, at most, to tell whether it did its work.
