@@ -19,6 +19,19 @@ pub trait Merge: Send + Sync {
     fn row(&self, index: usize, fields: Map<String, Value>) -> anyhow::Result<()>;
     /// Its report ended: complete, or not and why.
     fn end(&self, index: usize, incomplete: Option<&str>);
+    /// How its report's table is shown (the same for every database).
+    fn view(&self, view: View);
+}
+
+/// How a report's rows read in the table format: the columns shown unless
+/// `--wide`, keys in seconds shown as durations, rows that are a run's
+/// figures, free text wrapped.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    pub compact: Option<Vec<String>>,
+    pub spans: &'static [&'static str],
+    pub figures: bool,
+    pub wrap: bool,
 }
 
 /// One figure a command recorded for `--metrics-file` (kept here, where a

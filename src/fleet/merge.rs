@@ -69,6 +69,10 @@ impl Merged {
     }
 
     /// Flushes the rows written so far (CSV and NDJSON stream as databases finish).
+    pub fn view(&mut self, view: crate::scope::View) {
+        self.out.take_view(view, "database");
+    }
+
     pub fn flush(&mut self) {
         let _ = self.out.flush();
     }

@@ -381,4 +381,8 @@ impl scope::Merge for Shared {
     fn end(&self, index: usize, incomplete: Option<&str>) {
         self.merged().end(index, incomplete);
     }
+
+    fn view(&self, view: crate::scope::View) {
+        self.merged().view(view);
+    }
 }

@@ -10,6 +10,8 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::scope::View;
+
 /// How report rows are written to stdout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
@@ -90,16 +92,10 @@ pub struct Emitter<W: Write> {
     /// The run found nothing to report (`mark_clean`): with `--quiet`, the
     /// table format prints nothing at all, so cron mail holds only findings.
     clean: bool,
-    /// The table's columns by default (`compact`); every column with `--wide`.
-    compact: Option<Vec<String>>,
+    /// How the table shows the rows: its columns by default (`compact`;
+    /// every column with `--wide`), durations, figures, wrapping.
+    view: View,
     wide: bool,
-    /// Free text wraps at words in the table instead of being shortened.
-    wrap: bool,
-    /// Keys in seconds that the table shows as durations for people
-    /// (`age_seconds` 93600 as `age` `1d 2h`); CSV and JSON keep the number.
-    spans: &'static [&'static str],
-    /// The rows are a run's figures, not a list (`figures`).
-    figures: bool,
 }
 
 enum Sink<W: Write> {
@@ -147,12 +143,27 @@ impl<W: Write> Emitter<W> {
             expected: Vec::new(),
             columns: Vec::new(),
             clean: false,
-            compact: None,
+            view: View::default(),
             wide: output.wide,
-            wrap: false,
-            spans: &[],
-            figures: false,
         }
+    }
+
+    /// In a fleet, the view goes to the merged report, which shows every
+    /// database's rows.
+    fn forward_view(&self) {
+        if let Sink::Forward { scope } = &self.sink {
+            scope.merged.view(self.view.clone());
+        }
+    }
+
+    /// The view a database's report asked for (every database of a command
+    /// asks the same), as the merged report's, its rows led by `lead` (the
+    /// database).
+    pub fn take_view(&mut self, mut view: View, lead: &str) {
+        if let Some(compact) = &mut view.compact {
+            compact.insert(0, lead.to_string());
+        }
+        self.view = view;
     }
 
     /// The rows are a run's figures, not a list: the table format shows
@@ -160,24 +171,28 @@ impl<W: Write> Emitter<W> {
     /// that stops early says what it did in its own line, not that the rows
     /// listed are partial.
     pub fn figures(&mut self) {
-        self.figures = true;
+        self.view.figures = true;
+        self.forward_view();
     }
 
     /// Keys in seconds the table shows as durations for people, under their
     /// name without `_seconds`.
     pub fn spans(&mut self, keys: &'static [&'static str]) {
-        self.spans = keys;
+        self.view.spans = keys;
+        self.forward_view();
     }
 
     /// The columns the table format shows unless `--wide` (those of them a
     /// row has, in the rows' order): what a person reads at 80-100 columns.
     pub fn compact<S: AsRef<str>>(&mut self, columns: &[S]) {
-        self.compact = Some(columns.iter().map(|c| c.as_ref().to_string()).collect());
+        self.view.compact = Some(columns.iter().map(|c| c.as_ref().to_string()).collect());
+        self.forward_view();
     }
 
     /// In the table format, free text wraps at words instead of being shortened.
     pub fn wrap_text(&mut self) {
-        self.wrap = true;
+        self.view.wrap = true;
+        self.forward_view();
     }
 
     fn sink(output: &Output, out: W, format: Format) -> Sink<W> {
@@ -269,9 +284,9 @@ impl<W: Write> Emitter<W> {
         match &mut self.sink {
             Sink::Table { header, rows, .. } => {
                 if first {
-                    *header = fields.keys().map(|k| heading(self.spans, k)).collect();
+                    *header = fields.keys().map(|k| heading(self.view.spans, k)).collect();
                 }
-                let spans = self.spans;
+                let spans = self.view.spans;
                 rows.push(
                     fields
                         .iter()
@@ -361,12 +376,12 @@ impl<W: Write> Emitter<W> {
             Sink::Table { out, header, rows, layout } => {
                 let silent = self.quiet && self.clean && incomplete.is_none();
                 if !rows.is_empty() && !silent {
-                    let compact = self.compact.as_deref().filter(|_| !self.wide);
+                    let compact = self.view.compact.as_deref().filter(|_| !self.wide);
                     let compact: Option<Vec<String>> =
-                        compact.map(|c| c.iter().map(|k| heading(self.spans, k)).collect());
+                        compact.map(|c| c.iter().map(|k| heading(self.view.spans, k)).collect());
                     let (header, rows) = table::shown(header, rows, compact.as_deref());
-                    let layout = table::Layout { wrap: self.wrap, ..*layout };
-                    if self.figures {
+                    let layout = table::Layout { wrap: self.view.wrap, ..*layout };
+                    if self.view.figures {
                         out.write_all(table::as_lines(&header, &rows).as_bytes())?;
                     } else {
                         out.write_all(table::render(&header, &rows, layout).as_bytes())?;
@@ -374,7 +389,7 @@ impl<W: Write> Emitter<W> {
                 }
                 out.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
-                partial(self.rows, self.rows_key, incomplete, self.figures);
+                partial(self.rows, self.rows_key, incomplete, self.view.figures);
             }
             Sink::Csv { csv, header } => {
                 if self.rows == 0 && *header && !self.columns.is_empty() && incomplete.is_none() {
@@ -382,7 +397,7 @@ impl<W: Write> Emitter<W> {
                 }
                 csv.flush()?;
                 print_tail_to_stderr(&tail, self.quiet);
-                partial(self.rows, self.rows_key, incomplete, self.figures);
+                partial(self.rows, self.rows_key, incomplete, self.view.figures);
             }
             Sink::Ndjson { out } => {
                 let mut summary = Map::new();

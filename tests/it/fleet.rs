@@ -750,13 +750,8 @@ fn leaves(value: &Value, at: &str, out: &mut Vec<(String, f64)>) {
     }
 }
 
-/// Every figure of a time or an extreme (`_seconds`, `_ms`, `days`,
-/// `slowest`, `largest`, `oldest`, `smallest`, ...) that a command reports
-/// is one its definition says how to fold: across two databases its total is
-/// the larger (or smaller) of theirs, never their sum. A figure added
-/// without its fold fails here.
-#[test]
-fn times_and_extremes_fold_as_their_commands_say() {
+/// Two demo databases (SQLite) and the `--databases` file that lists them.
+fn two_demos() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let mut list = String::new();
     for name in ["one", "two"] {
@@ -769,6 +764,38 @@ fn times_and_extremes_fold_as_their_commands_say() {
     }
     let file = dir.path().join("databases.txt");
     std::fs::write(&file, list).unwrap();
+    (dir, file)
+}
+
+/// A fleet's table shows what a single run's shows, led by the database:
+/// stuck's compact columns with ages for people, expire's figures as lines.
+#[test]
+fn a_fleets_table_is_the_commands_view() {
+    let (_dir, file) = two_demos();
+    let table = |args: &[&str]| {
+        let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
+        cmd.env_remove("DATABASE_URL").env("COLUMNS", "100").args(args).args(["--no-config", "--databases"]).arg(&file);
+        let out = crate::common::run(cmd);
+        assert!(out.code == 0 || out.code == 1, "{args:?}: {}", out.stderr);
+        out.stdout
+    };
+    let stuck = table(&["stuck"]);
+    let header: Vec<&str> = stuck.lines().nth(1).unwrap_or_default().split_whitespace().collect();
+    assert_eq!(header, ["database", "operation", "key", "state", "age"], "{stuck}");
+    assert!(stuck.lines().any(|l| l.contains("inflight-19-93600") && l.trim_end().ends_with("1d 2h")), "{stuck}");
+    let expire = table(&["expire", "--dry-run"]);
+    assert_eq!(expire.lines().filter(|l| l.starts_with("rows matching: ")).count(), 2, "{expire}");
+    assert!(!expire.contains('│'), "{expire}");
+}
+
+/// Every figure of a time or an extreme (`_seconds`, `_ms`, `days`,
+/// `slowest`, `largest`, `oldest`, `smallest`, ...) that a command reports
+/// is one its definition says how to fold: across two databases its total is
+/// the larger (or smaller) of theirs, never their sum. A figure added
+/// without its fold fails here.
+#[test]
+fn times_and_extremes_fold_as_their_commands_say() {
+    let (_dir, file) = two_demos();
     let commands: [&[&str]; 6] = [
         &["stuck"],
         &["reap", "--dry-run"],
