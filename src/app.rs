@@ -277,7 +277,8 @@ pub fn run(cli: Cli) -> Result<Outcome> {
             result = metrics::written(result, written);
         }
         if interrupt::is_set() {
-            let _ = tokio::time::timeout(std::time::Duration::from_millis(1500), cancelling).await;
+            // The canceller has what is left of the run's one grace, not a grace of its own.
+            let _ = tokio::time::timeout(interrupt::grace_left(), cancelling).await;
             // A fleet has said which of its databases failed and which were interrupted.
             if !is_fleet && result.as_ref().is_err_and(|e| e.downcast_ref::<exit::LockHeld>().is_none()) {
                 return Err(exit::Interrupted.into());

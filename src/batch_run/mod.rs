@@ -1,6 +1,8 @@
-//! The guard of a writing run's batch loop: Ctrl-C or SIGTERM, the run-time
-//! limit, the retries of a batch that failed on a transient fault, and the
-//! tests' pause between batches, decided in one place.
+//! A writing run's batch loop, for every writer: `BatchRun::drive` with its
+//! guard (Ctrl-C or SIGTERM, the run-time limit, the retries of a batch that
+//! failed on a transient fault, the reconnect, the tests' pause between
+//! batches), the pacing between batches (`pacing`), and `Halves` for a batch
+//! that failed on a row.
 
 pub mod pacing;
 
@@ -14,8 +16,7 @@ use crate::db::{self, Access, Db, Writer};
 
 /// Why a writing run stopped before its work was done: the summary's
 /// `stopped`, written as its kebab-case name (`max-runtime`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stopped {
     /// Ctrl-C or SIGTERM: the run ends with exit 130.
     Interrupted,
@@ -31,6 +32,12 @@ pub enum Stopped {
     RowsNotDeleted,
     /// Any other error.
     Error,
+}
+
+impl serde::Serialize for Stopped {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
 }
 
 impl Stopped {
@@ -79,7 +86,6 @@ pub enum AfterFailure {
 }
 
 impl BatchRun {
-    /// Starts the clock.
     /// Starts the clock. A batch that fails on a transient fault is tried
     /// again up to `retries` times; lock waits end sooner, once the batch has
     /// spent `lock_budget` (`--lock-timeout`) on them and their pauses.
@@ -294,29 +300,6 @@ impl<T> Halves<T> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Halves;
-
-    /// Halving around the refusing items 3 and 6 of 0..8: every other item
-    /// is tried in a part that succeeds, in order; 3 and 6 end alone.
-    #[test]
-    fn halves_find_the_refusing_items_in_order() {
-        let mut halves = Halves::new((0..8).collect::<Vec<u32>>());
-        let (mut done, mut alone) = (Vec::new(), Vec::new());
-        while let Some(part) = halves.next_part() {
-            match part.iter().any(|i| *i == 3 || *i == 6) {
-                false => done.extend(part),
-                true if part.len() == 1 => alone.push(part[0]),
-                true => halves.halve(part).unwrap(),
-            }
-        }
-        assert_eq!(done, [0, 1, 2, 4, 5, 7]);
-        assert_eq!(alone, [3, 6]);
-        assert!(Halves::new(vec![1]).halve(vec![1]).is_err());
-    }
-}
-
 /// What a writing run had done when it stopped on an error, said before the
 /// error itself (`expire stopped: the 400 rows deleted before it stay
 /// deleted, ...`). A run that stops before its first batch says that
@@ -370,5 +353,28 @@ async fn pause_for_tests(n: u64) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while !std::path::Path::new(&flag).exists() && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Halves;
+
+    /// Halving around the refusing items 3 and 6 of 0..8: every other item
+    /// is tried in a part that succeeds, in order; 3 and 6 end alone.
+    #[test]
+    fn halves_find_the_refusing_items_in_order() {
+        let mut halves = Halves::new((0..8).collect::<Vec<u32>>());
+        let (mut done, mut alone) = (Vec::new(), Vec::new());
+        while let Some(part) = halves.next_part() {
+            match part.iter().any(|i| *i == 3 || *i == 6) {
+                false => done.extend(part),
+                true if part.len() == 1 => alone.push(part[0]),
+                true => halves.halve(part).unwrap(),
+            }
+        }
+        assert_eq!(done, [0, 1, 2, 4, 5, 7]);
+        assert_eq!(alone, [3, 6]);
+        assert!(Halves::new(vec![1]).halve(vec![1]).is_err());
     }
 }

@@ -105,8 +105,8 @@ pub fn take_for_key_table(
 }
 
 /// A read ends at Ctrl-C or SIGTERM: its statements are canceled on the
-/// server and end with `Interrupted` on their own; whatever is still busy a
-/// moment later is dropped.
+/// server and end with `Interrupted` on their own within the run's grace;
+/// whatever is still busy a moment past it is dropped.
 pub async fn abortable(work: impl Future<Output = Result<Outcome>>) -> Result<Outcome> {
     use futures_util::future::{Either, select};
     let interrupted = crate::interrupt::wait();
@@ -115,7 +115,9 @@ pub async fn abortable(work: impl Future<Output = Result<Outcome>>) -> Result<Ou
         Either::Left((done, _)) => return done,
         Either::Right(((), work)) => work,
     };
-    match tokio::time::timeout(std::time::Duration::from_millis(1600), work).await {
+    // A moment past the statements' grace, so that their own error comes first.
+    let past_the_grace = crate::interrupt::grace_left() + std::time::Duration::from_millis(100);
+    match tokio::time::timeout(past_the_grace, work).await {
         Ok(Err(err)) => Err(err),
         _ => Err(Interrupted.into()),
     }
