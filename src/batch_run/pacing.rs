@@ -456,6 +456,16 @@ impl Hold {
             Hold::Vacuum => "autovacuum",
         }
     }
+
+    /// What held the run, after "--max-runtime reached".
+    pub fn while_held(self) -> &'static str {
+        match self {
+            Hold::Purge => "while waiting for InnoDB's purge",
+            Hold::Load => "while the server was busy (--max-load)",
+            Hold::Lag => "while a replica was behind (--max-lag)",
+            Hold::Vacuum => "while a VACUUM worked on the table",
+        }
+    }
 }
 
 /// How the run waits for InnoDB's purge.

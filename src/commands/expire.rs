@@ -352,7 +352,7 @@ async fn retire_partitions(
     for leaf in &leaves {
         let on_expiry = leaf.key.as_ref().is_some_and(|k| k.column == expiry.column);
         // MySQL drops partitions, not subpartitions.
-        let droppable = db.engine() == crate::db::Engine::Postgres || leaf.level == 1;
+        let droppable = db.dialect().drops_partition_at(leaf.level);
         if !on_expiry || !droppable {
             continue;
         }
@@ -657,18 +657,7 @@ impl crate::commands::Definition for ExpireArgs {
             _ => crate::batch_run::pacing::Waited::fold(key),
         }
     }
-    fn metrics_labels(&self) -> Option<(String, String)> {
-        Some(crate::commands::key_table_labels(&self.connect.database_url, &self.mapping))
-    }
-    fn for_database(&self, url: &str, _: &str) -> Box<dyn crate::commands::Definition> {
-        Box::new(ExpireArgs { connect: self.connect.on(url), ..self.clone() })
-    }
-    fn state_path(&self) -> Option<&std::path::Path> {
-        None
-    }
-    fn take_global(&mut self, global: &crate::cli::Filled) -> Result<()> {
-        crate::commands::take_for_key_table(global, &mut self.connect, &mut self.report, &mut self.mapping)
-    }
+    crate::commands::on_a_key_table!(ExpireArgs);
     fn run(self: Box<Self>) -> futures_util::future::BoxFuture<'static, Result<Outcome>> {
         Box::pin(run(*self))
     }

@@ -91,18 +91,30 @@ pub fn key_table_labels(url: &str, mapping: &crate::keys::MappingArgs) -> (Strin
     (crate::db::Target::new(url).place(), table)
 }
 
-/// The global options taken in by a command on a key table.
-pub fn take_for_key_table(
-    global: &Filled,
-    connect: &mut crate::cli::Connect,
-    report: &mut crate::report::Output,
-    mapping: &mut crate::keys::MappingArgs,
-) -> Result<()> {
-    connect.database_url = global.url()?;
-    *report = global.output.clone();
-    mapping.config = global.config.clone();
-    Ok(())
+/// The answers every command on a key table (its `connect`, `report` and
+/// `mapping` fields) gives alike: its metrics labels (the database and the
+/// table), itself on another database of a fleet, no state file, and the
+/// global options it takes in.
+macro_rules! on_a_key_table {
+    ($args:ident) => {
+        fn metrics_labels(&self) -> Option<(String, String)> {
+            Some($crate::commands::key_table_labels(&self.connect.database_url, &self.mapping))
+        }
+        fn for_database(&self, url: &str, _: &str) -> Box<dyn $crate::commands::Definition> {
+            Box::new($args { connect: self.connect.on(url), ..self.clone() })
+        }
+        fn state_path(&self) -> Option<&std::path::Path> {
+            None
+        }
+        fn take_global(&mut self, global: &$crate::cli::Filled) -> anyhow::Result<()> {
+            self.connect.database_url = global.url()?;
+            self.report = global.output.clone();
+            self.mapping.config = global.config.clone();
+            Ok(())
+        }
+    };
 }
+pub(crate) use on_a_key_table;
 
 /// A read ends at Ctrl-C or SIGTERM: its statements are canceled on the
 /// server and end with `Interrupted` on their own within the run's grace;

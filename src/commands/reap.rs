@@ -129,40 +129,12 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
 async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Outcome> {
     let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
     let mut db = db::connect(&args.connect.target("reap"), access).await?;
-    let mut keys = KeyTable::resolve(&settings.mapping, &mut db).await?;
-    crate::report::say_target(
-        args.report.quiet,
-        "reap",
-        &db.target().place(),
-        &format!("{}.{}", keys.table.schema, keys.table.name),
-    );
-    if !args.dry_run {
-        let change = if args.action == Action::Delete { "DELETE" } else { "UPDATE" };
-        lock::check_writable(&mut db, &keys.table, "reap", &["SELECT", change]).await?;
-    }
-    keys.key()?;
-    keys.in_progress()?;
-    keys.read_state_times(&mut db).await?;
-    let dialect = db.dialect();
-    keys.state_times(&dialect)?;
-    for time in keys.state_columns() {
-        time.check_for_writing()?;
-    }
-    // Check the action fits the table before anything happens.
-    reaping::assignments(&keys, &settings.reaping, &mut Placeholders::new(dialect))?;
-    reaping::check_status_value(&mut db, &keys, &settings.reaping).await?;
-    if let Some(note) = stuck::unmatched_operations(&mut db, &keys, &settings.durations).await?
-        && !args.report.quiet
-    {
-        crate::report::say(&format!("note: {note}"));
-    }
-
+    let keys = resolve(&mut db, &args, &settings).await?;
     let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &keys.table).await?) };
     let mut batches = BatchRun::start(started, args.max_runtime, args.retries, args.connect.waits.lock_timeout);
     if !args.dry_run {
         db.prepare_writer(Writer::Reap).await?;
     }
-
     // Keys live transactions hold are locked by the batches themselves, and
     // reported skipped-locked; a dry run, which locks nothing, tells them
     // apart as `stuck` does (on MySQL by a locking read on a session of its own).
@@ -171,28 +143,18 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     } else {
         stuck::find(&mut db, &keys, &settings.durations, Held::Ignore).await?
     };
-    let held = found.held;
     let mut candidates = found.keys;
     if let Some(limit) = args.limit {
         candidates.truncate(limit);
     }
-    let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "keys");
-    // At a terminal's width: which key, and where it stands (--wide: every column).
-    out.compact(&["key", "operation", "state", "age_seconds", "outcome", "error"]);
-    out.spans(&["age_seconds"]);
-    out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
-    crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
-    out.meta("action", format!("{:?}", args.action).to_lowercase(), format!("{:?}", args.action).to_lowercase())?;
-    if args.dry_run {
-        out.meta("held", held, format!("{held} (held by live transactions: a run skips them)"))?;
-    }
+    let mut out = start_report(&args, &keys, found.held)?;
     if args.dry_run
         && !args.report.quiet
         && let Some(first) = candidates.first()
     {
         crate::report::say(&format!(
             "dry run: nothing changes; each batch of keys would be changed by one statement like: {}",
-            dialect.for_people(&reaping::describe(&keys, &settings.reaping, first, dialect)?)
+            db.dialect().for_people(&reaping::describe(&keys, &settings.reaping, first, db.dialect())?)
         ));
     }
     let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "reap", args.report.quiet).await?;
@@ -201,11 +163,83 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     let waited = pacer.waited.clone();
     waited.metrics();
     pacer.close().await;
-    let (counts, slowest_batch_ms, stopped, failed) = (run.counts, run.slowest_batch_ms, run.stopped, run.failed);
-    let batches_run = batches.batches();
-    let batches_retries = batches.attempts();
+    let ended = summarise(&mut out, run, &waited, candidates.len(), batches.batches(), started)?;
+    finish(out, db, &args, ended, batches.attempts()).await
+}
+
+/// The key table resolved and checked for the action before anything
+/// happens: its columns, the table writable, the change fits its columns,
+/// the status value one it takes.
+async fn resolve(db: &mut db::Db, args: &ReapArgs, settings: &Settings) -> Result<KeyTable> {
+    let mut keys = KeyTable::resolve(&settings.mapping, db).await?;
+    crate::report::say_target(
+        args.report.quiet,
+        "reap",
+        &db.target().place(),
+        &format!("{}.{}", keys.table.schema, keys.table.name),
+    );
+    if !args.dry_run {
+        let change = if args.action == Action::Delete { "DELETE" } else { "UPDATE" };
+        lock::check_writable(db, &keys.table, "reap", &["SELECT", change]).await?;
+    }
+    keys.key()?;
+    keys.in_progress()?;
+    keys.read_state_times(db).await?;
+    let dialect = db.dialect();
+    keys.state_times(&dialect)?;
+    for time in keys.state_columns() {
+        time.check_for_writing()?;
+    }
+    reaping::assignments(&keys, &settings.reaping, &mut Placeholders::new(dialect))?;
+    reaping::check_status_value(db, &keys, &settings.reaping).await?;
+    if let Some(note) = stuck::unmatched_operations(db, &keys, &settings.durations).await?
+        && !args.report.quiet
+    {
+        crate::report::say(&format!("note: {note}"));
+    }
+    Ok(keys)
+}
+
+/// The report, with what it is about.
+fn start_report(args: &ReapArgs, keys: &KeyTable, held: u64) -> Result<Emitter<BufWriter<std::io::Stdout>>> {
+    let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "keys");
+    // At a terminal's width: which key, and where it stands (--wide: every column).
+    out.compact(&["key", "operation", "state", "age_seconds", "outcome", "error"]);
+    out.spans(&["age_seconds"]);
+    out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
+    crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
+    let action = format!("{:?}", args.action).to_lowercase();
+    out.meta("action", action.clone(), action)?;
+    if args.dry_run {
+        out.meta("held", held, format!("{held} (held by live transactions: a run skips them)"))?;
+    }
+    Ok(out)
+}
+
+/// How a run ended, once its summary is written.
+struct Ending {
+    counts: BTreeMap<&'static str, u64>,
+    /// Why it stopped short, if it did.
+    why: Option<Stopped>,
+    stopped: Option<Stopped>,
+    failed: Option<anyhow::Error>,
+    /// Keys that need a person (review, errors, changes that did not land),
+    /// or a run that made no headway.
+    findings: bool,
+}
+
+/// The run's summary: outcomes, batches, waits, why it stopped.
+fn summarise(
+    out: &mut Emitter<BufWriter<std::io::Stdout>>,
+    run: Resolved,
+    waited: &crate::batch_run::pacing::Waited,
+    candidates: usize,
+    batches_run: u64,
+    started: Instant,
+) -> Result<Ending> {
+    let Resolved { counts, slowest_batch_ms, stopped, failed } = run;
     let text: Vec<String> = counts.iter().filter(|(_, v)| **v > 0).map(|(k, v)| format!("{k} {v}")).collect();
-    let said = match (text.is_empty(), candidates.len()) {
+    let said = match (text.is_empty(), candidates) {
         (false, _) => text.join(", "),
         (true, 0) => "no stuck keys".to_string(),
         (true, n) => format!("none yet of {n} stuck keys"),
@@ -221,7 +255,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     }
     out.summary("batches", batches_run, batches_run.to_string())?;
     out.summary("slowest_batch_ms", slowest_batch_ms, format!("{slowest_batch_ms:.1}"))?;
-    out.summary("waited", &waited, waited_text(&waited))?;
+    out.summary("waited", waited, waited_text(waited))?;
     // Keys locked for their change that the change did not reach, as many as
     // those changed or more: the run did not do its work.
     let kept_from = counts.get(Resolution::NoEffect.as_str()).copied().unwrap_or(0);
@@ -240,24 +274,15 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         (Some(Stopped::MaxRuntime), _) => (
             Some(Stopped::MaxRuntime),
             match waited.held_when_stopped {
-                Some(Hold::Purge) => {
-                    "--max-runtime reached while waiting for InnoDB's purge; the rest waits for the next run"
-                }
-                Some(Hold::Load) => {
-                    "--max-runtime reached while the server was busy (--max-load); the rest waits for the next run"
-                }
-                Some(Hold::Lag) => {
-                    "--max-runtime reached while a replica was behind (--max-lag); the rest waits for the next run"
-                }
-                Some(Hold::Vacuum) => {
-                    "--max-runtime reached while a VACUUM worked on the table; the rest waits for the next run"
-                }
-                None => "--max-runtime reached; the rest waits for the next run",
+                Some(hold) => format!("--max-runtime reached {}; the rest waits for the next run", hold.while_held()),
+                None => "--max-runtime reached; the rest waits for the next run".to_string(),
             },
         ),
-        (Some(stopped), _) => (Some(stopped), stopped.as_str()),
-        (None, Some(err)) => (Some(crate::batch_run::pacing::ThrottleStop::reason_of(err)), "by the error below"),
-        (None, None) => (None, ""),
+        (Some(stopped), _) => (Some(stopped), stopped.as_str().to_string()),
+        (None, Some(err)) => {
+            (Some(crate::batch_run::pacing::ThrottleStop::reason_of(err)), "by the error below".to_string())
+        }
+        (None, None) => (None, String::new()),
     };
     out.summary("stopped", why.map(Stopped::as_str), text)?;
     out.summary("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
@@ -266,6 +291,19 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         || [Resolution::NeedsReview, Resolution::Error, Resolution::NoEffect]
             .iter()
             .any(|r| counts.get(r.as_str()).is_some_and(|n| *n > 0));
+    Ok(Ending { counts, why, stopped, failed, findings })
+}
+
+/// The report closed, and the run's outcome: an error that stopped it
+/// (after the keys before it), an interruption, or its findings.
+async fn finish(
+    mut out: Emitter<BufWriter<std::io::Stdout>>,
+    db: db::Db,
+    args: &ReapArgs,
+    ended: Ending,
+    retries: u32,
+) -> Result<Outcome> {
+    let Ending { counts, why, stopped, failed, findings } = ended;
     out.mark_clean(!args.dry_run && !findings);
     match (why, &failed) {
         (Some(reason), Some(_)) | (Some(reason @ Stopped::Interrupted), None) => {
@@ -273,12 +311,13 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         }
         _ => out.finish()?,
     }
+    let done = counts.values().sum::<u64>();
     if let Some(err) = failed {
-        let retried = match batches_retries {
+        let retried = match retries {
             0 => String::new(),
             n => format!(" after {n} retries"),
         };
-        let done = match counts.values().sum::<u64>() {
+        let done = match done {
             0 => "no key was changed".to_string(),
             keys => format!("the {keys} keys before it are done, and a rerun goes on from there"),
         };
@@ -286,7 +325,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     }
     db.close().await?;
     if stopped == Some(Stopped::Interrupted) {
-        let done = match counts.values().sum::<u64>() {
+        let done = match done {
             0 => "no key was changed".to_string(),
             keys => format!("{keys} keys were done before it"),
         };
@@ -432,18 +471,7 @@ impl crate::commands::Definition for ReapArgs {
             _ => crate::batch_run::pacing::Waited::fold(key),
         }
     }
-    fn metrics_labels(&self) -> Option<(String, String)> {
-        Some(crate::commands::key_table_labels(&self.connect.database_url, &self.mapping))
-    }
-    fn for_database(&self, url: &str, _: &str) -> Box<dyn crate::commands::Definition> {
-        Box::new(ReapArgs { connect: self.connect.on(url), ..self.clone() })
-    }
-    fn state_path(&self) -> Option<&std::path::Path> {
-        None
-    }
-    fn take_global(&mut self, global: &crate::cli::Filled) -> Result<()> {
-        crate::commands::take_for_key_table(global, &mut self.connect, &mut self.report, &mut self.mapping)
-    }
+    crate::commands::on_a_key_table!(ReapArgs);
     fn run(self: Box<Self>) -> futures_util::future::BoxFuture<'static, Result<Outcome>> {
         Box::pin(run(*self))
     }

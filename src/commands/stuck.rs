@@ -151,18 +151,7 @@ impl crate::commands::Definition for StuckArgs {
             _ => crate::commands::Fold::Sum,
         }
     }
-    fn metrics_labels(&self) -> Option<(String, String)> {
-        Some(crate::commands::key_table_labels(&self.connect.database_url, &self.mapping))
-    }
-    fn for_database(&self, url: &str, _: &str) -> Box<dyn crate::commands::Definition> {
-        Box::new(StuckArgs { connect: self.connect.on(url), ..self.clone() })
-    }
-    fn state_path(&self) -> Option<&std::path::Path> {
-        None
-    }
-    fn take_global(&mut self, global: &crate::cli::Filled) -> Result<()> {
-        crate::commands::take_for_key_table(global, &mut self.connect, &mut self.report, &mut self.mapping)
-    }
+    crate::commands::on_a_key_table!(StuckArgs);
     fn run(self: Box<Self>) -> futures_util::future::BoxFuture<'static, Result<Outcome>> {
         Box::pin(crate::commands::abortable(run(*self)))
     }

@@ -71,8 +71,7 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
         tables = table_names(db, &schema).await?;
     }
     if !tables.contains(&table_name) {
-        // MySQL lists only the tables the user holds a privilege on.
-        let hidden = if engine == Engine::MySql { " (or this user holds no privilege on it)" } else { "" };
+        let hidden = dialect.unlisted_table_hint();
         bail!("no table {name:?} in {}{hidden}{}", dialect.schema_word(&schema), suggest(&table_name, &tables));
     }
     // From here on, a lock wait names this table (reading a column's default

@@ -14,19 +14,14 @@ fn database_error(err: &anyhow::Error) -> Option<&(dyn sqlx::error::DatabaseErro
 /// statement timeout, a deadlock, a missing privilege or a mistake in the SQL
 /// would fail for every row: those stop the run.
 pub fn is_row_error(err: &anyhow::Error) -> bool {
-    let Some(db) = database_error(err) else { return false };
-    let Some(code) = db.code() else { return false };
-    if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
-        // SQLite: an extended result code whose primary code is SQLITE_CONSTRAINT
-        // (constraints, and triggers that RAISE).
-        return code.parse::<i64>().is_ok_and(|extended| extended & 0xff == 19);
-    }
-    // SQLSTATE classes: integrity constraint (23), data exception (22),
-    // cardinality (21: a subquery with more than one row),
-    // triggered action (09, 27), routines that raised (38, 39, 2F, P0), and
-    // MySQL's unhandled user-defined SIGNAL (45000).
+    database_error(err).is_some_and(|db| super::engine::of_error(db).is_row_error(db))
+}
+
+/// SQLSTATE classes of a row's fault: integrity constraint (23), data
+/// exception (22), cardinality (21: a subquery with more than one row),
+/// triggered action (09, 27), routines that raised (38, 39, 2F, P0).
+pub(super) fn sqlstate_is_row_error(code: &str) -> bool {
     matches!(&code[..code.len().min(2)], "23" | "22" | "21" | "09" | "27" | "38" | "39" | "2F" | "P0")
-        || code == "45000"
 }
 
 /// The database's message for an error, on one line, without the cause
@@ -44,36 +39,23 @@ pub fn message(err: &anyhow::Error) -> String {
 /// read-only server), or that the SQL itself is wrong (no such table or
 /// column): the same for every key, so a run stops at it.
 pub fn is_fault_of_session_or_sql(err: &anyhow::Error) -> bool {
-    let Some(db) = database_error(err) else { return true };
-    if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
-        let code = db.code().and_then(|c| c.parse::<i64>().ok()).unwrap_or(0) & 0xff;
-        // BUSY, LOCKED, READONLY, INTERRUPT, IOERR, CORRUPT, FULL, CANTOPEN, AUTH;
-        // a missing table or column is SQLITE_ERROR with its own words.
-        return matches!(code, 5 | 6 | 8 | 9 | 10 | 11 | 13 | 14 | 23) || db.message().starts_with("no such");
-    }
-    if let Some(mysql) = db.try_downcast_ref::<sqlx::mysql::MySqlDatabaseError>() {
-        // Lock wait, deadlock, query interrupted or timed out, access denied, read-only.
-        if matches!(mysql.number(), 1205 | 1213 | 1317 | 1969 | 3024 | 1044 | 1045 | 1142 | 1143 | 1227 | 1290 | 1792) {
-            return true;
-        }
-    }
-    let code = db.code().unwrap_or_default();
-    // Connection (08), transaction rollback (40), resources (53), operator
-    // intervention (57), lock not available, privilege, read-only, and the
-    // class of mistakes in the SQL (42).
+    database_error(err).is_none_or(|db| super::engine::of_error(db).is_fault_of_session_or_sql(db))
+}
+
+/// SQLSTATE codes of a session's or the SQL's fault: connection (08),
+/// transaction rollback (40), resources (53), operator intervention (57),
+/// lock not available, privilege, read-only, and the class of mistakes in
+/// the SQL (42).
+pub(super) fn sqlstate_is_session_or_sql(code: &str) -> bool {
     matches!(&code[..code.len().min(2)], "08" | "40" | "53" | "57" | "42")
-        || matches!(code.as_ref(), "55P03" | "25006" | "HY000" | "")
+        || matches!(code, "55P03" | "25006" | "HY000" | "")
 }
 
 /// Whether an error says a function or cast does not take a value's type
 /// (no hash function for it, an illegal parameter type): a column's fault,
 /// not the session's.
 pub fn is_type_error(err: &anyhow::Error) -> bool {
-    let Some(db) = database_error(err) else { return false };
-    if let Some(mysql) = db.try_downcast_ref::<sqlx::mysql::MySqlDatabaseError>() {
-        return matches!(mysql.number(), 1210 | 4078 | 4079) || mysql.message().contains("Illegal parameter data type");
-    }
-    matches!(db.code().unwrap_or_default().as_ref(), "42883" | "42804" | "42846" | "42725" | "0A000")
+    database_error(err).is_some_and(|db| super::engine::of_error(db).is_type_error(db))
 }
 
 /// A failure of the session rather than of a row or of the SQL, said the
@@ -147,26 +129,12 @@ pub fn kind(err: &sqlx::Error) -> Option<Kind> {
         sqlx::Error::Database(db) => db,
         _ => return None,
     };
+    super::engine::of_error(db.as_ref()).fault_kind(db.as_ref())
+}
+
+/// A session fault by its SQLSTATE and message (PostgreSQL).
+pub(super) fn sqlstate_kind(db: &dyn sqlx::error::DatabaseError) -> Option<Kind> {
     let message = db.message().to_string();
-    if let Some(lite) = db.try_downcast_ref::<sqlx::sqlite::SqliteError>() {
-        let code = sqlx::error::DatabaseError::code(lite).and_then(|c| c.parse::<i64>().ok()).unwrap_or(0) & 0xff;
-        return match code {
-            5 | 6 => Some(Kind::LockWait),
-            9 => Some(Kind::Canceled),
-            _ => None,
-        };
-    }
-    if let Some(mysql) = db.try_downcast_ref::<sqlx::mysql::MySqlDatabaseError>() {
-        return match mysql.number() {
-            1205 => Some(Kind::LockWait),
-            1969 | 3024 => Some(Kind::StatementTimeout),
-            1317 => Some(Kind::Canceled),
-            1213 => Some(Kind::Conflict),
-            // Connection killed, server shutdown.
-            1927 | 1053 | 2006 | 2013 => Some(Kind::ConnectionLost(Some(message))),
-            _ => None,
-        };
-    }
     match db.code().as_deref().unwrap_or_default() {
         "55P03" => Some(Kind::LockWait),
         "57014" if message.contains("statement timeout") => Some(Kind::StatementTimeout),

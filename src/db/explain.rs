@@ -75,32 +75,8 @@ impl Ctx {
     /// ahead) or `rows`.
     pub(super) async fn blocker(&self) -> Option<(String, String)> {
         let subject = self.subject.as_ref()?;
-        let look = async {
-            match self.server? {
-                ServerId::Postgres(pid) => {
-                    let mut side = self.target.pg_options().ok()?.connect().await.ok()?;
-                    let sql = catalog::query_file!(postgres, "lock_holder.sql");
-                    sqlx::query_as(sql).bind(&subject.as_sql).bind(pid).fetch_optional(&mut side).await.ok()?
-                }
-                ServerId::MySql(id) => {
-                    let mut side = self.target.mysql_options().ok()?.connect().await.ok()?;
-                    for sql in catalog::query_file!(mysql, "lock_holder.sql").split(";\n") {
-                        let found: Option<(String, String)> = sqlx::query_as(AssertSqlSafe(sql.to_string()))
-                            .bind(&subject.schema)
-                            .bind(&subject.name)
-                            .bind(id)
-                            .fetch_optional(&mut side)
-                            .await
-                            .ok()
-                            .flatten();
-                        if found.is_some() {
-                            return found;
-                        }
-                    }
-                    None
-                }
-            }
-        };
+        let server = self.server?;
+        let look = server.engine.driver().lock_holder(&self.target, subject, server.id);
         tokio::time::timeout(Duration::from_millis(1500), look).await.ok().flatten()
     }
 }

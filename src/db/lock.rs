@@ -70,10 +70,7 @@ fn acquired(rows: &[Vec<Option<String>>]) -> bool {
 pub async fn check_writable(db: &mut Db, table: &Table, command: &str, privileges: &[&str]) -> Result<()> {
     let sql = query_file!(db.engine(), "can_write.sql");
     let as_sql = table.sql_name(&db.dialect());
-    let binds: Vec<Bind> = match db.engine() {
-        crate::db::Engine::Postgres => vec![Bind::Text(as_sql), Bind::Text(privileges.join(","))],
-        _ => Vec::new(),
-    };
+    let binds = db.dialect().can_write_binds(&as_sql, privileges);
     let row = db.query_text(sql, &binds).await?.into_iter().next().unwrap_or_default();
     let cell = |i: usize| row.get(i).cloned().flatten().unwrap_or_default();
     let host = db.target().host();

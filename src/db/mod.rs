@@ -1,9 +1,10 @@
-//! Connections, the dialect layer and catalog introspection: the only place
-//! (with `queries/`) that knows one engine from another.
+//! Connections, the dialect layer and catalog introspection. What one
+//! engine knows is its driver's (`engine/`, with `queries/<engine>/`).
 
 pub mod catalog;
 pub mod demo;
 pub mod dialect;
+pub(crate) mod engine;
 pub mod errors;
 pub mod lock;
 pub mod pace;
@@ -16,68 +17,29 @@ pub mod times;
 pub mod user_sql;
 
 use std::borrow::Cow;
-use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use futures_util::TryStreamExt;
 use sqlx::mysql::MySqlConnection;
 use sqlx::postgres::PgConnection;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
-use sqlx::{AssertSqlSafe, ConnectOptions, Connection};
+use sqlx::sqlite::SqliteConnection;
+use sqlx::{AssertSqlSafe, Connection};
 
 use crate::timeparse;
 pub use dialect::{Dialect, TimeRepr};
+pub use engine::Engine;
+use engine::ServerId;
+use engine::sqlite::LiteWatch;
 pub use session::Target;
-use session::{LiteWatch, ServerId};
 
 mod explain;
-mod lite;
-mod pg;
 mod rows;
+use engine::postgres::copy as pg;
+use engine::sqlite::scan as lite;
 use rows::Rows;
 pub use rows::{RowStream, RowView};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Engine {
-    Postgres,
-    MySql,
-    Sqlite,
-}
-
-impl Engine {
-    /// The port a URL without one reaches (none for SQLite).
-    pub fn default_port(self) -> Option<u16> {
-        match self {
-            Engine::Postgres => Some(5432),
-            Engine::MySql => Some(3306),
-            Engine::Sqlite => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Postgres => "postgres",
-            Engine::MySql => "mysql",
-            Engine::Sqlite => "sqlite",
-        }
-    }
-
-    /// The engine a URL names by its scheme.
-    pub fn of_url(url: &str) -> Result<Engine> {
-        let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase()).unwrap_or_default();
-        Ok(match scheme.as_str() {
-            "postgres" | "postgresql" => Engine::Postgres,
-            "mysql" | "mariadb" => Engine::MySql,
-            "sqlite" => Engine::Sqlite,
-            _ => bail!(
-                "unsupported database URL {}: use postgres://, postgresql://, mysql://, mariadb:// or sqlite:PATH",
-                redact(url)
-            ),
-        })
-    }
-}
 
 /// The engine a database URL names, by its scheme.
 pub fn engine_of(url: &str) -> Result<Engine> {
@@ -157,7 +119,7 @@ pub struct Db {
     ctx: Ctx,
 }
 
-enum Conn {
+pub enum Conn {
     Postgres(PgConnection),
     MySql(MySqlConnection),
     /// The connection, and the database file for bulk reads (`lite`).
@@ -166,7 +128,7 @@ enum Conn {
 
 /// A table named in messages, and found in the lock lists.
 #[derive(Debug, Clone)]
-struct Subject {
+pub struct Subject {
     shown: String,
     as_sql: String,
     schema: String,
@@ -175,7 +137,7 @@ struct Subject {
 
 /// What a session's errors are explained with.
 #[derive(Debug, Clone)]
-struct Ctx {
+pub struct Ctx {
     engine: Engine,
     target: Arc<Target>,
     /// The table the command works on, once resolved.
@@ -205,90 +167,18 @@ impl std::fmt::Debug for Db {
 pub async fn connect(target: &Target, access: Access) -> Result<Db> {
     let engine = target.engine()?;
     let target = Arc::new(target.clone());
-    let lock_ms = target.lock_timeout.as_millis().max(1);
-    let statement_limit = Some(target.statement_limit());
-    let mut ctx = Ctx {
+    let ctx = Ctx {
         engine,
         target: target.clone(),
         subject: None,
         server: None,
-        statement_limit,
+        statement_limit: Some(target.statement_limit()),
         mariadb: false,
         tag: String::new(),
         row_wait: None,
         lite: None,
     };
-    match engine {
-        Engine::Postgres => {
-            let statement_ms = target.statement_limit().as_millis();
-            let mut opts = target.pg_options()?.options([
-                ("timezone", "UTC".to_string()),
-                ("lock_timeout", format!("{lock_ms}ms")),
-                ("statement_timeout", format!("{statement_ms}ms")),
-            ]);
-            if access == Access::ReadOnly {
-                opts = opts.options([("default_transaction_read_only", "on")]);
-            }
-            let (conn, pid) = target
-                .within_connect_timeout(async {
-                    let mut conn = session::with_no_delay(opts.connect()).await?;
-                    let pid: i32 = sqlx::query_scalar("SELECT pg_backend_pid()").fetch_one(&mut conn).await?;
-                    Ok((conn, pid))
-                })
-                .await?;
-            ctx.server = Some(ServerId::Postgres(pid));
-            let registration = session::Registration::server(ServerId::Postgres(pid), target);
-            Ok(Db { registration, conn: Conn::Postgres(conn), ctx })
-        }
-        Engine::MySql => {
-            let opts = target.mysql_options()?;
-            let (conn, id, version) = target
-                .within_connect_timeout(async {
-                    let mut conn = session::with_no_delay(opts.connect()).await?;
-                    let (id, version): (u64, String) =
-                        sqlx::query_as("SELECT CONNECTION_ID(), VERSION()").fetch_one(&mut conn).await?;
-                    Ok((conn, id, version))
-                })
-                .await?;
-            ctx.mariadb = version.contains("MariaDB");
-            ctx.tag = format!("/* {} */ ", target.program.replace("*/", ""));
-            ctx.server = Some(ServerId::MySql(id));
-            let registration = session::Registration::server(ServerId::MySql(id), target.clone());
-            let mut db = Db { registration, conn: Conn::MySql(conn), ctx };
-            let wait = session::whole_seconds(target.lock_timeout);
-            db.run_owned(format!("SET SESSION lock_wait_timeout = {wait}, innodb_lock_wait_timeout = {wait}")).await?;
-            db.set_statement_limit(statement_limit).await?;
-            if access == Access::ReadOnly {
-                db.raw("SET SESSION TRANSACTION READ ONLY").await?;
-                // Scans sort on the server; the 2 MB default sorts in many passes on disk.
-                db.raw("SET SESSION sort_buffer_size = GREATEST(@@session.sort_buffer_size, 33554432)").await?;
-            }
-            Ok(db)
-        }
-        Engine::Sqlite => {
-            let opts = SqliteConnectOptions::from_str(&target.url)
-                .with_context(|| format!("bad database URL {}", target.shown()))?
-                .create_if_missing(false)
-                .read_only(access == Access::ReadOnly);
-            let path = opts.get_filename().to_path_buf();
-            if !path.as_os_str().is_empty() && path.as_os_str() != ":memory:" && !path.exists() {
-                bail!("no SQLite database at {}", path.display());
-            }
-            let mut conn = target.within_connect_timeout(opts.connect()).await?;
-            let watch = LiteWatch::new(target.lock_timeout);
-            {
-                let mut handle = conn.lock_handle().await?;
-                let raw = handle.as_raw_handle().as_ptr();
-                // SAFETY: the locked handle keeps sqlx's worker off the connection meanwhile.
-                unsafe {
-                    times::register_sqlite_functions(raw)?;
-                    watch.install(raw);
-                }
-            }
-            ctx.lite = Some(watch);
-            Ok(Db { registration: session::Registration::embedded(), conn: Conn::Sqlite(conn, path), ctx })
-        }
-    }
+    engine.driver().connect(target, access, ctx).await
 }
 
 /// A URL with its password replaced, fit for messages: the one after the
@@ -362,6 +252,11 @@ impl Db {
         Dialect::new(self.engine())
     }
 
+    /// The engine's driver, for what only it knows.
+    pub(crate) fn driver(&self) -> &'static dyn engine::Driver {
+        self.engine().driver()
+    }
+
     /// What the session reached, its waits included.
     pub fn target(&self) -> &Target {
         &self.ctx.target
@@ -371,11 +266,7 @@ impl Db {
     /// (and, on PostgreSQL, for finding who holds the lock).
     pub fn set_subject(&mut self, schema: &str, name: &str) {
         let dialect = self.dialect();
-        let shown = if dialect.has_schemas() || self.engine() == Engine::MySql {
-            format!("{schema}.{name}")
-        } else {
-            name.to_string()
-        };
+        let shown = if dialect.has_schemas() { format!("{schema}.{name}") } else { name.to_string() };
         let as_sql = dialect.table(Some(schema), name);
         self.ctx.subject = Some(Subject { shown, as_sql, schema: schema.to_string(), name: name.to_string() });
     }
@@ -503,23 +394,15 @@ impl Db {
     /// Sets up a writing session: how long a batch waits on rows a live writer
     /// holds, and the isolation the batches run at (`queries/mysql/writer_purge.sql`).
     pub async fn prepare_writer(&mut self, writer: Writer) -> Result<()> {
-        // PostgreSQL's and SQLite's writers need no setting but the row wait:
-        // a PostgreSQL batch fails rather than queue live writers behind it,
-        // and an SQLite batch is its own transaction (BEGIN IMMEDIATE for reap).
-        // MySQL's reap passes over held keys (FOR UPDATE SKIP LOCKED).
-        if let (Engine::MySql, Writer::Purge) = (self.engine(), writer) {
-            self.raw(catalog::query_file!(mysql, "writer_purge.sql")).await?;
+        if let Some(setup) = self.dialect().writer_setup(writer) {
+            self.raw(setup).await?;
         }
         self.set_row_wait(self.ctx.target.lock_timeout.min(writer.row_wait())).await
     }
 
     /// How long a statement waits on rows another session holds.
     async fn set_row_wait(&mut self, wait: Duration) -> Result<()> {
-        let sql = match self.engine() {
-            Engine::Postgres => format!("SET lock_timeout = '{}ms'", wait.as_millis().max(1)),
-            Engine::MySql => format!("SET SESSION innodb_lock_wait_timeout = {}", session::whole_seconds(wait)),
-            Engine::Sqlite => return Ok(()),
-        };
+        let Some(sql) = self.dialect().row_wait_sql(wait) else { return Ok(()) };
         self.run_owned(sql).await?;
         self.ctx.row_wait = (wait < self.ctx.target.lock_timeout).then_some(wait);
         Ok(())
@@ -529,13 +412,7 @@ impl Db {
     /// (a scan's read of the whole table, unless `--statement-timeout` says).
     pub async fn set_statement_limit(&mut self, limit: Option<Duration>) -> Result<()> {
         let ms = limit.map_or(0, |l| l.as_millis().max(1));
-        let sql = match self.engine() {
-            Engine::Postgres => format!("SET statement_timeout = '{ms}ms'"),
-            Engine::MySql if self.ctx.mariadb => format!("SET SESSION max_statement_time = {}", ms as f64 / 1000.0),
-            Engine::MySql => format!("SET SESSION max_execution_time = {ms}"),
-            Engine::Sqlite => String::new(),
-        };
-        if !sql.is_empty() {
+        if let Some(sql) = self.dialect().statement_limit_sql(ms, self.ctx.mariadb) {
             self.run_owned(sql).await?;
         }
         self.ctx.statement_limit = limit;

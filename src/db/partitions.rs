@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::catalog::Table;
 use super::dialect::TimeRepr;
-use super::{Bind, Db, Engine};
+use super::{Bind, Db};
 
 /// How a partition's rows are chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -72,10 +72,7 @@ impl Partition {
     /// its own on PostgreSQL; on MySQL the table with a `PARTITION` clause.
     pub fn sql_name(&self, db: &Db, table: &Table) -> String {
         let dialect = db.dialect();
-        match db.engine() {
-            Engine::Postgres => dialect.table(Some(&self.schema), &self.name),
-            _ => format!("{} PARTITION ({})", table.sql_name(&dialect), dialect.ident(&self.name)),
-        }
+        dialect.partition_sql(&table.sql_name(&dialect), self)
     }
 
     /// The range's exclusive upper bound as written, unless it is open.
@@ -99,18 +96,10 @@ fn upper_of(bound: &str) -> Option<String> {
 /// that is not partitioned.
 pub async fn leaves(db: &mut Db, table: &Table) -> Result<Vec<Partition>> {
     let dialect = db.dialect();
-    let (sql, binds) = match db.engine() {
-        Engine::Postgres => {
-            (crate::db::dialect::query_file!(postgres, "partitions.sql"), vec![Bind::Text(table.sql_name(&dialect))])
-        }
-        Engine::MySql => (
-            crate::db::dialect::query_file!(mysql, "partitions.sql"),
-            vec![Bind::Text(table.schema.clone()), Bind::Text(table.name.clone())],
-        ),
-        Engine::Sqlite => return Ok(Vec::new()),
+    let Some((sql, binds)) = dialect.partitions_query(&table.schema, &table.name, &table.sql_name(&dialect)) else {
+        return Ok(Vec::new());
     };
     let rows = db.query_text(sql, &binds).await?;
-    let mysql = db.engine() == Engine::MySql;
     Ok(rows
         .into_iter()
         .map(|row| {
@@ -118,7 +107,7 @@ pub async fn leaves(db: &mut Db, table: &Table) -> Result<Vec<Partition>> {
             let number = |i: usize| cell(i).parse::<f64>().map_or(0, |v| v.max(0.0) as u64);
             let bound = cell(2);
             let method = cell(3).to_uppercase();
-            let strategy = if !mysql && bound == "DEFAULT" {
+            let strategy = if dialect.has_default_partitions() && bound == "DEFAULT" {
                 Strategy::Default
             } else {
                 match method.as_str() {
@@ -127,9 +116,9 @@ pub async fn leaves(db: &mut Db, table: &Table) -> Result<Vec<Partition>> {
                     _ => Strategy::Hash,
                 }
             };
-            let key = key_of(&cell(4), mysql);
+            let key = key_of(&cell(4), dialect.partition_keys_through_functions());
             let upper = (strategy == Strategy::Range).then(|| upper_of(&bound)).flatten();
-            let bound_text = if mysql && strategy == Strategy::Range { format!("LESS THAN ({bound})") } else { bound };
+            let bound_text = if strategy == Strategy::Range { dialect.range_bound_shown(bound) } else { bound };
             Partition {
                 schema: cell(0),
                 name: cell(1),
@@ -147,14 +136,15 @@ pub async fn leaves(db: &mut Db, table: &Table) -> Result<Vec<Partition>> {
         .collect())
 }
 
-/// The column a partition key is on: a plain column, or on MySQL one seen
-/// through `TO_DAYS` or `UNIX_TIMESTAMP`; `None` for anything else.
-fn key_of(text: &str, mysql: bool) -> Option<Key> {
+/// The column a partition key is on: a plain column, or where keys may be
+/// functions (MySQL) one seen through `TO_DAYS` or `UNIX_TIMESTAMP`; `None`
+/// for anything else.
+fn key_of(text: &str, functions: bool) -> Option<Key> {
     let text = text.trim();
     if text.is_empty() {
         return None;
     }
-    if !mysql {
+    if !functions {
         return Some(Key { column: text.to_string(), through: Through::Value });
     }
     let bare = |t: &str| {
@@ -178,18 +168,16 @@ pub async fn upper_micros(db: &mut Db, table: &Table, partition: &Partition, rep
     let (Some(upper), Some(key)) = (partition.upper(), &partition.key) else { return Ok(None) };
     let Ok(column) = table.column(&key.column) else { return Ok(None) };
     let dialect = db.dialect();
-    let value = match (db.engine(), key.through, repr) {
-        (_, Through::ToDays, _) => format!("TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', FROM_DAYS({upper}))"),
-        (_, Through::UnixTimestamp, _) => format!("CAST({upper} AS SIGNED) * 1000000"),
-        (Engine::Postgres, Through::Value, TimeRepr::Native { .. }) => {
-            dialect.epoch_micros(&format!("CAST({upper} AS {})", column.data_type), repr)
+    let value = match (key.through, repr) {
+        (Through::ToDays, _) => format!("TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', FROM_DAYS({upper}))"),
+        (Through::UnixTimestamp, _) => format!("CAST({upper} AS SIGNED) * 1000000"),
+        (Through::Value, TimeRepr::Native { .. }) => {
+            let Some(micros) = dialect.native_upper_micros(upper, &column.data_type, repr) else { return Ok(None) };
+            micros
         }
-        (Engine::MySql, Through::Value, TimeRepr::Native { .. }) => {
-            format!("TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', {upper})")
-        }
-        (_, Through::Value, TimeRepr::EpochSeconds) => format!("({upper}) * 1000000"),
-        (_, Through::Value, TimeRepr::EpochMillis) => format!("({upper}) * 1000"),
-        _ => return Ok(None),
+        (Through::Value, TimeRepr::EpochSeconds) => format!("({upper}) * 1000000"),
+        (Through::Value, TimeRepr::EpochMillis) => format!("({upper}) * 1000"),
+        (Through::Value, TimeRepr::SqliteDynamic { .. }) => return Ok(None),
     };
     let micros = db.query_value(&format!("SELECT {}", dialect.text(&value)), &[]).await?;
     Ok(micros.and_then(|m| m.parse::<f64>().ok()).map(|m| m as i64))
@@ -286,8 +274,8 @@ pub async fn retire(
     if dry_run {
         return Ok(done(rows, "would-drop"));
     }
-    match db.engine() {
-        Engine::Postgres => {
+    match dialect.detaches_partitions() {
+        true => {
             let parent = &leaf.parent;
             let concurrent = db
                 .query_value("SELECT current_setting('server_version_num')", &[])
@@ -295,7 +283,7 @@ pub async fn retire(
                 .and_then(|v| v.parse::<i64>().ok())
                 .is_some_and(|v| v >= 140_000)
                 && !leaf.parent_has_default;
-            db.execute(&format!("COMMENT ON TABLE {sql} IS {}", super::pg::literal(&marker(parent))), &[]).await?;
+            db.execute(&format!("COMMENT ON TABLE {sql} IS {}", dialect.literal(&marker(parent))), &[]).await?;
             if concurrent {
                 db.execute(&format!("ALTER TABLE {parent} DETACH PARTITION {sql} CONCURRENTLY"), &[]).await?;
                 // Detached, the table takes no new rows: the count is final.
@@ -340,7 +328,7 @@ pub async fn retire(
             db.execute(&format!("DROP TABLE {sql}"), &[]).await?;
             Ok(done(rows, "dropped"))
         }
-        _ => {
+        false => {
             let name = dialect.ident(&leaf.parent);
             db.execute(&format!("ALTER TABLE {} DROP PARTITION {name}", table.sql_name(&dialect)), &[]).await?;
             Ok(done(rows, "dropped"))
@@ -357,10 +345,10 @@ pub async fn drop_leftovers(
     binds: &[Bind],
     dry_run: bool,
 ) -> Result<Vec<Retired>> {
-    if db.engine() != Engine::Postgres {
+    let dialect = db.dialect();
+    if !dialect.detaches_partitions() {
         return Ok(Vec::new());
     }
-    let dialect = db.dialect();
     let parent = table.sql_name(&dialect);
     // The parent as a partition's bound names it: as the search path spells it.
     let named = db.query_value("SELECT CAST(CAST($1 AS regclass) AS text)", &[Bind::Text(parent.clone())]).await?;

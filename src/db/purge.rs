@@ -96,7 +96,7 @@ pub struct Refused {
 impl Walk {
     pub async fn new(target: &Table, db: &mut Db, batch_size: u64) -> Result<Walk> {
         let name = target.sql_name(&db.dialect());
-        if db.engine() == super::Engine::Postgres {
+        if db.driver().walks_leaves() {
             let leaves = super::partitions::leaves(db, target).await?;
             if !leaves.is_empty() {
                 let mut walks = Vec::new();

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use futures_util::stream::BoxStream;
 use sqlx::Row;
 use sqlx::mysql::MySqlRow;

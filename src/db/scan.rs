@@ -96,7 +96,7 @@ pub fn statement(source: &ScanSource<'_>, bounds: Bounds<'_>, dialect: &Dialect,
     // A domain over a time type is read as the type it stands for (the
     // binary form COPY sends is named by its base type).
     let created_read = match source.table.column(&source.created_at.name) {
-        Ok(column) if column.is_domain() && dialect.engine() == super::Engine::Postgres => {
+        Ok(column) if column.is_domain() && dialect.has_domains() => {
             format!("CAST({created} AS {})", column.base_type)
         }
         _ => created.clone(),

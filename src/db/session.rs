@@ -3,16 +3,13 @@
 //! server, and SQLite's busy and progress handlers, which watch the same
 //! signal and the statement timeout.
 
-use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
-use sqlx::mysql::MySqlConnectOptions;
-use sqlx::postgres::PgConnectOptions;
-use sqlx::{ConnectOptions, Connection};
 
+use super::engine::ServerId;
 use super::{Engine, redact};
 
 /// How long catalog reads, counts and each batch may run when no
@@ -90,27 +87,6 @@ impl Target {
         self.statement_timeout.unwrap_or(CATALOG_STATEMENT_TIMEOUT)
     }
 
-    pub(super) fn pg_options(&self) -> Result<PgConnectOptions> {
-        check_url(&self.url, Engine::Postgres)?;
-        let opts =
-            PgConnectOptions::from_str(&self.url).with_context(|| format!("bad database URL {}", self.shown()))?;
-        Ok(match opts.get_application_name() {
-            Some(_) => opts,
-            None => opts.application_name(&self.program),
-        })
-    }
-
-    pub(super) fn mysql_options(&self) -> Result<MySqlConnectOptions> {
-        check_url(&self.url, Engine::MySql)?;
-        let url = match self.url.strip_prefix("mariadb:") {
-            Some(rest) => format!("mysql:{rest}"),
-            None => self.url.clone(),
-        };
-        Ok(MySqlConnectOptions::from_str(&url)
-            .with_context(|| format!("bad database URL {}", self.shown()))?
-            .timezone(Some(String::from("+00:00"))))
-    }
-
     /// Runs `connecting` within the connect timeout; past it, one line that
     /// names the host and the timeout.
     pub(super) async fn within_connect_timeout<T>(
@@ -185,59 +161,15 @@ pub(super) async fn with_no_delay<T>(connecting: impl Future<Output = T>) -> T {
     }
 }
 
-/// The URL parameters each engine's driver reads; the driver passes over
-/// any other name in silence, so that a misspelt `sslmod=verify-full` would
-/// connect unverified.
-fn known_params(engine: Engine) -> &'static [&'static str] {
-    match engine {
-        Engine::Postgres => &[
-            "sslmode",
-            "ssl-mode",
-            "sslrootcert",
-            "ssl-root-cert",
-            "ssl-ca",
-            "sslcert",
-            "ssl-cert",
-            "sslkey",
-            "ssl-key",
-            "statement-cache-capacity",
-            "host",
-            "hostaddr",
-            "port",
-            "dbname",
-            "user",
-            "password",
-            "application_name",
-            "options",
-        ],
-        Engine::MySql => &[
-            "sslmode",
-            "ssl-mode",
-            "sslca",
-            "ssl-ca",
-            "sslcert",
-            "ssl-cert",
-            "sslkey",
-            "ssl-key",
-            "charset",
-            "collation",
-            "statement-cache-capacity",
-            "socket",
-            "timezone",
-            "time-zone",
-        ],
-        Engine::Sqlite => &["mode", "cache", "immutable", "vfs"],
-    }
-}
-
 /// Refuses what the driver would take silently or say obscurely: an unknown
 /// parameter, a TLS mode of the other engine's spelling, a certificate file
 /// that is not there.
 pub(super) fn check_url(url: &str, engine: Engine) -> Result<()> {
     let Ok(parsed) = url::Url::parse(&url.replacen("mariadb:", "mysql:", 1)) else { return Ok(()) };
-    let known = known_params(engine);
+    let driver = engine.driver();
+    let known = driver.url_params();
     for (key, value) in parsed.query_pairs() {
-        if key.starts_with("options[") && engine == Engine::Postgres {
+        if driver.open_url_param(&key) {
             continue;
         }
         if !known.contains(&key.as_ref()) {
@@ -254,10 +186,7 @@ pub(super) fn check_url(url: &str, engine: Engine) -> Result<()> {
                 known.join(", ")
             );
         }
-        let modes: &[&str] = match engine {
-            Engine::Postgres => &["disable", "allow", "prefer", "require", "verify-ca", "verify-full"],
-            _ => &["disabled", "preferred", "required", "verify_ca", "verify_identity"],
-        };
+        let modes = driver.ssl_modes();
         if matches!(key.as_ref(), "sslmode" | "ssl-mode") && !modes.iter().any(|m| m.eq_ignore_ascii_case(&value)) {
             anyhow::bail!("{key}={value} in the database URL: {} takes {}", engine.name(), modes.join(", "));
         }
@@ -275,13 +204,6 @@ pub(super) fn check_url(url: &str, engine: Engine) -> Result<()> {
 /// Seconds for settings that take whole seconds, at least one.
 pub(super) fn whole_seconds(d: Duration) -> u64 {
     d.as_secs() + u64::from(d.subsec_nanos() > 0)
-}
-
-/// A server session's own id, by which another session cancels its statement.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum ServerId {
-    Postgres(i32),
-    MySql(u64),
 }
 
 struct Entry {
@@ -366,10 +288,7 @@ pub async fn cancel_running() -> Vec<String> {
         if !sessions().iter().any(|e| e.id == id && e.busy) {
             return None;
         }
-        let end = match server {
-            ServerId::Postgres(pid) => format!("SELECT pg_cancel_backend({pid})"),
-            ServerId::MySql(id) => format!("KILL QUERY {id}"),
-        };
+        let end = server.engine.driver().cancel_sql(server.id);
         Some(format!(
             "could not cancel the statement running on {} ({why}): it may still run there; end it with {end}",
             target.host()
@@ -379,117 +298,7 @@ pub async fn cancel_running() -> Vec<String> {
 }
 
 async fn cancel(server: ServerId, target: &Target) -> Result<()> {
-    match server {
-        ServerId::Postgres(pid) => {
-            let mut conn = target.pg_options()?.connect().await?;
-            sqlx::query("SELECT pg_cancel_backend($1)").bind(pid).execute(&mut conn).await?;
-            conn.close().await?;
-        }
-        ServerId::MySql(id) => {
-            let mut conn = target.mysql_options()?.connect().await?;
-            match sqlx::raw_sql(sqlx::AssertSqlSafe(format!("KILL QUERY {id}"))).execute(&mut conn).await {
-                // Unknown thread id: the session has ended, and its statement with it.
-                Err(sqlx::Error::Database(e))
-                    if e.code().as_deref() == Some("HY000") && e.message().contains("Unknown thread") => {}
-                other => {
-                    other?;
-                }
-            }
-            conn.close().await?;
-        }
-    }
-    Ok(())
-}
-
-/// SQLite's watch over one connection: the busy handler waits for another
-/// connection's lock up to the lock timeout, and the progress handler stops
-/// a statement past its deadline; both give up at once on Ctrl-C or SIGTERM.
-#[derive(Debug)]
-pub(super) struct LiteWatch {
-    lock_timeout: Duration,
-    /// When the statement under way must end, in microseconds from `epoch()`; 0 for never.
-    deadline_us: AtomicU64,
-    /// When the current busy wait began, likewise.
-    busy_since_us: AtomicU64,
-    /// Set when the progress handler stopped a statement for its deadline.
-    timed_out: AtomicBool,
-}
-
-fn epoch() -> Instant {
-    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    *EPOCH.get_or_init(Instant::now)
-}
-
-fn now_us() -> u64 {
-    epoch().elapsed().as_micros() as u64 + 1
-}
-
-impl LiteWatch {
-    pub(super) fn new(lock_timeout: Duration) -> Arc<LiteWatch> {
-        Arc::new(LiteWatch {
-            lock_timeout,
-            deadline_us: AtomicU64::new(0),
-            busy_since_us: AtomicU64::new(0),
-            timed_out: AtomicBool::new(false),
-        })
-    }
-
-    /// A statement starts that may run for `limit` (or without one).
-    pub(super) fn start(&self, limit: Option<Duration>) {
-        self.timed_out.store(false, Ordering::SeqCst);
-        let deadline = limit.map_or(0, |l| now_us().saturating_add(l.as_micros() as u64));
-        self.deadline_us.store(deadline, Ordering::SeqCst);
-    }
-
-    /// Whether the last statement was stopped for its deadline.
-    pub(super) fn timed_out(&self) -> bool {
-        self.timed_out.load(Ordering::SeqCst)
-    }
-
-    /// Installs both handlers on a connection.
-    ///
-    /// # Safety
-    /// `db` is an open handle. The handlers hold a reference that is never
-    /// released: a connection's worker thread may still step a statement
-    /// after its owner is gone, and a few bytes per connection are cheap.
-    pub(super) unsafe fn install(self: &Arc<LiteWatch>, db: *mut libsqlite3_sys::sqlite3) {
-        use libsqlite3_sys as ffi;
-        let arg = Arc::into_raw(self.clone()).cast_mut().cast::<std::ffi::c_void>();
-        // SAFETY: the caller's promise; the callbacks read `arg` as a LiteWatch.
-        unsafe {
-            ffi::sqlite3_busy_handler(db, Some(lite_busy), arg);
-            ffi::sqlite3_progress_handler(db, 50_000, Some(lite_progress), arg);
-        }
-    }
-}
-
-unsafe extern "C" fn lite_busy(arg: *mut std::ffi::c_void, count: std::ffi::c_int) -> std::ffi::c_int {
-    // SAFETY: `install` passed a LiteWatch that is never freed.
-    let watch = unsafe { &*arg.cast::<LiteWatch>() };
-    let now = now_us();
-    if count == 0 {
-        watch.busy_since_us.store(now, Ordering::SeqCst);
-    }
-    let waited = Duration::from_micros(now.saturating_sub(watch.busy_since_us.load(Ordering::SeqCst)));
-    if crate::interrupt::is_set() || waited >= watch.lock_timeout {
-        return 0;
-    }
-    std::thread::sleep(Duration::from_millis(if count < 10 { 2 } else { 20 }));
-    1
-}
-
-unsafe extern "C" fn lite_progress(arg: *mut std::ffi::c_void) -> std::ffi::c_int {
-    // SAFETY: as above.
-    let watch = unsafe { &*arg.cast::<LiteWatch>() };
-    if crate::interrupt::is_set() {
-        return 1;
-    }
-    let deadline = watch.deadline_us.load(Ordering::Relaxed);
-    if deadline != 0 && now_us() > deadline {
-        watch.timed_out.store(true, Ordering::SeqCst);
-        return 1;
-    }
-    0
+    server.engine.driver().cancel(target, server.id).await
 }
 
 #[cfg(test)]

@@ -49,12 +49,7 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
         anyhow::bail!("{why}");
     }
     announce(name, writes, &members, parallel, output.quiet);
-    let mut out = Emitter::new(&output, BufWriter::new(std::io::stdout()), command.rows_key());
-    out.meta("command", name, "")?;
-    out.meta("databases", members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), "")?;
-    crate::report::config_meta(&mut out, config.as_deref())?;
-    // Said now: the first row comes from a database's task, whose lines carry its name.
-    out.say_pending();
+    let out = open_report(command.as_ref(), &members, &output, config.as_deref())?;
     let records =
         members.iter().map(|m| Record { name: m.name.clone(), place: m.place(), ..Record::default() }).collect();
     let merged = Arc::new(Mutex::new(Merged::new(out, records, command.totals() == Totals::RunFigures)));
@@ -89,34 +84,7 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
             }
             work
         });
-        let overall = overall.clone();
-        tasks.spawn(async move {
-            let (started, clock) = (SystemTime::now(), Instant::now());
-            let mut result = match work {
-                Ok(work) => {
-                    // A bug that panics fails its database alone.
-                    use futures_util::FutureExt;
-                    let run = scope::within(Arc::clone(&scope), work.run());
-                    std::panic::AssertUnwindSafe(run).catch_unwind().await.unwrap_or_else(|_| {
-                        Err(anyhow::anyhow!("idemctl stopped on a bug here (a panic, said above): please report it"))
-                    })
-                }
-                // No URL: this database fails alone, as one that cannot be reached.
-                Err(why) => Err(anyhow::anyhow!("{why}")),
-            };
-            // A statement Ctrl-C canceled ends in the database's error: interrupted, as a single run says.
-            if crate::interrupt::is_set() && exit::code(&result) == exit::ERROR {
-                result = Err(Interrupted.into());
-            }
-            drop(permit);
-            if let Some((_, bar)) = &scope.line {
-                bar.finish_and_clear();
-            }
-            if let Some(bar) = overall {
-                bar.inc(1);
-            }
-            (index, result, scope, started, clock.elapsed())
-        });
+        tasks.spawn(run_one(index, work, scope, permit, overall.clone()));
         begun += 1;
         // Collect what has finished, so that 1,000 databases keep no more than `parallel` results waiting.
         while let Some(done) = tasks.try_join_next() {
@@ -136,31 +104,86 @@ pub async fn run(plan: Plan) -> Result<Outcome> {
     let Ok(merged) = Arc::try_unwrap(merged) else { anyhow::bail!("a database's task outlived the fleet's run") };
     let (out, mut records) = merged.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner).into_parts();
     let interrupted = crate::interrupt::is_set();
-    // Databases never started: interrupted, or out of time (the work waits, as a stalled writer's: exit 1).
-    for record in records.iter_mut().skip(begun) {
-        let (code, why) = match interrupted {
-            true => (exit::INTERRUPTED, "not started: interrupted"),
-            false => (exit::FINDINGS, "not started: --max-runtime passed"),
-        };
-        record.exit_code = Some(code);
-        record.reason = Some(why.into());
-        let none = Duration::ZERO;
-        let (database, started) = (record.name.clone(), SystemTime::now());
-        metrics.push(crate::metrics::Run {
-            database,
-            exit_code: code,
-            ran: false,
-            started,
-            took: none,
-            samples: vec![],
-        });
-    }
+    not_started(&mut records[begun..], interrupted, &mut metrics);
     // How each figure adds up: as the command says, the document's version aside.
     let rules = |key: &str| if key == "format_version" { crate::report::Fold::Drop } else { command.fold(key) };
     let outcome = finish(out, &mut records, (name, &rules), &output, interrupted, fleet_started.elapsed());
     match &metrics_file {
         Some(path) => crate::metrics::written(outcome, crate::metrics::write_fleet(path, name, &metrics)),
         None => outcome,
+    }
+}
+
+/// The merged report, with what the run is: the command, the databases.
+fn open_report(
+    command: &dyn Definition,
+    members: &[select::Member],
+    output: &Output,
+    config: Option<&std::path::Path>,
+) -> Result<Emitter<BufWriter<std::io::Stdout>>> {
+    let mut out = Emitter::new(output, BufWriter::new(std::io::stdout()), command.rows_key());
+    out.meta("command", command.name(), "")?;
+    out.meta("databases", members.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), "")?;
+    crate::report::config_meta(&mut out, config)?;
+    // Said now: the first row comes from a database's task, whose lines carry its name.
+    out.say_pending();
+    Ok(out)
+}
+
+/// One database's run, as its task: the command within the database's
+/// scope, a panic failing it alone, its permit given back when it ends.
+async fn run_one(
+    index: usize,
+    work: Result<Box<dyn Definition>, String>,
+    scope: Arc<Scope>,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    overall: Option<indicatif::ProgressBar>,
+) -> Done {
+    let (started, clock) = (SystemTime::now(), Instant::now());
+    let mut result = match work {
+        Ok(work) => {
+            // A bug that panics fails its database alone.
+            use futures_util::FutureExt;
+            let run = scope::within(Arc::clone(&scope), work.run());
+            std::panic::AssertUnwindSafe(run).catch_unwind().await.unwrap_or_else(|_| {
+                Err(anyhow::anyhow!("idemctl stopped on a bug here (a panic, said above): please report it"))
+            })
+        }
+        // No URL: this database fails alone, as one that cannot be reached.
+        Err(why) => Err(anyhow::anyhow!("{why}")),
+    };
+    // A statement Ctrl-C canceled ends in the database's error: interrupted, as a single run says.
+    if crate::interrupt::is_set() && exit::code(&result) == exit::ERROR {
+        result = Err(Interrupted.into());
+    }
+    drop(permit);
+    if let Some((_, bar)) = &scope.line {
+        bar.finish_and_clear();
+    }
+    if let Some(bar) = overall {
+        bar.inc(1);
+    }
+    (index, result, scope, started, clock.elapsed())
+}
+
+/// Databases never started: interrupted, or out of time (the work waits,
+/// as a stalled writer's: exit 1).
+fn not_started(records: &mut [Record], interrupted: bool, metrics: &mut Vec<crate::metrics::Run>) {
+    for record in records {
+        let (code, why) = match interrupted {
+            true => (exit::INTERRUPTED, "not started: interrupted"),
+            false => (exit::FINDINGS, "not started: --max-runtime passed"),
+        };
+        record.exit_code = Some(code);
+        record.reason = Some(why.into());
+        metrics.push(crate::metrics::Run {
+            database: record.name.clone(),
+            exit_code: code,
+            ran: false,
+            started: SystemTime::now(),
+            took: Duration::ZERO,
+            samples: vec![],
+        });
     }
 }
 

@@ -263,12 +263,23 @@ async fn resolve_locked(
     args: &Reaping,
     batch: &[StuckKey],
 ) -> Result<Vec<(Resolution, Option<String>)>> {
-    let verify = args.verify.as_ref();
+    let mut outcomes = lock_batch(db, keys, args, batch).await?;
+    let to_change = judge(db, keys, args, batch, &mut outcomes).await?;
+    change_by_halves(db, keys, args, batch, to_change, &mut outcomes).await?;
+    Ok(outcomes.into_iter().map(|o| o.unwrap_or((Resolution::SkippedChanged, None))).collect())
+}
+
+/// Each key's outcome, once known.
+type Outcomes = Vec<Option<(Resolution, Option<String>)>>;
+
+/// Locks the batch's keys still in progress for this transaction (passing
+/// over those a live transaction holds, where the engine can): the keys it
+/// could not lock get their outcome, skipped as held or as changed.
+async fn lock_batch(db: &mut Db, keys: &KeyTable, args: &Reaping, batch: &[StuckKey]) -> Result<Outcomes> {
     let dialect = db.dialect();
     let table = keys.table.sql_name(&dialect);
-    let writing = !args.dry_run;
     let all: Vec<&StuckKey> = batch.iter().collect();
-    let skip_locked = if writing { dialect.skip_locked() } else { None };
+    let skip_locked = if args.dry_run { None } else { dialect.skip_locked() };
     // The keys still in progress with the lock time read, locked for this transaction.
     let read_back = |lock: Option<&str>, params: &mut Placeholders, which: &[&StuckKey]| -> Result<String> {
         let cond = keys.any_key(which, true, params)?;
@@ -286,34 +297,51 @@ async fn resolve_locked(
     let sql = read_back(skip_locked, &mut params, &all)?;
     let held: std::collections::HashSet<super::Identity> =
         db.query_text(&sql, &params.binds).await?.into_iter().collect();
-    let mut outcomes: Vec<Option<(Resolution, Option<String>)>> = vec![None; batch.len()];
+    let mut outcomes: Outcomes = vec![None; batch.len()];
     let missing: Vec<&StuckKey> = all.iter().copied().filter(|k| !held.contains(&KeyTable::identity(k))).collect();
-    if !missing.is_empty() {
-        // Not locked: finished or locked anew since read, or held by a live transaction.
-        let present: std::collections::HashSet<super::Identity> = if skip_locked.is_some() {
-            let mut params = Placeholders::new(dialect);
-            let sql = read_back(None, &mut params, &missing)?;
-            db.query_text(&sql, &params.binds).await?.into_iter().collect()
-        } else {
-            Default::default()
-        };
-        for (i, key) in batch.iter().enumerate() {
-            if !held.contains(&KeyTable::identity(key)) {
-                let outcome = if present.contains(&KeyTable::identity(key)) {
-                    Resolution::SkippedLocked
-                } else {
-                    Resolution::SkippedChanged
-                };
-                outcomes[i] = Some((outcome, None));
-            }
+    if missing.is_empty() {
+        return Ok(outcomes);
+    }
+    // Not locked: finished or locked anew since read, or held by a live transaction.
+    let present: std::collections::HashSet<super::Identity> = if skip_locked.is_some() {
+        let mut params = Placeholders::new(dialect);
+        let sql = read_back(None, &mut params, &missing)?;
+        db.query_text(&sql, &params.binds).await?.into_iter().collect()
+    } else {
+        Default::default()
+    };
+    for (i, key) in batch.iter().enumerate() {
+        if !held.contains(&KeyTable::identity(key)) {
+            let outcome = if present.contains(&KeyTable::identity(key)) {
+                Resolution::SkippedLocked
+            } else {
+                Resolution::SkippedChanged
+            };
+            outcomes[i] = Some((outcome, None));
         }
     }
+    Ok(outcomes)
+}
+
+/// What becomes of each locked key: held for review where `--verify-sql`
+/// finds its effect, left as it is where there is nothing to clear, said
+/// as what would happen on a dry run; the rest (their places in the batch)
+/// are to change.
+async fn judge(
+    db: &mut Db,
+    keys: &KeyTable,
+    args: &Reaping,
+    batch: &[StuckKey],
+    outcomes: &mut Outcomes,
+) -> Result<Vec<usize>> {
+    let dialect = db.dialect();
+    let writing = !args.dry_run;
     let mut to_change = Vec::new();
     for (i, key) in batch.iter().enumerate() {
         if outcomes[i].is_some() {
             continue;
         }
-        if let Some(verify) = verify {
+        if let Some(verify) = args.verify.as_ref() {
             let (sql, binds) = verify.statement(dialect, &key.scope, key.operation.as_deref(), &key.key);
             if writing {
                 db.savepoint().await?;
@@ -355,12 +383,25 @@ async fn resolve_locked(
             outcomes[i] = Some((would, None));
         }
     }
+    Ok(to_change)
+}
+
+/// Changes the keys at `to_change`, one statement for all, done again by
+/// halves around a key whose change fails or reaches other than its row.
+async fn change_by_halves(
+    db: &mut Db,
+    keys: &KeyTable,
+    args: &Reaping,
+    batch: &[StuckKey],
+    to_change: Vec<usize>,
+    outcomes: &mut Outcomes,
+) -> Result<()> {
+    let dialect = db.dialect();
     let done = match args.action {
         Action::Release => Resolution::Released,
         Action::Fail => Resolution::Failed,
         Action::Delete => Resolution::Deleted,
     };
-    // Changed by halves around a key that fails, one statement each.
     let mut halves = Halves::new(to_change);
     while let Some(part) = halves.next_part() {
         let which: Vec<&StuckKey> = part.iter().map(|&i| &batch[i]).collect();
@@ -399,5 +440,5 @@ async fn resolve_locked(
             Err(e) => return Err(e),
         }
     }
-    Ok(outcomes.into_iter().map(|o| o.unwrap_or((Resolution::SkippedChanged, None))).collect())
+    Ok(())
 }

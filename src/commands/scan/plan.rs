@@ -306,51 +306,8 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
     if let Some(super::Keep::Condition(condition)) = &args.keep {
         user_sql::condition(db.engine(), "--keep", condition)?;
     }
-    let created_at = match &args.created_at {
-        Some(name) => table.column(name)?.clone(),
-        None => table
-            .find_column(CREATED_AT_NAMES)
-            .or_else(|| {
-                // Else the one time column whose name says it is the creation's.
-                let named: Vec<&Column> = table
-                    .columns
-                    .iter()
-                    .filter(|c| c.name.to_lowercase().contains("creat") && looks_like_time(&table, c))
-                    .collect();
-                match named.as_slice() {
-                    [one] => Some(*one),
-                    _ => None,
-                }
-            })
-            .cloned()
-            .with_context(|| {
-                let times: Vec<&str> =
-                    table.columns.iter().filter(|c| c.is_temporal()).map(|c| c.name.as_str()).collect();
-                let some =
-                    if times.is_empty() { String::new() } else { format!(" (its time columns: {})", times.join(", ")) };
-                format!(
-                    "table {:?} has no created-at column among {}, ...: name it with --created-at{some}",
-                    table.name,
-                    CREATED_AT_NAMES[..8].join(", ")
-                )
-            })?,
-    };
-    let id = match &args.id {
-        Some(id) => table.column(id)?.name.clone(),
-        None => match table.primary_key.as_slice() {
-            [single] => single.clone(),
-            // A partitioned table's key holds the partition's column too (the
-            // creation time): the other one is the row's id.
-            [a, b] if *b == created_at.name => a.clone(),
-            [a, b] if *a == created_at.name => b.clone(),
-            [] => bail!("table {:?} has no primary key: name the row id column with --id", table.name),
-            many => bail!(
-                "table {:?} has a composite primary key ({}): name one row id column with --id",
-                table.name,
-                many.join(", ")
-            ),
-        },
-    };
+    let created_at = created_at_column(args, &table)?;
+    let id = id_column(args, &table, &created_at.name)?;
     let (key, key_choice) = match &args.key_column {
         Some(name) => (
             Some(table.column(name)?.name.clone()),
@@ -365,53 +322,10 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         .find_column(UPDATE_TIME_NAMES)
         .filter(|c| c.name != created_at.name && looks_like_time(&table, c))
         .map(|c| c.name.clone());
-    let currency = match &args.currency_column {
-        Some(name) => Some(name.clone()),
-        None => table.find_column(CURRENCY_NAMES).map(|c| c.name.clone()).or_else(|| {
-            // Else the one column that names a currency (`amount_currency`).
-            let named: Vec<&Column> =
-                table.columns.iter().filter(|c| c.name.to_lowercase().ends_with("_currency")).collect();
-            match named.as_slice() {
-                [one] => Some(one.name.clone()),
-                _ => None,
-            }
-        }),
-    };
+    let currency = currency_column(args, &table);
     let fixed = !args.columns.is_empty();
-    let mut named = Vec::new();
-    for name in &args.columns {
-        let column = table.column(name)?;
-        if !named.contains(&column.name) {
-            named.push(column.name.clone());
-        }
-    }
-    let mut carried = Vec::new();
-    let mut excluded = Vec::new();
-    for column in &table.columns {
-        let reason = match role(&table, column, &id, &created_at.name, key.as_deref()) {
-            Some(role) => Some(role),
-            None if fixed => {
-                (!named.contains(&column.name)).then(|| (Rule::NotInColumns, "not in --columns".to_string()))
-            }
-            None => exclusion(&table, column, update_time.as_deref(), &args.ignore),
-        };
-        match reason {
-            // Counters are left out but carried: the pass may put one back.
-            Some((Rule::Counter, reason)) => {
-                excluded.push(Exclusion { column: column.name.clone(), rule: Rule::Counter, reason });
-                carried.push(Carried { name: column.name.clone(), kind: kind(&table, column), unique_with: None });
-            }
-            Some((rule, reason)) => excluded.push(Exclusion { column: column.name.clone(), rule, reason }),
-            None => carried.push(Carried { name: column.name.clone(), kind: kind(&table, column), unique_with: None }),
-        }
-    }
-    if fixed {
-        // The order the user named.
-        carried.sort_by_key(|c| named.iter().position(|n| *n == c.name));
-    }
-    if carried.is_empty() {
-        bail!("no columns left to compare in table {:?}: name them with --columns", table.name);
-    }
+    let (carried, excluded) =
+        sort_columns(args, &table, (&id, &created_at.name, key.as_deref()), update_time.as_deref())?;
     let unit = match &args.time_unit {
         None => TimeUnit::Auto,
         Some(TimeUnitArg { column: Some(column), .. }) if !column.eq_ignore_ascii_case(&created_at.name) => {
@@ -447,6 +361,125 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
     };
     plan.mark_unique_with();
     Ok(plan)
+}
+
+/// The created-at column: named, one of the usual names, or the one time
+/// column whose name says it is the creation's.
+fn created_at_column(args: &ScanArgs, table: &Table) -> Result<Column> {
+    Ok(match &args.created_at {
+        Some(name) => table.column(name)?.clone(),
+        None => table
+            .find_column(CREATED_AT_NAMES)
+            .or_else(|| {
+                // Else the one time column whose name says it is the creation's.
+                let named: Vec<&Column> = table
+                    .columns
+                    .iter()
+                    .filter(|c| c.name.to_lowercase().contains("creat") && looks_like_time(table, c))
+                    .collect();
+                match named.as_slice() {
+                    [one] => Some(*one),
+                    _ => None,
+                }
+            })
+            .cloned()
+            .with_context(|| {
+                let times: Vec<&str> =
+                    table.columns.iter().filter(|c| c.is_temporal()).map(|c| c.name.as_str()).collect();
+                let some =
+                    if times.is_empty() { String::new() } else { format!(" (its time columns: {})", times.join(", ")) };
+                format!(
+                    "table {:?} has no created-at column among {}, ...: name it with --created-at{some}",
+                    table.name,
+                    CREATED_AT_NAMES[..8].join(", ")
+                )
+            })?,
+    })
+}
+
+/// The row id column: named, the primary key, or a partitioned table's key
+/// without its creation time.
+fn id_column(args: &ScanArgs, table: &Table, created_at: &str) -> Result<String> {
+    Ok(match &args.id {
+        Some(id) => table.column(id)?.name.clone(),
+        None => match table.primary_key.as_slice() {
+            [single] => single.clone(),
+            // A partitioned table's key holds the partition's column too (the
+            // creation time): the other one is the row's id.
+            [a, b] if *b == created_at => a.clone(),
+            [a, b] if *a == created_at => b.clone(),
+            [] => bail!("table {:?} has no primary key: name the row id column with --id", table.name),
+            many => bail!(
+                "table {:?} has a composite primary key ({}): name one row id column with --id",
+                table.name,
+                many.join(", ")
+            ),
+        },
+    })
+}
+
+/// The currency column: named, one of the usual names, or the one column
+/// that names a currency (`amount_currency`).
+fn currency_column(args: &ScanArgs, table: &Table) -> Option<String> {
+    match &args.currency_column {
+        Some(name) => Some(name.clone()),
+        None => table.find_column(CURRENCY_NAMES).map(|c| c.name.clone()).or_else(|| {
+            // Else the one column that names a currency (`amount_currency`).
+            let named: Vec<&Column> =
+                table.columns.iter().filter(|c| c.name.to_lowercase().ends_with("_currency")).collect();
+            match named.as_slice() {
+                [one] => Some(one.name.clone()),
+                _ => None,
+            }
+        }),
+    }
+}
+
+/// The columns a scan carries (compared, or a counter the pass may put
+/// back) and those it leaves out with the rule that does; `roles` are the
+/// id, the created-at and the key columns.
+fn sort_columns(
+    args: &ScanArgs,
+    table: &Table,
+    (id, created_at, key): (&str, &str, Option<&str>),
+    update_time: Option<&str>,
+) -> Result<(Vec<Carried>, Vec<Exclusion>)> {
+    let fixed = !args.columns.is_empty();
+    let mut named = Vec::new();
+    for name in &args.columns {
+        let column = table.column(name)?;
+        if !named.contains(&column.name) {
+            named.push(column.name.clone());
+        }
+    }
+    let mut carried = Vec::new();
+    let mut excluded = Vec::new();
+    for column in &table.columns {
+        let reason = match role(table, column, id, created_at, key) {
+            Some(role) => Some(role),
+            None if fixed => {
+                (!named.contains(&column.name)).then(|| (Rule::NotInColumns, "not in --columns".to_string()))
+            }
+            None => exclusion(table, column, update_time, &args.ignore),
+        };
+        match reason {
+            // Counters are left out but carried: the pass may put one back.
+            Some((Rule::Counter, reason)) => {
+                excluded.push(Exclusion { column: column.name.clone(), rule: Rule::Counter, reason });
+                carried.push(Carried { name: column.name.clone(), kind: kind(table, column), unique_with: None });
+            }
+            Some((rule, reason)) => excluded.push(Exclusion { column: column.name.clone(), rule, reason }),
+            None => carried.push(Carried { name: column.name.clone(), kind: kind(table, column), unique_with: None }),
+        }
+    }
+    if fixed {
+        // The order the user named.
+        carried.sort_by_key(|c| named.iter().position(|n| *n == c.name));
+    }
+    if carried.is_empty() {
+        bail!("no columns left to compare in table {:?}: name them with --columns", table.name);
+    }
+    Ok((carried, excluded))
 }
 
 /// The part a column plays that keeps it out of any comparison: the row

@@ -476,17 +476,12 @@ async fn rates(
     {
         measures.push(retention);
     }
-    if db.engine() == crate::db::Engine::Postgres {
-        let sql = crate::db::dialect::query_file!(postgres, "size_counters.sql");
-        let row = db.query_text(sql, &[crate::db::Bind::Text(target.table.sql_name(&dialect))]).await?;
-        let figure =
-            |i: usize| row.first().and_then(|r| r.get(i).cloned().flatten()).and_then(|v| v.parse::<u64>().ok());
-        if let Some(inserted) = figure(0) {
-            inserts(inserted, &mut measures, &mut sizing.notes);
-        }
-        if let (Some(dead), Some(storage)) = (figure(1), sizing.storage.as_mut()) {
-            dead_rows(storage, dead, &mut sizing.notes);
-        }
+    let (inserted, dead) = db.driver().insert_counters(db, &target.table.sql_name(&dialect)).await?;
+    if let Some(inserted) = inserted {
+        inserts(inserted, &mut measures, &mut sizing.notes);
+    }
+    if let (Some(dead), Some(storage)) = (dead, sizing.storage.as_mut()) {
+        dead_rows(storage, dead, &mut sizing.notes);
     }
     if let Some(ids) = id_growth(db, target, &window).await? {
         if ids.rows_per_day > window.rows_per_day * 1.1 {
@@ -589,10 +584,10 @@ async fn id_growth(db: &mut Db, target: &KeyTable, window: &Measure) -> Result<O
         _ => None,
     };
     let dialect = db.dialect();
-    let id = match (minted, db.engine()) {
+    let id = match (minted, dialect.implicit_row_id()) {
         (Some(c), _) => dialect.ident(&c.name),
-        (None, crate::db::Engine::Sqlite) => "rowid".to_string(),
-        (None, _) => return Ok(None),
+        (None, Some(rowid)) => rowid.to_string(),
+        (None, None) => return Ok(None),
     };
     let (Some(created), Some(since)) = (target.created_at.as_deref(), timeparse::instant(&window.since).ok()) else {
         return Ok(None);
@@ -607,16 +602,12 @@ async fn id_growth(db: &mut Db, target: &KeyTable, window: &Measure) -> Result<O
     let Ok(rows) = db.query_text(&sql, &bind.into_iter().collect::<Vec<_>>()).await else { return Ok(None) };
     let int = |i: usize| rows.first().and_then(|r| r.get(i).cloned().flatten()).and_then(|v| v.parse::<i64>().ok());
     let (Some(first), Some(mut last)) = (int(0), int(1)) else { return Ok(None) };
-    if db.engine() == crate::db::Engine::MySql && minted.is_some() {
-        let sql = crate::db::dialect::query_file!(mysql, "size_auto_increment.sql");
-        let binds = [crate::db::Bind::Text(table.schema.clone()), crate::db::Bind::Text(table.name.clone())];
-        if let Ok(Some(next)) = db.query_value(sql, &binds).await
-            && let Ok(next) = next.parse::<i64>()
-        {
-            last = last.max(next - 1);
-        }
+    if minted.is_some()
+        && let Some(next) = db.driver().next_minted_id(db, &table.schema, &table.name).await
+    {
+        last = last.max(next - 1);
     }
-    let column = if minted.is_some() { id.clone() } else { "rowid".to_string() };
+    let column = id.clone();
     Ok(rate::ids(window, first, last, &column))
 }
 

@@ -10,7 +10,7 @@ use futures_util::TryStreamExt;
 use sqlx::postgres::PgConnection;
 use sqlx::{AssertSqlSafe, Column, Executor, SqlSafeStr, Statement, TypeInfo};
 
-use super::TimeRepr;
+use crate::db::TimeRepr;
 
 /// How to read a column's binary form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,7 +93,7 @@ impl<'c> CopyReader<'c> {
     }
 
     /// The next row, or `None` at the end.
-    pub async fn next(&mut self) -> Result<Option<super::RowView<'_>>> {
+    pub async fn next(&mut self) -> Result<Option<crate::db::RowView<'_>>> {
         loop {
             if self.header_done && !self.finished {
                 match parse_row(&self.buf[self.start..], &mut self.fields)? {
@@ -104,7 +104,7 @@ impl<'c> CopyReader<'c> {
                             *at += base;
                         }
                         self.start += used;
-                        return Ok(Some(super::RowView::PgCopy(&self.buf, &self.fields, &self.kinds)));
+                        return Ok(Some(crate::db::RowView::PgCopy(&self.buf, &self.fields, &self.kinds)));
                     }
                     Some((_, true)) => self.finished = true,
                     None => {}
@@ -191,8 +191,8 @@ pub fn integer(bytes: &[u8], kind: Kind) -> Result<i64> {
 pub fn micros(bytes: &[u8], kind: Kind, repr: TimeRepr) -> Result<Option<i64>> {
     let epoch = |millis: bool| -> Result<Option<i64>> {
         let v = integer(bytes, kind)?;
-        let unit = if millis { super::times::Class::Millis } else { super::times::Class::Seconds };
-        Ok((super::times::classify_epoch(v) == unit).then(|| v * if millis { 1_000 } else { 1_000_000 }))
+        let unit = if millis { crate::db::times::Class::Millis } else { crate::db::times::Class::Seconds };
+        Ok((crate::db::times::classify_epoch(v) == unit).then(|| v * if millis { 1_000 } else { 1_000_000 }))
     };
     Ok(match (kind, repr) {
         // 'infinity' and '-infinity' (the extremes) are no instant.
@@ -307,12 +307,6 @@ fn hex(bytes: &[u8]) -> String {
         out.push_str(&format!("{b:02x}"));
     }
     out
-}
-
-/// A text literal for SQL that this program formatted itself (times): the
-/// COPY statement cannot take bound values.
-pub fn literal(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "''"))
 }
 
 #[cfg(test)]

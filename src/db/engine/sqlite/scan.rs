@@ -11,8 +11,8 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 use libsqlite3_sys as ffi;
 
-use super::Bind;
-use super::session::LiteWatch;
+use super::LiteWatch;
+use crate::db::Bind;
 
 /// A read-only connection and one prepared statement, stepped row by row.
 pub struct Scan {
@@ -48,7 +48,7 @@ impl Scan {
     /// Opens the file read-only and prepares `sql`; `watch` bounds its
     /// waits on other connections' locks and its run time, and stops it on
     /// Ctrl-C.
-    pub(super) fn open(path: &Path, sql: &str, binds: &[Bind], watch: &Arc<LiteWatch>) -> Result<Scan> {
+    pub(in crate::db) fn open(path: &Path, sql: &str, binds: &[Bind], watch: &Arc<LiteWatch>) -> Result<Scan> {
         let cpath = CString::new(path.to_string_lossy().as_bytes())?;
         let mut db = ptr::null_mut();
         // SAFETY: valid NUL-terminated path and out-pointer; the handle is closed in Drop.
@@ -67,7 +67,7 @@ impl Scan {
         }
         // SAFETY: the handle was just opened and is used by this thread alone.
         unsafe {
-            super::times::register_sqlite_functions(db)?;
+            super::functions::register(db)?;
             watch.install(db);
         }
         let csql = CString::new(sql)?;
