@@ -306,6 +306,40 @@ mod tests {
         found
     }
 
+    /// No module imports, through any chain, a module that imports it back:
+    /// the crate's top-level modules, by the `crate::` paths their code
+    /// (not their tests) names, form no circle.
+    #[test]
+    fn no_import_circle() {
+        use std::collections::{BTreeMap, BTreeSet};
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (path, text) in sources(&src) {
+            let relative = Path::new(&path).strip_prefix(&src).unwrap().to_string_lossy().into_owned();
+            let top = relative.split('/').next().unwrap().trim_end_matches(".rs").to_string();
+            if ["main", "lib", "no_panic_tests"].contains(&top.as_str()) {
+                continue;
+            }
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            let named = code.match_indices("crate::").map(|(at, m)| {
+                code[at + m.len()..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect::<String>()
+            });
+            let entry = imports.entry(top.clone()).or_default();
+            entry.extend(named.filter(|m| !m.is_empty() && *m != top));
+        }
+        for (module, direct) in &imports {
+            let mut seen = BTreeSet::new();
+            let mut todo: Vec<&String> = direct.iter().collect();
+            while let Some(next) = todo.pop() {
+                assert_ne!(next, module, "{module} imports a module that imports it back");
+                if seen.insert(next.clone()) {
+                    todo.extend(imports.get(next).into_iter().flatten());
+                }
+            }
+        }
+        assert!(imports.len() > 10, "the modules were not read: {imports:?}");
+    }
+
     /// The layers import downwards only: commands know nothing of the fleet
     /// or of this layer, the fleet runs commands through their definitions
     /// and knows nothing of this layer, and the scope imports nothing.

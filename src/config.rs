@@ -81,6 +81,8 @@ impl OneOrMany {
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KeyTableConfig {
+    /// What the table is for (doctor's `--kind`).
+    pub kind: Option<Kind>,
     pub table: Option<String>,
     pub scope_columns: Option<Vec<String>>,
     /// One operation column, or several whose values joined by a space name the operation.
@@ -95,6 +97,15 @@ pub struct KeyTableConfig {
     pub in_progress_when: Option<String>,
     pub locked_at_column: Option<String>,
     pub lease_until_column: Option<String>,
+    pub lease_length_column: Option<String>,
+    /// The zone zoneless time columns were written in (`--time-zone`).
+    pub time_zone: Option<String>,
+    pub heartbeat_column: Option<String>,
+    /// The workers' table whose heartbeat says a claim is alive, and its columns.
+    pub holder_table: Option<String>,
+    pub holder_column: Option<String>,
+    pub holder_key_column: Option<String>,
+    pub holder_heartbeat_column: Option<String>,
     pub lease_grace: Option<String>,
     pub last_run_column: Option<String>,
     pub on_expired_lease: Option<OnExpiredLease>,
@@ -140,6 +151,45 @@ impl Config {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("cannot read config file {}", path.display()))?;
         toml::from_str(&text).with_context(|| format!("bad config file {}", path.display()))
+    }
+}
+
+/// What a table is for: the idempotency-key pattern under its other names.
+/// It decides what doctor requires and how it speaks of the design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// HTTP idempotency keys: a retry is answered with the first response
+    Http,
+    /// A consumer's inbox: the message ids it has processed, written with the effect
+    Inbox,
+    /// An outbox: messages written with the change, dispatched after
+    Outbox,
+    /// A job or execution table: jobs claimed by workers, retried by a rescuer
+    Jobs,
+    /// A webhook receiver's log of events seen
+    Webhooks,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Http => "http",
+            Kind::Inbox => "inbox",
+            Kind::Outbox => "outbox",
+            Kind::Jobs => "jobs",
+            Kind::Webhooks => "webhooks",
+        }
+    }
+
+    /// What one of its rows is called, for sentences.
+    pub fn entry(self) -> &'static str {
+        match self {
+            Kind::Http => "key",
+            Kind::Inbox | Kind::Outbox => "message",
+            Kind::Jobs => "job",
+            Kind::Webhooks => "event",
+        }
     }
 }
 

@@ -77,6 +77,64 @@ impl TimeUnits {
 }
 
 /// A duration such as `5s`, `250ms`, `2h 30m` or `7d`.
+/// The zone a zoneless time column's values were written in: UTC (the
+/// default), an IANA name the server resolves, or a fixed offset.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Zone {
+    #[default]
+    Utc,
+    /// An IANA name (`Asia/Shanghai`), resolved by the server's zone data.
+    Named(String),
+    /// An offset from UTC in minutes (`+08:00` is 480).
+    Offset(i32),
+}
+
+impl Zone {
+    /// The offset as ISO 8601 writes it: `+08:00`.
+    pub fn offset_text(minutes: i32) -> String {
+        let sign = if minutes < 0 { '-' } else { '+' };
+        format!("{sign}{:02}:{:02}", minutes.abs() / 60, minutes.abs() % 60)
+    }
+}
+
+impl std::fmt::Display for Zone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Zone::Utc => f.write_str("UTC"),
+            Zone::Named(name) => f.write_str(name),
+            Zone::Offset(minutes) => f.write_str(&Zone::offset_text(*minutes)),
+        }
+    }
+}
+
+/// Reads `--time-zone`: `UTC`, an offset (`+08:00`, `-0530`, `+8`), or an
+/// IANA name (`Area/City`).
+pub fn zone(text: &str) -> Result<Zone, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("utc") || t.eq_ignore_ascii_case("z") || t == "+00:00" || t == "Etc/UTC" {
+        return Ok(Zone::Utc);
+    }
+    if let Some(rest) = t.strip_prefix(['+', '-']) {
+        let sign = if t.starts_with('-') { -1 } else { 1 };
+        let digits: String = rest.chars().filter(|c| *c != ':').collect();
+        let (h, m) = match digits.len() {
+            1 | 2 => (digits.parse::<i32>().ok(), Some(0)),
+            4 => (digits[..2].parse::<i32>().ok(), digits[2..].parse::<i32>().ok()),
+            _ => (None, None),
+        };
+        return match (h, m) {
+            (Some(h), Some(m)) if h <= 14 && m < 60 => Ok(Zone::Offset(sign * (h * 60 + m))),
+            _ => Err(format!("{t:?}: an offset is +HH:MM, from -14:00 to +14:00")),
+        };
+    }
+    let name_like = t.contains('/')
+        && t.split('/').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || "_-+".contains(c)));
+    match name_like {
+        true => Ok(Zone::Named(t.to_string())),
+        false => Err(format!("{t:?}: a time zone is UTC, an offset such as +08:00, or a name such as Asia/Shanghai")),
+    }
+}
+
 pub fn duration(text: &str) -> Result<Duration, String> {
     humantime::parse_duration(text.trim()).map_err(|e| format!("bad duration {text:?}: {e} (try 5s, 10m, 24h)"))
 }
@@ -170,6 +228,21 @@ pub fn seconds(us: i64) -> f64 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn zones_by_name_and_offset() {
+        assert_eq!(zone("UTC"), Ok(Zone::Utc));
+        assert_eq!(zone("+08:00"), Ok(Zone::Offset(480)));
+        assert_eq!(zone("-0530"), Ok(Zone::Offset(-330)));
+        assert_eq!(zone("+8"), Ok(Zone::Offset(480)));
+        assert_eq!(zone("Asia/Shanghai"), Ok(Zone::Named("Asia/Shanghai".into())));
+        assert_eq!(zone("America/Argentina/Buenos_Aires"), Ok(Zone::Named("America/Argentina/Buenos_Aires".into())));
+        for bad in ["+15:00", "+08:61", "Shanghai", "Asia/Sh'ai", ""] {
+            assert!(zone(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Zone::Offset(-330).to_string(), "-05:30");
+    }
+
     use super::*;
 
     #[test]

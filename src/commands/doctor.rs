@@ -16,11 +16,11 @@ use serde::Serialize;
 
 use crate::cli::{Connect, Limits, Output};
 use crate::db::catalog::{self, Index, Table};
-use crate::db::{self, Access, Db};
+use crate::db::{self, Access, Db, Dialect};
 use crate::exit::Outcome;
 use crate::keys::expiry::{self, Expiry};
 use crate::keys::stuck::{self, Durations};
-use crate::keys::{self, KeyTable, MappingArgs, OnExpiredLease};
+use crate::keys::{self, KeyTable, Kind, MappingArgs, OnExpiredLease};
 use crate::report::Emitter;
 use crate::timeparse;
 use crate::units;
@@ -54,6 +54,9 @@ pub struct DoctorArgs {
     /// Responses are kept by the upstream service, not here (a client-side key store, such as dj-stripe's)
     #[arg(long)]
     pub responses_upstream: bool,
+    /// What the table is for: HTTP keys, a consumer's inbox, an outbox, jobs, a webhook receiver's events seen [default: told by its columns]
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub kind: Option<Kind>,
     #[command(flatten)]
     pub limits: Limits,
     #[command(flatten)]
@@ -114,6 +117,8 @@ struct Design {
     scope_in_key: bool,
     /// Responses are kept by the upstream service.
     responses_upstream: bool,
+    /// What the table is for.
+    kind: Kind,
 }
 
 /// Whether the key column looks like a digest: binary, or hexadecimal text
@@ -138,12 +143,20 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     let config = args.mapping.config()?;
     let durations = Durations::new(&args.limits, &config)?;
     let mapping = args.mapping.mapping(&config.key_table)?;
+    let mut db = db::connect(&args.connect.target("doctor"), Access::ReadOnly).await?;
+    let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
+    let (kind, told) = match args.kind.or(config.key_table.kind) {
+        Some(kind) => (kind, "as --kind says".to_string()),
+        None => {
+            let (kind, by) = Kind::detect(&keys.table);
+            (kind, format!("told by {by}; --kind says otherwise"))
+        }
+    };
     let design = Design {
         scope_in_key: args.scope_in_key || mapping.scope_in_key,
         responses_upstream: args.responses_upstream || mapping.responses_upstream,
+        kind,
     };
-    let mut db = db::connect(&args.connect.target("doctor"), Access::ReadOnly).await?;
-    let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
     crate::report::say_target(
         args.report.quiet,
         "doctor",
@@ -176,7 +189,8 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
         .iter()
         .find(|p| p.level == 1)
         .and_then(|p| p.key.as_ref().map(|k| k.column.clone()));
-    let mut checks = vec![uniqueness(&keys, &indexes, design, digest_like, partition_key.as_deref())];
+    let dialect = db.dialect();
+    let mut checks = vec![uniqueness(&keys, &indexes, design, digest_like, partition_key.as_deref(), &dialect)];
     checks.push(fingerprint(&keys.table, keys::pick(&args.fingerprint_column, &mapping.fingerprint), design)?);
     checks.push(response(
         &keys.table,
@@ -186,13 +200,13 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     )?);
     checks.push(statuses(&mut db, &keys, mapped).await?);
     checks.push(lock_time(&mut db, &keys).await?);
-    checks.push(expiry_index(&db, &keys, &indexes));
+    checks.push(expiry_index(&db, &keys, &indexes, design.kind));
     let horizon = expiry::horizon(args.older_than, &config)?;
     checks.push(backlog(&mut db, &mut keys, horizon, args.backlog_grace).await?);
     checks.extend(lifetime(&mut db, &mut keys, horizon).await?);
-    checks.push(stuck_now(&mut db, &keys, mapped, &durations, &args.connect.target("doctor")).await?);
+    checks.push(stuck_now(&mut db, &keys, (mapped, design.kind), &durations, &args.connect.target("doctor")).await?);
     for table in &creation_tables {
-        checks.push(natural_unique(table));
+        checks.push(natural_unique(table, &dialect));
     }
     db.close().await?;
 
@@ -200,6 +214,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     // Reasons and fixes are sentences: wrapped, never cut.
     out.wrap_text();
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
+    out.meta("kind", kind.as_str(), format!("{} ({told})", kind.as_str()))?;
     crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
     for check in &checks {
         out.row(check)?;
@@ -244,6 +259,23 @@ fn list(columns: &[String]) -> String {
     format!("({})", columns.join(", "))
 }
 
+/// A column list as SQL: each name quoted by the engine's rules, so that the
+/// statement runs as shown whatever the names hold (`Received`, `Group`).
+fn sql_list(dialect: &Dialect, columns: &[&str]) -> String {
+    format!("({})", columns.iter().map(|c| dialect.ident(c)).collect::<Vec<_>>().join(", "))
+}
+
+/// The statement that makes `columns` of `table` unique, as every engine
+/// takes it (SQLite has no `ALTER TABLE ... ADD UNIQUE`); a column not there
+/// yet is written `<as such>`.
+fn unique_index_sql(dialect: &Dialect, table: &Table, columns: &[&str]) -> String {
+    let named: Vec<&str> = columns.iter().copied().filter(|c| !c.starts_with('<')).collect();
+    let index = dialect.ident(&format!("{}_{}_key", table.name, named.join("_")));
+    let list: Vec<String> =
+        columns.iter().map(|c| if c.starts_with('<') { c.to_string() } else { dialect.ident(c) }).collect();
+    format!("CREATE UNIQUE INDEX {index} ON {} ({})", table.sql_name(dialect), list.join(", "))
+}
+
 /// `indexes` are the table's: its partial unique indexes do not count.
 fn uniqueness(
     keys: &KeyTable,
@@ -251,6 +283,7 @@ fn uniqueness(
     design: Design,
     digest_like: bool,
     partition_key: Option<&str>,
+    dialect: &Dialect,
 ) -> Check {
     let name = "uniqueness";
     let mut wanted: Vec<String> = keys.scope.clone();
@@ -260,13 +293,13 @@ fn uniqueness(
     let wanted_set: BTreeSet<&str> = wanted.iter().map(String::as_str).collect();
     let partial: Vec<&str> = indexes.iter().filter(|i| i.partial).map(|i| i.name.as_str()).collect();
     let candidates = unique_sets(&keys.table, &partial);
-    let table = &keys.table.name;
+    let wanted_refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
     let fix_all = if keys.scope.is_empty() {
-        let rest: Vec<&str> = wanted.iter().map(String::as_str).collect();
+        let with_caller: Vec<&str> = ["caller_id"].into_iter().chain(wanted_refs.iter().copied()).collect();
         format!(
             "add the caller (account, user or API key) as a column, map it with --scope-column, and make it unique \
-             with the key: ALTER TABLE {table} ADD UNIQUE (caller_id, {})",
-            rest.join(", ")
+             with the key: {}",
+            unique_index_sql(dialect, &keys.table, &with_caller)
         )
     } else {
         match partition_key.filter(|k| !wanted.iter().any(|w| w == k)) {
@@ -279,7 +312,9 @@ fn uniqueness(
                 wanted[0],
                 list(&wanted)
             ),
-            None => format!("make {} unique: ALTER TABLE {table} ADD UNIQUE {}", list(&wanted), list(&wanted)),
+            None => {
+                format!("make {} unique: {}", list(&wanted), unique_index_sql(dialect, &keys.table, &wanted_refs))
+            }
         }
     };
     let digest_note = if digest_like {
@@ -293,6 +328,22 @@ fn uniqueness(
         .iter()
         .filter(|c| c.contains(&key) && c.iter().all(|col| wanted_set.contains(col.as_str())))
         .collect();
+    if design.kind != Kind::Http
+        && let Some(cols) = constraining.iter().min_by_key(|c| c.len())
+    {
+        return Check::new(
+            name,
+            Verdict::Pass,
+            format!(
+                "unique {} refuses a second {}: its id is minted by the sender (or the {} itself), so no caller scope \
+                 is needed",
+                list(cols),
+                design.kind.entry(),
+                design.kind.entry()
+            ),
+            "",
+        );
+    }
     if design.scope_in_key
         && let Some(cols) = constraining.iter().min_by_key(|c| c.len())
     {
@@ -322,6 +373,34 @@ fn uniqueness(
         return Check::new(name, Verdict::Pass, format!("unique {} covers scope + operation + key", list(exact)), "");
     }
     let widest = constraining.iter().max_by_key(|c| c.len());
+    // A partial unique index over the key and mapped columns: unique while
+    // its condition holds.
+    let partial_index = keys.table.unique.iter().find(|u| {
+        partial.contains(&u.name.as_str())
+            && u.columns.iter().any(|c| c.as_deref() == Some(key.as_str()))
+            && u.columns.iter().flatten().all(|c| wanted_set.contains(c.as_str()))
+    });
+    // On HTTP keys a partial index refuses a retry only while its condition
+    // holds: after that the retry runs again, and nothing makes the key unique.
+    if widest.is_none()
+        && design.kind != Kind::Http
+        && let Some(index) = partial_index
+    {
+        let cols: Vec<String> =
+            index.columns.iter().map(|c| c.clone().unwrap_or_else(|| "(expression)".into())).collect();
+        return Check::new(
+            name,
+            Verdict::Pass,
+            format!(
+                "{} (a partial unique index) makes {} unique while its condition holds: a second {} is refused \
+                 while the first is in the states it names",
+                index.name,
+                list(&cols),
+                design.kind.entry()
+            ),
+            "",
+        );
+    }
     match widest {
         Some(cols) if keys.scope.iter().all(|s| cols.contains(s)) && !keys.scope.is_empty() => Check::new(
             name,
@@ -376,6 +455,17 @@ fn uniqueness(
 fn fingerprint(table: &Table, given: Option<String>, design: Design) -> Result<Check> {
     let name = "fingerprint";
     Ok(match column(table, given, FINGERPRINT_NAMES, "--fingerprint-column")? {
+        None if design.kind != Kind::Http => Check::new(
+            name,
+            Verdict::Pass,
+            format!(
+                "a {} id names one {}: a sender that reuses the id sends the same {}, so no fingerprint is needed",
+                design.kind.entry(),
+                design.kind.entry(),
+                design.kind.entry()
+            ),
+            "",
+        ),
         None if design.responses_upstream => Check::new(
             name,
             Verdict::Pass,
@@ -406,6 +496,15 @@ fn response(table: &Table, code: Option<String>, body: Option<String>, design: D
     let body = column(table, body, RESPONSE_BODY_NAMES, "--response-body-column")?;
     let fix = "store the response's status code and body with the key when the request finishes, and answer \
                retries with them; map existing columns with --response-code-column and --response-body-column";
+    if design.kind != Kind::Http {
+        // A deduplicated message or job is dropped, not answered.
+        return Ok(Check::new(
+            name,
+            Verdict::Pass,
+            format!("a {} seen twice is dropped, not answered: it needs no stored response", design.kind.entry()),
+            "",
+        ));
+    }
     if code.is_none() && body.is_none() {
         if let Some(c) = table.find_column(RESULT_NAMES) {
             return Ok(Check::new(name, Verdict::Pass, format!("{} stores the whole result for retries", c.name), ""));
@@ -600,9 +699,26 @@ fn lock_time_by_columns(keys: &KeyTable) -> Check {
 }
 
 /// `indexes` are the key table's.
-fn expiry_index(db: &Db, keys: &KeyTable, indexes: &[Index]) -> Check {
+fn expiry_index(db: &Db, keys: &KeyTable, indexes: &[Index], kind: Kind) -> Check {
     let name = "expiry_index";
     let Some(column) = keys.expires_at.as_ref().or(keys.created_at.as_ref()) else {
+        let times: Vec<&str> = keys.table.columns.iter().filter(|c| c.is_temporal()).map(|c| c.name.as_str()).collect();
+        if kind != Kind::Http {
+            // Such designs purge by a time of their own (when a message was
+            // delivered, a job finalized): idemctl cannot tell which.
+            return Check::new(
+                name,
+                Verdict::Warn,
+                format!(
+                    "no expires_at or created_at column is mapped: idemctl cannot tell when a {} may go (its time \
+                     columns: {})",
+                    kind.entry(),
+                    if times.is_empty() { "none".to_string() } else { times.join(", ") }
+                ),
+                "map the time this design purges by with --created-at-column (with --older-than) or \
+                 --expires-at-column, so that expire and the backlog check can use it",
+            );
+        }
         return Check::new(
             name,
             Verdict::Warn,
@@ -627,7 +743,11 @@ fn expiry_index(db: &Db, keys: &KeyTable, indexes: &[Index]) -> Check {
             name,
             Verdict::Warn,
             format!("no index starts with {column}: expire and the backlog count read the whole table"),
-            format!("CREATE INDEX {}_{column} ON {} ({column})", keys.table.name, keys.table.sql_name(&db.dialect())),
+            {
+                let dialect = db.dialect();
+                let index = dialect.ident(&format!("{}_{column}", keys.table.name));
+                format!("CREATE INDEX {index} ON {} {}", keys.table.sql_name(&dialect), sql_list(&dialect, &[column]))
+            },
         ),
     }
 }
@@ -707,7 +827,7 @@ async fn lifetime(db: &mut Db, keys: &mut KeyTable, horizon: Option<Duration>) -
 async fn stuck_now(
     db: &mut Db,
     keys: &KeyTable,
-    mapped: bool,
+    (mapped, kind): (bool, Kind),
     durations: &Durations,
     probe: &crate::db::Target,
 ) -> Result<Check> {
@@ -748,10 +868,15 @@ async fn stuck_now(
             name,
             Verdict::Warn,
             format!(
-                "{} left in progress (the oldest since {}): the next retry of each takes it over, but the \
-                 request that held it stopped where it was, and may have left its effect half done",
+                "{} left in progress (the oldest since {}): the next retry of each takes it over, but {}",
                 if n == 1 { "1 key was".to_string() } else { format!("{} keys were", crate::units::grouped(n as u64)) },
-                oldest.since
+                oldest.since,
+                match kind {
+                    // The inbox row commits with the consumer's effect: a
+                    // crash rolls both back, and the redelivery finds neither.
+                    Kind::Inbox => "a consumer that stopped rolled its effect back with its transaction",
+                    _ => "the request that held it stopped where it was, and may have left its effect half done",
+                }
             ),
             "idemctl stuck lists them: check their effects, or let the design's own recovery finish them",
         ),
@@ -761,7 +886,7 @@ async fn stuck_now(
 /// The unique constraint to add, on the table's own columns where it has
 /// them: who sent the request (customer, account, user, tenant) and the
 /// reference the client sends with it.
-fn unique_fix(table: &Table) -> String {
+fn unique_fix(table: &Table, dialect: &Dialect) -> String {
     let free: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).filter(|c| !table.mints(c)).collect();
     let lower = |c: &&str| c.to_ascii_lowercase();
     let who = free.iter().find(|c| {
@@ -776,27 +901,29 @@ fn unique_fix(table: &Table) -> String {
             .iter()
             .any(|w| c.contains(w))
     });
-    let name = &table.name;
     match (who, reference) {
         (Some(who), Some(reference)) => format!(
-            "add a unique constraint on what makes a request's row itself: ALTER TABLE {name} ADD UNIQUE ({who}, \
-             {reference})"
+            "add a unique constraint on what makes a request's row itself: {}",
+            unique_index_sql(dialect, table, &[who, reference])
         ),
         (None, Some(reference)) => format!(
-            "add a unique constraint on the reference the client sends: ALTER TABLE {name} ADD UNIQUE ({reference})"
+            "add a unique constraint on the reference the client sends: {}",
+            unique_index_sql(dialect, table, &[reference])
         ),
         (Some(who), None) => format!(
             "add a column for the reference the client sends with each request, and a unique constraint on it \
-             with {who}: ALTER TABLE {name} ADD UNIQUE ({who}, <the new column>)"
+             with {who}: {}",
+            unique_index_sql(dialect, table, &[who, "<the new column>"])
         ),
         (None, None) => format!(
             "add a column for the reference the client sends with each request, and a unique constraint on it \
-             with the column naming who sent it: ALTER TABLE {name} ADD UNIQUE (<who>, <the new column>)"
+             with the column naming who sent it: {}",
+            unique_index_sql(dialect, table, &["<who>", "<the new column>"])
         ),
     }
 }
 
-fn natural_unique(table: &Table) -> Check {
+fn natural_unique(table: &Table, dialect: &Dialect) -> Check {
     let name = format!("creation:{}", table.name);
     let minted = |col: &str| table.mints(col);
     let natural: Vec<Vec<String>> =
@@ -813,7 +940,7 @@ fn natural_unique(table: &Table) -> Check {
             Verdict::Fail,
             "no unique constraint besides the minted primary key: a retry that arrives after its key expired \
              (or bypasses the key table) creates a second row",
-            unique_fix(table),
+            unique_fix(table, dialect),
         ),
     }
 }

@@ -111,6 +111,9 @@ struct Summary {
     refused_keys: Vec<String>,
     /// Rows whose time could not be read (SQLite text in no known format): never deleted.
     unreadable_rows: u64,
+    /// Rows whose expiry time is NULL: never past any horizon, never deleted
+    /// (counted where the run counts, on a dry run or for the progress bar).
+    rows_without_time: Option<u64>,
     /// What became of rows in progress: kept, or deleted once their lease had expired too.
     in_progress: &'static str,
     stopped: Option<Stopped>,
@@ -243,6 +246,18 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         None
     };
     let mut summary = Summary::new(&args, &target.table, &expiry, matching, retired, settings.leases_over.is_some());
+    if matching.is_some() {
+        let filter = args.filter.as_deref().map(|f| format!(" AND ({f})")).unwrap_or_default();
+        let untimed = format!("{} IS NULL{filter}", dialect.ident(&expiry.column));
+        let n = expiry::count_matching(&mut db, &table, &untimed, &[], None).await?;
+        if n > 0 && !args.report.quiet {
+            crate::report::say(&format!(
+                "note: {n} rows have no {} (NULL): no horizon reaches them, and they stay; look at them by hand",
+                expiry.column
+            ));
+        }
+        summary.rows_without_time = Some(n);
+    }
     if !args.report.quiet {
         for note in expiry.time.notes() {
             crate::report::say(&format!("note: {note}"));
@@ -461,6 +476,7 @@ impl Summary {
             smallest_batch_rows: 0,
             refused_keys: Vec::new(),
             unreadable_rows: expiry.time.unreadable(),
+            rows_without_time: None,
             in_progress: match leases_over {
                 false => "kept",
                 true => "deleted once their lease expired",

@@ -17,14 +17,26 @@ use crate::cli::{Connect, Limits, OnError, Output, Pace};
 use crate::db::user_sql::VerifySql;
 use crate::db::{self, Access, Placeholders, Writer, lock};
 use crate::exit::{Interrupted, Outcome};
-use crate::keys::reaping::{self, Action, FAIL_BODY, Reaping, Resolution};
+use crate::keys::reaping::{self, Action, Assignment, Attempts, FAIL_BODY, MaxAttempts, Reaping, Resolution};
 use crate::keys::stuck::{self, Durations, Held, State};
 use crate::keys::{KeyTable, Mapping, MappingArgs};
 use crate::report::Emitter;
 use crate::timeparse;
 
+/// How a dry run tells what would change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DryRun {
+    /// Read the keys and show each change and its SQL, writing nothing
+    Check,
+    /// Apply each batch in a transaction and roll it back: the table's constraints and triggers judge every change
+    Rollback,
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct ReapArgs {
+    /// Only keys matching this SQL condition (a consumer group, a queue, a message version)
+    #[arg(help_heading = "Which keys", long = "where", value_name = "SQL")]
+    pub filter: Option<String>,
     #[command(flatten)]
     pub limits: Limits,
     /// What to do with each stuck key: release it for the next retry, fail it for good, or delete its row
@@ -50,9 +62,30 @@ pub struct ReapArgs {
     /// Stop after the batch that passes this much time
     #[arg(help_heading = "Pacing", long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub max_runtime: Option<Duration>,
-    /// Show what would change, and the SQL, changing nothing
-    #[arg(long)]
-    pub dry_run: bool,
+    /// Show what would change, and the SQL, changing nothing (=rollback: apply each batch and roll it back)
+    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "check")]
+    pub dry_run: Option<DryRun>,
+    /// A column every change writes beside the status: COLUMN=VALUE, VALUE now(), NULL, a number, 'text' or COLUMN + N (repeatable)
+    #[arg(help_heading = "What to change", long = "set", value_name = "COL=VALUE", value_parser = reaping::parse_assignment)]
+    pub set: Vec<Assignment>,
+    /// A column a release writes (an attempts counter, a run-at time), as --set (repeatable)
+    #[arg(hide_short_help = true, help_heading = "What to change", long = "release-set", value_name = "COL=VALUE", value_parser = reaping::parse_assignment)]
+    pub release_set: Vec<Assignment>,
+    /// A column a failure writes (a finalised time, a retry counter at its limit), as --set (repeatable)
+    #[arg(hide_short_help = true, help_heading = "What to change", long = "fail-set", value_name = "COL=VALUE", value_parser = reaping::parse_assignment)]
+    pub fail_set: Vec<Assignment>,
+    /// The attempts column: with --max-attempts, a key that has used up its attempts is failed, not released
+    #[arg(
+        hide_short_help = true,
+        help_heading = "What to change",
+        long,
+        value_name = "COL",
+        requires = "max_attempts"
+    )]
+    pub attempts_column: Option<String>,
+    /// The most attempts a key has: a number, or the column holding each key's
+    #[arg(hide_short_help = true, help_heading = "What to change", long, value_name = "N|COL", requires = "attempts_column", value_parser = reaping::parse_max_attempts)]
+    pub max_attempts: Option<MaxAttempts>,
     /// Allow a maximum duration under 30 seconds (a key younger than that may belong to a live request)
     #[arg(help_heading = "What to change", long)]
     pub allow_short_duration: bool,
@@ -108,8 +141,17 @@ impl Settings {
                 fail_code: args.fail_code,
                 fail_body: args.fail_body.clone(),
                 on_error: args.on_error,
-                dry_run: args.dry_run,
+                dry_run: args.dry_run.is_some(),
+                rollback: args.dry_run == Some(DryRun::Rollback),
                 verify,
+                set: args.set.clone(),
+                release_set: args.release_set.clone(),
+                fail_set: args.fail_set.clone(),
+                attempts: args
+                    .attempts_column
+                    .clone()
+                    .zip(args.max_attempts.clone())
+                    .map(|(column, max)| Attempts { column, max }),
             },
         })
     }
@@ -118,7 +160,7 @@ impl Settings {
 pub async fn run(args: ReapArgs) -> Result<Outcome> {
     let started = Instant::now();
     let settings = Settings::new(&args)?;
-    if args.dry_run {
+    if args.dry_run.is_some() {
         return reap(args, settings, started).await;
     }
     reap(args, settings, started)
@@ -127,33 +169,42 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
 }
 
 async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Outcome> {
-    let access = if args.dry_run { Access::ReadOnly } else { Access::ReadWrite };
+    // A plain dry run reads; a rollback dry run writes as the run would, and undoes it.
+    let applies = settings.reaping.applies();
+    let access = if applies { Access::ReadWrite } else { Access::ReadOnly };
     let mut db = db::connect(&args.connect.target("reap"), access).await?;
     let keys = resolve(&mut db, &args, &settings).await?;
-    let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &keys.table).await?) };
+    let _lock = if applies { Some(lock::lock_table(&mut db, &keys.table).await?) } else { None };
     let mut batches = BatchRun::start(started, args.max_runtime, args.retries, args.connect.waits.lock_timeout);
-    if !args.dry_run {
+    if applies {
         db.prepare_writer(Writer::Reap).await?;
     }
     // Keys live transactions hold are locked by the batches themselves, and
     // reported skipped-locked; a dry run, which locks nothing, tells them
     // apart as `stuck` does (on MySQL by a locking read on a session of its own).
-    let found = if args.dry_run {
+    let found = if !applies {
         stuck::find_held_apart(&mut db, &keys, &settings.durations, &args.connect.target("reap")).await?
     } else {
         stuck::find(&mut db, &keys, &settings.durations, Held::Ignore).await?
     };
+    if found.untimed > 0 && !args.report.quiet {
+        crate::report::say(&format!("note: {}", stuck::untimed_note(&keys, found.untimed)));
+    }
     let mut candidates = found.keys;
     if let Some(limit) = args.limit {
         candidates.truncate(limit);
     }
     let mut out = start_report(&args, &keys, found.held)?;
-    if args.dry_run
+    if args.dry_run.is_some()
         && !args.report.quiet
         && let Some(first) = candidates.first()
     {
+        let how = match applies {
+            true => "each batch is applied and rolled back, one statement like",
+            false => "each batch of keys would be changed by one statement like",
+        };
         crate::report::say(&format!(
-            "dry run: nothing changes; each batch of keys would be changed by one statement like: {}",
+            "dry run: nothing changes; {how}: {}",
             db.dialect().for_people(&reaping::describe(&keys, &settings.reaping, first, db.dialect())?)
         ));
     }
@@ -172,13 +223,14 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
 /// the status value one it takes.
 async fn resolve(db: &mut db::Db, args: &ReapArgs, settings: &Settings) -> Result<KeyTable> {
     let mut keys = KeyTable::resolve(&settings.mapping, db).await?;
+    keys.narrow(db.engine(), args.filter.as_deref())?;
     crate::report::say_target(
         args.report.quiet,
         "reap",
         &db.target().place(),
         &format!("{}.{}", keys.table.schema, keys.table.name),
     );
-    if !args.dry_run {
+    if settings.reaping.applies() {
         let change = if args.action == Action::Delete { "DELETE" } else { "UPDATE" };
         lock::check_writable(db, &keys.table, "reap", &["SELECT", change]).await?;
     }
@@ -190,8 +242,29 @@ async fn resolve(db: &mut db::Db, args: &ReapArgs, settings: &Settings) -> Resul
     for time in keys.state_columns() {
         time.check_for_writing()?;
     }
-    reaping::assignments(&keys, &settings.reaping, &mut Placeholders::new(dialect))?;
-    reaping::check_status_value(db, &keys, &settings.reaping).await?;
+    let r = &settings.reaping;
+    let stamped: Vec<Option<String>> = r
+        .set
+        .iter()
+        .chain(&r.release_set)
+        .chain(&r.fail_set)
+        .filter(|a| a.value == reaping::SetValue::Now)
+        .map(|a| Some(a.column.clone()))
+        .collect();
+    keys.read_times(db, &stamped).await?;
+    reaping::check_assignments(&keys, r)?;
+    reaping::assignments(&keys, r, &mut Placeholders::new(dialect))?;
+    reaping::check_status_value(db, &keys, r).await?;
+    if args.dry_run == Some(DryRun::Check) && !args.report.quiet {
+        let checks = reaping::unjudged_checks(db, &keys, r).await;
+        if !checks.is_empty() {
+            crate::report::say(&format!(
+                "note: a plain dry run does not judge the table's CHECK constraints on what reap writes ({}): \
+                 --dry-run=rollback applies each batch and rolls it back, so that they do",
+                checks.join("; ")
+            ));
+        }
+    }
     if let Some(note) = stuck::unmatched_operations(db, &keys, &settings.durations).await?
         && !args.report.quiet
     {
@@ -210,7 +283,7 @@ fn start_report(args: &ReapArgs, keys: &KeyTable, held: u64) -> Result<Emitter<B
     crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
     let action = format!("{:?}", args.action).to_lowercase();
     out.meta("action", action.clone(), action)?;
-    if args.dry_run {
+    if args.dry_run == Some(DryRun::Check) {
         out.meta("held", held, format!("{held} (held by live transactions: a run skips them)"))?;
     }
     Ok(out)
@@ -304,7 +377,7 @@ async fn finish(
     retries: u32,
 ) -> Result<Outcome> {
     let Ending { counts, why, stopped, failed, findings } = ended;
-    out.mark_clean(!args.dry_run && !findings);
+    out.mark_clean(args.dry_run.is_none() && !findings);
     match (why, &failed) {
         (Some(reason), Some(_)) | (Some(reason @ Stopped::Interrupted), None) => {
             out.finish_incomplete(reason.as_str())?
@@ -372,7 +445,8 @@ async fn resolve_all(
     pacer: &mut Pacer,
     out: &mut Emitter<BufWriter<std::io::Stdout>>,
 ) -> Result<Resolved> {
-    let counts = Resolution::possible(args.action, args.dry_run).into_iter().map(|r| (r.as_str(), 0)).collect();
+    let possible = Resolution::possible(args.action, args.dry_run.is_some(), reaping.attempts.is_some());
+    let counts = possible.into_iter().map(|r| (r.as_str(), 0)).collect();
     let mut work = Resolving { keys, reaping, args, candidates, at_key: 0, counts, slowest_batch_ms: 0.0, out };
     let ended = batches.drive(db, pacer, &mut work, (&keys.table, Writer::Reap), args.report.quiet).await;
     let (stopped, failed) = match ended {
@@ -419,7 +493,7 @@ impl BatchWork for Resolving<'_> {
         let (args, batch) = (self.args, &self.candidates[self.at_key..end]);
         self.at_key = end;
         let at = crate::timeparse::rfc3339(crate::timeparse::now());
-        let action = format!("{:?}", args.action).to_lowercase();
+        let named = |a: Action| format!("{a:?}").to_lowercase();
         self.slowest_batch_ms = self.slowest_batch_ms.max(took.as_secs_f64() * 1000.0);
         for (key, (outcome, error)) in batch.iter().zip(outcomes) {
             *self.counts.entry(outcome.as_str()).or_default() += 1;
@@ -428,6 +502,7 @@ impl BatchWork for Resolving<'_> {
             {
                 crate::report::say(&format!("key {} was left as it was: {error}", key.key));
             }
+            let action = args.dry_run.is_none().then(|| named(outcome.change().unwrap_or(args.action)));
             self.out.row(&ReapedKey {
                 scope: &key.scope,
                 operation: &key.operation,
@@ -437,8 +512,8 @@ impl BatchWork for Resolving<'_> {
                 age_seconds: key.age_seconds,
                 outcome,
                 error: error.as_deref(),
-                at: (!args.dry_run).then_some(at.as_str()),
-                action: (!args.dry_run).then_some(action.as_str()),
+                at: args.dry_run.is_none().then_some(at.as_str()),
+                action: action.as_deref(),
             })?;
         }
         self.out.flush()?;
@@ -454,7 +529,7 @@ impl crate::commands::Definition for ReapArgs {
         "keys"
     }
     fn effect(&self) -> crate::commands::Effect {
-        crate::commands::Effect::Writes { dry_run: self.dry_run, max_runtime: self.max_runtime }
+        crate::commands::Effect::Writes { dry_run: self.dry_run.is_some(), max_runtime: self.max_runtime }
     }
     fn limit_runtime(&mut self, left: std::time::Duration) {
         crate::commands::limited(&mut self.max_runtime, left);

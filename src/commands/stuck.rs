@@ -19,6 +19,9 @@ use crate::report::Emitter;
 
 #[derive(Debug, Clone, Args)]
 pub struct StuckArgs {
+    /// Only keys matching this SQL condition (a consumer group, a queue, a message version)
+    #[arg(help_heading = "Which keys", long = "where", value_name = "SQL")]
+    pub filter: Option<String>,
     #[command(flatten)]
     pub mapping: MappingArgs,
     #[command(flatten)]
@@ -35,6 +38,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let mapping = args.mapping.mapping(&config.key_table)?;
     let mut db = db::connect(&args.connect.target("stuck"), Access::ReadOnly).await?;
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
+    keys.narrow(db.engine(), args.filter.as_deref())?;
     crate::report::say_target(
         args.report.quiet,
         "stuck",
@@ -64,6 +68,9 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
         stuck::find_held_apart(&mut db, &keys, &durations, &args.connect.target("stuck")).await?
     };
     db.close().await?;
+    if found.untimed > 0 {
+        notes.push(stuck::untimed_note(&keys, found.untimed));
+    }
     out.meta("notes", &notes, notes.join("; "))?;
     let stuck = &found.keys;
     for key in stuck {
@@ -95,6 +102,11 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let states_text: Vec<String> = states.iter().map(|(k, v)| format!("{k} {v}")).collect();
     out.summary("by_state", &states, states_text.join(", "))?;
     out.summary("held", found.held, format!("{} (held by live transactions: not stuck)", found.held))?;
+    out.summary(
+        "untimed",
+        found.untimed,
+        format!("{} (in progress with no time to judge them by: left out)", found.untimed),
+    )?;
     out.summary("by_operation", summary, text.join("; "))?;
     out.mark_clean(stuck.is_empty());
     out.finish()?;

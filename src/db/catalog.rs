@@ -17,6 +17,8 @@ pub struct Column {
     pub default: Option<String>,
     /// `identity` (PostgreSQL) or `auto_increment` (MySQL) when the engine mints the value.
     pub generated: String,
+    /// Declared NOT NULL (a primary key's columns on PostgreSQL and MySQL too).
+    pub not_null: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -83,8 +85,8 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
     // the key is theirs; elsewhere it comes from the unique indexes.
     let mut pk_positions: Vec<(i64, String)> = Vec::new();
     for row in db.query_text(query_file!(engine, "columns.sql"), &binds).await? {
-        let [name, data_type, default, generated, pk_position, base_type] =
-            <[Option<String>; 6]>::try_from(row).map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
+        let [name, data_type, default, generated, pk_position, base_type, not_null] =
+            <[Option<String>; 7]>::try_from(row).map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
         let name = name.unwrap_or_default();
         let position: i64 = pk_position.and_then(|p| p.parse().ok()).unwrap_or(0);
         if position > 0 {
@@ -96,6 +98,7 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
             base_type: dialect.type_spelling(base_type.unwrap_or_default()),
             default,
             generated: generated.unwrap_or_default().to_lowercase(),
+            not_null: not_null.as_deref() == Some("1"),
         });
     }
     let mut unique: Vec<UniqueIndex> = Vec::new();
@@ -169,10 +172,10 @@ pub async fn combinations_in_use(
     db.query_text(&sql, &[]).await
 }
 
-/// The values a column's type or CHECK constraint allows, where they say
-/// (an enum type, `CHECK (status IN ('a', 'b'))`); `None` where nothing
-/// limits the column to a list of values, or the catalog does not tell.
-pub async fn allowed_values(db: &mut Db, table: &Table, column: &str) -> Result<Option<Vec<String>>> {
+/// What limits a column, as the catalog tells (`allowed_values.sql`): its
+/// enum type's labels or type, and CHECK definitions; `None` where the
+/// catalog cannot be read.
+async fn limits_on(db: &mut Db, table: &Table, column: &str) -> Option<Vec<Vec<Option<String>>>> {
     let binds = [
         Bind::Text(table.schema.clone()),
         Bind::Text(table.name.clone()),
@@ -180,9 +183,14 @@ pub async fn allowed_values(db: &mut Db, table: &Table, column: &str) -> Result<
         Bind::Text(table.schema.clone()),
         Bind::Text(table.name.clone()),
     ];
-    let Ok(rows) = db.query_text(query_file!(db.engine(), "allowed_values.sql"), &binds).await else {
-        return Ok(None);
-    };
+    db.query_text(query_file!(db.engine(), "allowed_values.sql"), &binds).await.ok()
+}
+
+/// The values a column's type or CHECK constraint allows, where they say
+/// (an enum type, `CHECK (status IN ('a', 'b'))`); `None` where nothing
+/// limits the column to a list of values, or the catalog does not tell.
+pub async fn allowed_values(db: &mut Db, table: &Table, column: &str) -> Result<Option<Vec<String>>> {
+    let Some(rows) = limits_on(db, table, column).await else { return Ok(None) };
     let mut values = Vec::new();
     let mut limited = false;
     for row in rows {
@@ -217,6 +225,23 @@ pub async fn allowed_values(db: &mut Db, table: &Table, column: &str) -> Result<
     values.sort();
     values.dedup();
     Ok(limited.then_some(values))
+}
+
+/// The CHECK clauses that name a column, as the catalog writes them; none
+/// where the catalog does not tell.
+pub async fn checks_on(db: &mut Db, table: &Table, column: &str) -> Vec<String> {
+    let Some(rows) = limits_on(db, table, column).await else { return Vec::new() };
+    let mut found: Vec<String> = rows
+        .into_iter()
+        .filter(|row| row.first().cloned().flatten().as_deref() == Some("check"))
+        .filter_map(|row| row.get(1).cloned().flatten())
+        .flat_map(|text| check_clauses(&text))
+        .filter(|clause| clause.to_lowercase().contains(&column.to_lowercase()))
+        .map(|clause| clause.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    found.sort();
+    found.dedup();
+    found
 }
 
 /// The `CHECK (...)` clauses of a definition; a bare clause is itself.
@@ -430,6 +455,7 @@ mod tests {
             base_type: "text".into(),
             default: default.map(Into::into),
             generated: generated.into(),
+            not_null: false,
         }
     }
 

@@ -116,8 +116,8 @@ impl Expiry {
         filter: Option<&str>,
         before: DateTime<Utc>,
     ) -> Result<(String, Vec<Bind>)> {
-        let (mut sql, bind) =
-            dialect.time_bound(&dialect.ident(&self.column), self.time.repr, false, before.timestamp_micros(), 1);
+        let column = target.time_sql(dialect, &dialect.ident(&self.column), &self.time)?;
+        let (mut sql, bind) = dialect.time_bound(&column, self.time.repr, false, before.timestamp_micros(), 1);
         let mut binds: Vec<Bind> = bind.into_iter().collect();
         if let Some(in_progress) = target.tells_in_progress() {
             let (cond, more) = in_progress.sql(dialect, binds.len() + 1);

@@ -11,17 +11,62 @@ pub mod stuck;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 
-pub use crate::config::OnExpiredLease;
 use crate::config::{Config, KeyTableConfig};
+pub use crate::config::{Kind, OnExpiredLease};
 use crate::db::catalog::{self, Table};
 use crate::db::times::{self, TimeColumn};
 use crate::db::user_sql;
 use crate::db::{Bind, Db, Dialect, Placeholders};
 use crate::timeparse::{self, TimeUnitArg, TimeUnits};
 use stuck::StuckKey;
+
+impl Kind {
+    /// The kind a table's design tells, and what told it: a message id with
+    /// a consumer (an inbox), a dispatch or delivery time (an outbox), a job
+    /// state with attempts or a worker claim (jobs), a webhook's name; else
+    /// an HTTP key table.
+    pub fn detect(table: &Table) -> (Kind, String) {
+        let names: Vec<String> = table.columns.iter().map(|c| c.name.to_lowercase().replace('_', "")).collect();
+        let has = |wanted: &[&str]| names.iter().find(|n| wanted.contains(&n.as_str())).cloned();
+        let name = table.name.to_lowercase();
+        let original = |lower: &str| {
+            table
+                .columns
+                .iter()
+                .find(|c| c.name.to_lowercase().replace('_', "") == lower)
+                .map_or("", |c| c.name.as_str())
+        };
+        if let (Some(id), Some(consumer)) =
+            (has(&["messageid", "eventid"]), has(&["consumerid", "consumer", "group", "handler"]))
+        {
+            return (Kind::Inbox, format!("{} with {}", original(&id), original(&consumer)));
+        }
+        if name.contains("inbox") || name.contains("received") {
+            return (Kind::Inbox, format!("the table's name, {}", table.name));
+        }
+        if name.contains("outbox") || name.contains("published") {
+            return (Kind::Outbox, format!("the table's name, {}", table.name));
+        }
+        if let (Some(attempts), Some(state)) = (
+            has(&["attempt", "attempts", "retrycount", "retries", "attemptcount"]),
+            has(&["state", "status", "statusname"]),
+        ) {
+            return (Kind::Jobs, format!("{} with {}", original(&state), original(&attempts)));
+        }
+        if let Some(claim) = has(&["processid", "workerid", "claimedby", "lockedby"])
+            && (name.contains("job") || name.contains("execution") || name.contains("task"))
+        {
+            return (Kind::Jobs, format!("{} of a worker", original(&claim)));
+        }
+        if name.contains("webhook") {
+            return (Kind::Webhooks, format!("the table's name, {}", table.name));
+        }
+        (Kind::Http, "no message, job or webhook columns".to_string())
+    }
+}
 
 /// The mapping flags, flattened into every command that reads the key table.
 #[derive(Debug, Clone, Default, Args)]
@@ -65,6 +110,24 @@ pub struct MappingArgs {
     /// A lease-deadline column: a key in progress is stuck once this time has passed (plus --lease-grace)
     #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "COL")]
     pub lease_until_column: Option<String>,
+    /// A per-row lease length (whole seconds, or a PostgreSQL interval): a key in progress is stuck once its lock time (or heartbeat) plus this has passed, plus --lease-grace
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "COL")]
+    pub lease_length_column: Option<String>,
+    /// A heartbeat the worker refreshes while it holds the key: a key's age counts from it (else from its lock time)
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "COL")]
+    pub heartbeat_column: Option<String>,
+    /// A table of workers, each with a heartbeat: a key's age counts from the heartbeat of the worker holding it (a key whose worker is gone counts from its lock or creation time)
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "TABLE", requires = "holder_column")]
+    pub holder_table: Option<String>,
+    /// The key table's column naming the worker that holds the key (with --holder-table)
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "COL", requires = "holder_table")]
+    pub holder_column: Option<String>,
+    /// The worker table's own id, which --holder-column names [default: id]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "COL", requires = "holder_table")]
+    pub holder_key_column: Option<String>,
+    /// The worker table's heartbeat column [default: last_heartbeat_at]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "COL", requires = "holder_table")]
+    pub holder_heartbeat_column: Option<String>,
     /// How long past its lease deadline a key may still be running [default: 0s]
     #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub lease_grace: Option<Duration>,
@@ -83,6 +146,9 @@ pub struct MappingArgs {
     /// The expiry-time column [default: expires_at, when it exists]
     #[arg(help_heading = "Key table", long, value_name = "COL")]
     pub expires_at_column: Option<String>,
+    /// The zone zoneless time columns (timestamp without time zone, datetime) were written in: an IANA name such as Asia/Shanghai, or an offset such as +08:00 [default: UTC]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "ZONE", value_parser = timeparse::zone)]
+    pub time_zone: Option<timeparse::Zone>,
     /// Unit of integer time columns: s or ms for all, COL=s or COL=ms for one (repeatable) [default: the unit most of each column's values are plausible in]
     #[arg(help_heading = "Key table", long = "time-unit", value_name = "[COL=]UNIT", value_parser = timeparse::time_unit_arg)]
     pub time_units: Vec<TimeUnitArg>,
@@ -95,6 +161,28 @@ pub enum InProgress {
     Status { column: String, data_type: String, value: String },
     /// A raw SQL condition (`--in-progress-when`).
     When(String),
+}
+
+/// The workers' table as mapped: its name, the key table's column naming a
+/// key's worker, the worker's id and heartbeat columns.
+#[derive(Debug, Clone)]
+struct HolderNames {
+    table: String,
+    claim: String,
+    key: String,
+    heartbeat: String,
+}
+
+/// The workers' table, resolved: a key's worker is the row whose `key`
+/// equals the key's `claim`, alive while its `heartbeat` is recent.
+#[derive(Debug, Clone)]
+pub struct Holder {
+    pub table: Table,
+    pub claim: String,
+    pub key: String,
+    pub heartbeat: String,
+    /// The heartbeat column as read.
+    pub time: Option<TimeColumn>,
 }
 
 /// The status column and its values, when the table has one.
@@ -124,6 +212,12 @@ pub struct KeyTable {
     pub locked_at: Option<String>,
     /// A lease deadline: past it (plus the grace), a key in progress is stuck.
     pub lease_until: Option<String>,
+    /// A per-row lease length: the lock time (or heartbeat) plus it is the deadline.
+    pub lease_length: Option<String>,
+    /// A heartbeat the worker refreshes: a key's age counts from it.
+    pub heartbeat: Option<String>,
+    /// The workers' table whose heartbeat says a claim is alive.
+    pub holder: Option<Holder>,
     pub lease_grace: Duration,
     /// The last attempt: an abandoned key's age counts from it.
     pub last_run: Option<String>,
@@ -133,6 +227,10 @@ pub struct KeyTable {
     units: TimeUnits,
     /// The time columns read so far, each on its own.
     pub times: Vec<TimeColumn>,
+    /// A condition the keys a command works on must meet (`--where`), checked.
+    pub filter: Option<String>,
+    /// The zone zoneless time columns were written in.
+    pub zone: timeparse::Zone,
     missing: Missing,
 }
 
@@ -179,6 +277,10 @@ pub struct Mapping {
     no_in_progress: bool,
     locked_at: Option<String>,
     lease_until: Option<String>,
+    zone: timeparse::Zone,
+    lease_length: Option<String>,
+    heartbeat: Option<String>,
+    holder: Option<HolderNames>,
     lease_grace: Duration,
     last_run: Option<String>,
     on_expired_lease: OnExpiredLease,
@@ -254,6 +356,22 @@ impl MappingArgs {
             no_in_progress: self.no_in_progress || file.in_progress == Some(false),
             locked_at: pick(&self.locked_at_column, &file.locked_at_column),
             lease_until: pick(&self.lease_until_column, &file.lease_until_column),
+            lease_length: pick(&self.lease_length_column, &file.lease_length_column),
+            zone: match (&self.time_zone, &file.time_zone) {
+                (Some(zone), _) => zone.clone(),
+                (None, Some(text)) => {
+                    timeparse::zone(text).map_err(|e| anyhow::anyhow!("config key_table.time_zone: {e}"))?
+                }
+                (None, None) => timeparse::Zone::Utc,
+            },
+            heartbeat: pick(&self.heartbeat_column, &file.heartbeat_column),
+            holder: pick(&self.holder_table, &file.holder_table).map(|table| HolderNames {
+                table,
+                claim: pick(&self.holder_column, &file.holder_column).unwrap_or_default(),
+                key: pick(&self.holder_key_column, &file.holder_key_column).unwrap_or_else(|| "id".into()),
+                heartbeat: pick(&self.holder_heartbeat_column, &file.holder_heartbeat_column)
+                    .unwrap_or_else(|| "last_heartbeat_at".into()),
+            }),
             lease_grace,
             last_run: pick(&self.last_run_column, &file.last_run_column),
             on_expired_lease: self.on_expired_lease.or(file.on_expired_lease).unwrap_or_default(),
@@ -333,12 +451,31 @@ impl KeyTable {
             Some(name) => Some(named(&table, name, "--lease-until-column")?),
             None => None,
         };
+        let lease_length =
+            mapping.lease_length.as_ref().map(|n| named(&table, n, "--lease-length-column")).transpose()?;
+        let heartbeat = mapping.heartbeat.as_ref().map(|n| named(&table, n, "--heartbeat-column")).transpose()?;
+        let holder = match &mapping.holder {
+            Some(h) => {
+                let claim = named(&table, &h.claim, "--holder-column")?;
+                let workers = catalog::table(db, &h.table).await?;
+                let key = named(&workers, &h.key, "--holder-key-column")?;
+                let heartbeat = named(&workers, &h.heartbeat, "--holder-heartbeat-column")?;
+                Some(Holder { table: workers, claim, key, heartbeat, time: None })
+            }
+            None => None,
+        };
+        if lease_length.is_some() && locked_at.is_none() && heartbeat.is_none() {
+            bail!(
+                "--lease-length-column counts from the lock time: map it with --locked-at-column (or --heartbeat-column)"
+            );
+        }
         let last_run = optional(&table, mapping.last_run.clone(), "last_run_at", "--last-run-column")?;
         let created_at = optional(&table, mapping.created_at.clone(), "created_at", "--created-at-column")?;
         let expires_at = optional(&table, mapping.expires_at.clone(), "expires_at", "--expires-at-column")?;
         for column in mapping.units.columns() {
             named(&table, column, "--time-unit")?;
         }
+        db.driver().check_zone(db, &mapping.zone).await?;
         Ok(KeyTable {
             table,
             scope,
@@ -350,6 +487,9 @@ impl KeyTable {
             no_in_progress: mapping.no_in_progress,
             locked_at,
             lease_until,
+            lease_length,
+            heartbeat,
+            holder,
             lease_grace: mapping.lease_grace,
             last_run,
             on_expired_lease: mapping.on_expired_lease,
@@ -357,8 +497,17 @@ impl KeyTable {
             expires_at,
             units: mapping.units.clone(),
             times: Vec::new(),
+            filter: None,
+            zone: mapping.zone.clone(),
             missing: Missing { key: missing_key, in_progress: missing_in_progress },
         })
+    }
+
+    /// Narrows the keys a command works on to those matching `--where`,
+    /// read as one condition of the engine's grammar.
+    pub fn narrow(&mut self, engine: crate::db::Engine, filter: Option<&str>) -> Result<()> {
+        self.filter = filter.map(|f| user_sql::condition(engine, "--where", f)).transpose()?;
+        Ok(())
     }
 
     /// The key column, for the commands that need one.
@@ -407,8 +556,21 @@ impl KeyTable {
     /// Reads the columns a key's state is judged by: the lease deadline, the
     /// lock time, the last attempt and the creation time.
     pub async fn read_state_times(&mut self, db: &mut Db) -> Result<()> {
-        let names = [self.lease_until.clone(), self.locked_at.clone(), self.last_run.clone(), self.created_at.clone()];
-        self.read_times(db, &names).await
+        let names = [
+            self.lease_until.clone(),
+            self.locked_at.clone(),
+            self.heartbeat.clone(),
+            self.last_run.clone(),
+            self.created_at.clone(),
+        ];
+        self.read_times(db, &names).await?;
+        if let Some(holder) = &mut self.holder
+            && holder.time.is_none()
+        {
+            let column = holder.table.column(&holder.heartbeat)?;
+            holder.time = Some(times::read(db, &holder.table, column, self.units.of(&holder.heartbeat)).await?);
+        }
+        Ok(())
     }
 }
 
@@ -427,17 +589,60 @@ impl KeyTable {
     fn micros(&self, dialect: &Dialect, name: &Option<String>) -> Result<Option<String>> {
         let Some(name) = name else { return Ok(None) };
         match self.time(name) {
-            Some(t) => Ok(Some(dialect.epoch_micros(&dialect.ident(name), t.repr))),
+            Some(t) => Ok(Some(dialect.epoch_micros(&self.time_sql(dialect, &dialect.ident(name), t)?, t.repr))),
             None => bail!("time column {name:?} was not read"),
         }
+    }
+
+    /// A time column (as `expr`) read in UTC: a zoneless column written in
+    /// another zone (`--time-zone`) converted to it.
+    pub fn time_sql(&self, dialect: &Dialect, expr: &str, time: &TimeColumn) -> Result<String> {
+        if self.zone == timeparse::Zone::Utc || time.repr != (crate::db::TimeRepr::Native { with_zone: false }) {
+            return Ok(expr.to_string());
+        }
+        dialect.zoneless_to_utc(expr, &self.zone).with_context(|| {
+            format!(
+                "--time-zone {}: {} cannot convert zoneless times (its values carry no type to convert)",
+                self.zone,
+                dialect.name()
+            )
+        })
     }
 
     /// The times a key's state is judged by, as expressions in microseconds:
     /// its lease deadline, its lock time, and the time an abandoned key's age
     /// counts from (its last attempt, else its creation).
     pub fn state_times(&self, dialect: &Dialect) -> Result<StateTimes> {
-        let deadline = self.micros(dialect, &self.lease_until)?;
-        let lock = self.micros(dialect, &self.locked_at)?;
+        let own_lock = self.micros(dialect, &self.locked_at)?;
+        // The last sign of life: the worker's heartbeat (in the key row, or
+        // the holding worker's row), else the lock time.
+        let beat = match (&self.holder, self.micros(dialect, &self.heartbeat)?) {
+            (Some(holder), _) => {
+                let time = holder.time.as_ref().context("the workers' heartbeat was not read")?;
+                let column = self.time_sql(dialect, &format!("w.{}", dialect.ident(&holder.heartbeat)), time)?;
+                let beat = dialect.epoch_micros(&column, time.repr);
+                Some(format!(
+                    "(SELECT {beat} FROM {} w WHERE w.{} = {}.{})",
+                    holder.table.sql_name(dialect),
+                    dialect.ident(&holder.key),
+                    self.table.sql_name(dialect),
+                    dialect.ident(&holder.claim)
+                ))
+            }
+            (None, beat) => beat,
+        };
+        let lock = match (beat, own_lock) {
+            (Some(beat), Some(lock)) => Some(format!("COALESCE({beat}, {lock})")),
+            (beat, lock) => beat.or(lock),
+        };
+        let deadline = match (self.micros(dialect, &self.lease_until)?, &self.lease_length, &lock) {
+            (Some(deadline), _, _) => Some(deadline),
+            (None, Some(length), Some(lock)) => {
+                let column = self.table.column(length)?;
+                Some(format!("({lock} + {})", dialect.seconds_micros(&dialect.ident(length), &column.data_type)))
+            }
+            _ => None,
+        };
         // The last attempt, else (never run, or no such column) the creation.
         let base = match (self.micros(dialect, &self.last_run)?, self.micros(dialect, &self.created_at)?) {
             (Some(last_run), Some(created)) => Some(format!("COALESCE({last_run}, {created})")),
@@ -455,7 +660,7 @@ impl KeyTable {
 
     /// The columns a key's state is read from, as read.
     pub fn state_columns(&self) -> impl Iterator<Item = &TimeColumn> {
-        [&self.lease_until, &self.locked_at, &self.last_run, &self.created_at]
+        [&self.lease_until, &self.locked_at, &self.heartbeat, &self.last_run, &self.created_at]
             .into_iter()
             .flatten()
             .filter_map(|name| self.time(name))

@@ -3,7 +3,7 @@
 //! released: it is left for review. Every change is compare-and-set on what
 //! was read, one batch a transaction of a few statements.
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 use serde::Serialize;
 
@@ -26,8 +26,105 @@ pub struct Reaping {
     pub fail_code: i64,
     pub fail_body: String,
     pub on_error: OnError,
+    /// Nothing is kept: a dry run.
     pub dry_run: bool,
+    /// A dry run that applies each batch and rolls it back (`--dry-run=rollback`).
+    pub rollback: bool,
     pub verify: Option<VerifySql>,
+    /// What every change writes beside the status (`--set`), what a release
+    /// writes (`--release-set`) and what a failure writes (`--fail-set`).
+    pub set: Vec<Assignment>,
+    pub release_set: Vec<Assignment>,
+    pub fail_set: Vec<Assignment>,
+    /// A key whose attempts are used up is failed, not released.
+    pub attempts: Option<Attempts>,
+}
+
+impl Reaping {
+    /// Whether batches run their statements (and roll them back on a dry run).
+    pub fn applies(&self) -> bool {
+        !self.dry_run || self.rollback
+    }
+}
+
+/// The attempts rule: a key whose `column` has reached its maximum is
+/// failed, not released, as a job runner's own rescuer decides.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attempts {
+    pub column: String,
+    pub max: MaxAttempts,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum MaxAttempts {
+    Fixed(i64),
+    Column(String),
+}
+
+/// A column written beside the status: `COLUMN=VALUE`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assignment {
+    pub column: String,
+    pub value: SetValue,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetValue {
+    /// The time of the change, in the column's own representation.
+    Now,
+    Null,
+    Int(i64),
+    /// A decimal number, as written.
+    Number(String),
+    Text(String),
+    /// A column plus (or minus) a whole number: `attempts + 1`.
+    Add(String, i64),
+}
+
+/// Reads `COLUMN=VALUE`: VALUE is `now()`, `NULL`, a number, `'text'`, or
+/// `COLUMN + N` / `COLUMN - N`.
+pub fn parse_assignment(text: &str) -> Result<Assignment, String> {
+    let (column, value) = text.split_once('=').ok_or_else(|| format!("{text:?}: expected COLUMN=VALUE"))?;
+    let column = column.trim();
+    if column.is_empty() {
+        return Err(format!("{text:?}: the column is missing before ="));
+    }
+    let v = value.trim();
+    let lower = v.to_ascii_lowercase();
+    let value = if lower == "now()" || lower == "current_timestamp" {
+        SetValue::Now
+    } else if lower == "null" {
+        SetValue::Null
+    } else if let Ok(n) = v.parse::<i64>() {
+        SetValue::Int(n)
+    } else if v.parse::<f64>().is_ok_and(f64::is_finite) && !v.contains(['e', 'E']) {
+        SetValue::Number(v.to_string())
+    } else if v.len() >= 2 && v.starts_with('\'') && v.ends_with('\'') {
+        let inner = &v[1..v.len() - 1];
+        if inner.replace("''", "").contains('\'') {
+            return Err(format!("{text:?}: a quote inside 'text' is written twice ('')"));
+        }
+        SetValue::Text(inner.replace("''", "'"))
+    } else if let Some((name, n)) = v.split_once(['+', '-']).map(|(a, b)| (a.trim(), b.trim())) {
+        let sign = if v[name.len()..].trim_start().starts_with('-') { -1 } else { 1 };
+        match (name.is_empty(), n.parse::<i64>()) {
+            (false, Ok(n)) => SetValue::Add(name.to_string(), sign * n),
+            _ => return Err(format!("{text:?}: VALUE is now(), NULL, a number, 'text' or COLUMN + N")),
+        }
+    } else {
+        return Err(format!("{text:?}: VALUE is now(), NULL, a number, 'text' or COLUMN + N"));
+    };
+    Ok(Assignment { column: column.to_string(), value })
+}
+
+/// Reads `--max-attempts`: a number, or the column that holds each key's.
+pub fn parse_max_attempts(text: &str) -> Result<MaxAttempts, String> {
+    match text.trim().parse::<i64>() {
+        Ok(n) if n >= 1 => Ok(MaxAttempts::Fixed(n)),
+        Ok(_) => Err("--max-attempts must be 1 or more".to_string()),
+        Err(_) if !text.trim().is_empty() => Ok(MaxAttempts::Column(text.trim().to_string())),
+        Err(_) => Err("--max-attempts is a number or a column".to_string()),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -68,19 +165,37 @@ pub enum Resolution {
 }
 
 impl Resolution {
-    /// What a run with this action can report, so that a summary has the
-    /// same keys whatever happened.
-    pub fn possible(action: Action, dry_run: bool) -> Vec<Resolution> {
-        let done = match (action, dry_run) {
+    /// What a change made (or, on a dry run, would make) of a key.
+    pub fn of(change: Action, dry_run: bool) -> Resolution {
+        match (change, dry_run) {
             (Action::Release, false) => Resolution::Released,
             (Action::Fail, false) => Resolution::Failed,
             (Action::Delete, false) => Resolution::Deleted,
             (Action::Release, true) => Resolution::WouldRelease,
             (Action::Fail, true) => Resolution::WouldFail,
             (Action::Delete, true) => Resolution::WouldDelete,
-        };
-        let mut all =
-            vec![done, Resolution::NeedsReview, Resolution::SkippedChanged, Resolution::Unchanged, Resolution::Error];
+        }
+    }
+
+    /// The change it stands for: release, fail or delete.
+    pub fn change(self) -> Option<Action> {
+        match self {
+            Resolution::Released | Resolution::WouldRelease => Some(Action::Release),
+            Resolution::Failed | Resolution::WouldFail => Some(Action::Fail),
+            Resolution::Deleted | Resolution::WouldDelete => Some(Action::Delete),
+            _ => None,
+        }
+    }
+
+    /// What a run with this action can report, so that a summary has the
+    /// same keys whatever happened.
+    /// With the attempts rule, a release run fails some keys too.
+    pub fn possible(action: Action, dry_run: bool, fails_too: bool) -> Vec<Resolution> {
+        let mut all = vec![Resolution::of(action, dry_run)];
+        if fails_too && action == Action::Release {
+            all.push(Resolution::of(Action::Fail, dry_run));
+        }
+        all.extend([Resolution::NeedsReview, Resolution::SkippedChanged, Resolution::Unchanged, Resolution::Error]);
         if !dry_run {
             all.push(Resolution::SkippedLocked);
             all.push(Resolution::NoEffect);
@@ -109,7 +224,8 @@ impl Resolution {
 /// The statement a batch of keys is changed by, for the dry run: the first key's.
 pub fn describe(keys: &KeyTable, args: &Reaping, first: &StuckKey, dialect: Dialect) -> Result<String> {
     let mut params = Placeholders::new(dialect);
-    let sql = change_statement(keys, args, &[first], &mut params)?.unwrap_or_else(|| "nothing".to_string());
+    let sql =
+        change_statement(keys, args, args.action, &[first], &mut params)?.unwrap_or_else(|| "nothing".to_string());
     Ok(sql.lines().filter(|l| !l.trim_start().starts_with("--")).collect::<Vec<_>>().join(" "))
 }
 
@@ -118,18 +234,19 @@ pub fn describe(keys: &KeyTable, args: &Reaping, first: &StuckKey, dialect: Dial
 fn change_statement(
     keys: &KeyTable,
     args: &Reaping,
+    change: Action,
     which: &[&StuckKey],
     params: &mut Placeholders,
 ) -> Result<Option<String>> {
     let table = keys.table.sql_name(&params.dialect);
-    if args.action == Action::Delete {
+    if change == Action::Delete {
         let cond = keys.any_key(which, true, params)?;
         return Ok(Some(crate::db::fill(
             crate::db::dialect::query_file!(shared, "reap_delete.sql"),
             &[("table", &table), ("keys", &cond)],
         )));
     }
-    let Some(set) = assignments(keys, args, params)? else { return Ok(None) };
+    let Some(set) = change_set(keys, args, change, params)? else { return Ok(None) };
     let cond = keys.any_key(which, true, params)?;
     Ok(Some(crate::db::fill(
         crate::db::dialect::query_file!(shared, "reap_change.sql"),
@@ -146,8 +263,16 @@ const REFERENCE_STATUSES: [&str; 4] = ["in_progress", "succeeded", "failed_retry
 /// be in use in the table, have been named by flag or config file, or the
 /// table follow the reference schema's statuses.
 pub async fn check_status_value(db: &mut Db, keys: &KeyTable, args: &Reaping) -> Result<()> {
+    check_status_of(db, keys, args.action).await?;
+    if args.attempts.is_some() && args.action == Action::Release {
+        check_status_of(db, keys, Action::Fail).await?;
+    }
+    Ok(())
+}
+
+async fn check_status_of(db: &mut Db, keys: &KeyTable, change: Action) -> Result<()> {
     let Some(s) = &keys.statuses else { return Ok(()) };
-    let (value, given, flag) = match args.action {
+    let (value, given, flag) = match change {
         Action::Release => (&s.retryable, keys.values_given.retryable, "--retryable-value"),
         Action::Fail => (&s.permanent, keys.values_given.permanent, "--permanent-value"),
         Action::Delete => return Ok(()),
@@ -180,12 +305,157 @@ pub async fn check_status_value(db: &mut Db, keys: &KeyTable, args: &Reaping) ->
     )
 }
 
+/// The changes a run can make: its action, and failures where the attempts
+/// rule fails a key a release would free.
+fn changes(args: &Reaping) -> Vec<Action> {
+    match (args.action, &args.attempts) {
+        (Action::Release, Some(_)) => vec![Action::Release, Action::Fail],
+        (action, _) => vec![action],
+    }
+}
+
+/// The columns each change writes and whether it writes NULL there.
+fn written(keys: &KeyTable, args: &Reaping, change: Action) -> Vec<(String, bool)> {
+    let own = match change {
+        Action::Release => &args.release_set,
+        Action::Fail => &args.fail_set,
+        Action::Delete => return Vec::new(),
+    };
+    let mut out: Vec<(String, bool)> = Vec::new();
+    match &keys.statuses {
+        Some(s) => out.push((s.column.clone(), false)),
+        None if change == Action::Release => {
+            out.extend(keys.locked_at.iter().chain(&keys.lease_until).map(|c| (c.clone(), true)));
+        }
+        None => {}
+    }
+    out.extend(args.set.iter().chain(own).map(|a| (a.column.clone(), a.value == SetValue::Null)));
+    out
+}
+
+/// Refuses, before anything happens, a change the table cannot take: a
+/// column that is not there, NULL into a NOT NULL column, a column set
+/// twice, the key's own columns, the attempts rule on columns that are not
+/// there.
+pub fn check_assignments(keys: &KeyTable, args: &Reaping) -> Result<()> {
+    let identity: Vec<&String> = keys.scope.iter().chain(&keys.operation).collect();
+    for change in changes(args) {
+        let named = format!("{change:?}").to_lowercase();
+        let mut seen = std::collections::BTreeSet::new();
+        for (name, null) in written(keys, args, change) {
+            let column = keys.table.column(&name)?;
+            if !seen.insert(column.name.clone()) {
+                bail!(
+                    "a {named} would write {} twice: say it once (the status is set by its mapped value)",
+                    column.name
+                );
+            }
+            if identity.contains(&&column.name) || keys.key().is_ok_and(|k| k == column.name) {
+                bail!("--set cannot change {}: it names the key", column.name);
+            }
+            if null && column.not_null {
+                bail!(
+                    "a {named} would set {} to NULL, which the table declares NOT NULL: every key's change would fail; \
+                     say what this design writes there with --{}set {}=VALUE, or resolve the keys with --action delete",
+                    column.name,
+                    if change == Action::Release { "release-" } else { "fail-" },
+                    column.name
+                );
+            }
+        }
+    }
+    if let Some(a) = &args.attempts {
+        keys.table.column(&a.column)?;
+        if let MaxAttempts::Column(c) = &a.max {
+            keys.table.column(c)?;
+        }
+    }
+    Ok(())
+}
+
+/// The CHECK constraints on the columns a run writes, which a plain dry run
+/// does not judge (a rollback dry run and the real run do).
+pub async fn unjudged_checks(db: &mut Db, keys: &KeyTable, args: &Reaping) -> Vec<String> {
+    let mut columns: Vec<String> =
+        changes(args).into_iter().flat_map(|c| written(keys, args, c)).map(|(c, _)| c).collect();
+    columns.sort();
+    columns.dedup();
+    let mut found = Vec::new();
+    for column in columns {
+        for check in crate::db::catalog::checks_on(db, &keys.table, &column).await {
+            if !found.contains(&check) {
+                found.push(check);
+            }
+        }
+    }
+    found
+}
+
 /// The `SET` list of the action.
 pub fn assignments(keys: &KeyTable, args: &Reaping, params: &mut Placeholders) -> Result<Option<String>> {
+    change_set(keys, args, args.action, params)
+}
+
+/// The `SET` list of one change (a release, or a failure): the status and
+/// what the design stores with it, then `--set` and the change's own
+/// `--release-set` or `--fail-set`.
+fn change_set(keys: &KeyTable, args: &Reaping, change: Action, params: &mut Placeholders) -> Result<Option<String>> {
+    let own = match change {
+        Action::Release => &args.release_set,
+        Action::Fail => &args.fail_set,
+        Action::Delete => return Ok(None),
+    };
+    let extra: Vec<&Assignment> = args.set.iter().chain(own).collect();
+    let mut list: Vec<String> = status_set(keys, args, change, params)?.into_iter().collect();
+    for a in &extra {
+        list.push(format!("{} = {}", params.dialect.ident(&a.column), set_value(keys, a, params)?));
+    }
+    Ok((!list.is_empty()).then(|| list.join(", ")))
+}
+
+/// The value an assignment writes, as SQL.
+fn set_value(keys: &KeyTable, a: &Assignment, params: &mut Placeholders) -> Result<String> {
+    let dialect = params.dialect;
+    let column = keys.table.column(&a.column)?;
+    let typed = column.data_type.clone();
+    Ok(match &a.value {
+        SetValue::Null => "NULL".to_string(),
+        SetValue::Int(n) => params.push(Bind::Int(*n), &typed),
+        SetValue::Number(n) => params.push(Bind::Text(n.clone()), &typed),
+        SetValue::Text(t) => params.push(Bind::Text(t.clone()), &typed),
+        SetValue::Add(other, n) => {
+            let other = keys.table.column(other)?;
+            format!("{} + {}", dialect.ident(&other.name), params.push(Bind::Int(*n), ""))
+        }
+        SetValue::Now => {
+            let now = crate::timeparse::now().timestamp_micros();
+            let repr = keys.time(&column.name).map(|t| t.repr);
+            let bind = match repr {
+                Some(crate::db::TimeRepr::EpochSeconds) => Bind::Int(now.div_euclid(1_000_000)),
+                Some(crate::db::TimeRepr::EpochMillis) => Bind::Int(now.div_euclid(1_000)),
+                Some(_) => dialect.time_value(now),
+                None => bail!("--set {}=now(): {} was not read as a time column", column.name, column.name),
+            };
+            let value = params.push(bind, &typed);
+            match repr {
+                // A zoneless column written in another zone gets that zone's wall-clock time.
+                Some(crate::db::TimeRepr::Native { with_zone: false }) if keys.zone != crate::timeparse::Zone::Utc => {
+                    dialect.utc_to_zoneless(&value, &keys.zone).with_context(|| {
+                        format!("--time-zone {}: {} cannot convert zoneless times", keys.zone, dialect.name())
+                    })?
+                }
+                _ => value,
+            }
+        }
+    })
+}
+
+/// The status a change writes, and what the design stores with a failure.
+fn status_set(keys: &KeyTable, args: &Reaping, change: Action, params: &mut Placeholders) -> Result<Option<String>> {
     let dialect = params.dialect;
     let typed = |name: &str| keys.table.column(name).map(|c| c.data_type.clone()).unwrap_or_default();
     let has = |name: &str| keys.table.columns.iter().any(|c| c.name == name);
-    match (args.action, &keys.statuses) {
+    match (change, &keys.statuses) {
         (Action::Release, Some(s)) => Ok(Some(format!(
             "{} = {}",
             dialect.ident(&s.column),
@@ -238,13 +508,15 @@ pub async fn resolve_batch(
     args: &Reaping,
     batch: &[StuckKey],
 ) -> Result<Vec<(Resolution, Option<String>)>> {
-    let writing = !args.dry_run;
+    let writing = args.applies();
     if writing {
         db.begin_write().await?;
     }
     let result = resolve_locked(db, keys, args, batch).await;
     if writing {
         match &result {
+            // A rollback dry run: every change was applied, and is undone.
+            Ok(_) if args.dry_run => db.rollback().await,
             Ok(_) => {
                 if let Err(err) = db.commit().await {
                     db.rollback().await;
@@ -263,30 +535,50 @@ async fn resolve_locked(
     args: &Reaping,
     batch: &[StuckKey],
 ) -> Result<Vec<(Resolution, Option<String>)>> {
-    let mut outcomes = lock_batch(db, keys, args, batch).await?;
-    let to_change = judge(db, keys, args, batch, &mut outcomes).await?;
-    change_by_halves(db, keys, args, batch, to_change, &mut outcomes).await?;
+    let (mut outcomes, used_up) = lock_batch(db, keys, args, batch).await?;
+    let to_change = judge(db, keys, args, batch, &used_up, &mut outcomes).await?;
+    for change in [Action::Release, Action::Fail, Action::Delete] {
+        let part = to_change.iter().filter(|(_, c)| *c == change).map(|(i, _)| *i).collect();
+        change_by_halves(db, keys, args, batch, (part, change), &mut outcomes).await?;
+    }
     Ok(outcomes.into_iter().map(|o| o.unwrap_or((Resolution::SkippedChanged, None))).collect())
 }
 
 /// Each key's outcome, once known.
 type Outcomes = Vec<Option<(Resolution, Option<String>)>>;
 
+/// The condition true for a key whose attempts are used up.
+fn used_up_sql(attempts: &Attempts, dialect: &Dialect) -> String {
+    let max = match &attempts.max {
+        MaxAttempts::Fixed(n) => n.to_string(),
+        MaxAttempts::Column(c) => dialect.ident(c),
+    };
+    format!("{} >= {max}", dialect.ident(&attempts.column))
+}
+
 /// Locks the batch's keys still in progress for this transaction (passing
 /// over those a live transaction holds, where the engine can): the keys it
-/// could not lock get their outcome, skipped as held or as changed.
-async fn lock_batch(db: &mut Db, keys: &KeyTable, args: &Reaping, batch: &[StuckKey]) -> Result<Outcomes> {
+/// could not lock get their outcome, skipped as held or as changed. And the
+/// keys locked whose attempts are used up (the attempts rule).
+async fn lock_batch(
+    db: &mut Db,
+    keys: &KeyTable,
+    args: &Reaping,
+    batch: &[StuckKey],
+) -> Result<(Outcomes, std::collections::HashSet<super::Identity>)> {
     let dialect = db.dialect();
     let table = keys.table.sql_name(&dialect);
     let all: Vec<&StuckKey> = batch.iter().collect();
-    let skip_locked = if args.dry_run { None } else { dialect.skip_locked() };
+    let skip_locked = if args.applies() { dialect.skip_locked() } else { None };
+    let used_up =
+        args.attempts.as_ref().map(|a| format!(", CASE WHEN {} THEN '1' ELSE '0' END", used_up_sql(a, &dialect)));
     // The keys still in progress with the lock time read, locked for this transaction.
     let read_back = |lock: Option<&str>, params: &mut Placeholders, which: &[&StuckKey]| -> Result<String> {
         let cond = keys.any_key(which, true, params)?;
         Ok(crate::db::fill(
             crate::db::dialect::query_file!(shared, "reap_read_back.sql"),
             &[
-                ("select", &keys.identity_select(dialect)?),
+                ("select", &format!("{}{}", keys.identity_select(dialect)?, used_up.as_deref().unwrap_or(""))),
                 ("table", &table),
                 ("keys", &cond),
                 ("lock", lock.unwrap_or("")),
@@ -295,18 +587,31 @@ async fn lock_batch(db: &mut Db, keys: &KeyTable, args: &Reaping, batch: &[Stuck
     };
     let mut params = Placeholders::new(dialect);
     let sql = read_back(skip_locked, &mut params, &all)?;
-    let held: std::collections::HashSet<super::Identity> =
-        db.query_text(&sql, &params.binds).await?.into_iter().collect();
+    let mut held = std::collections::HashSet::new();
+    let mut spent = std::collections::HashSet::new();
+    for mut row in db.query_text(&sql, &params.binds).await? {
+        if used_up.is_some() && row.pop().flatten().as_deref() == Some("1") {
+            spent.insert(row.clone());
+        }
+        held.insert(row);
+    }
     let mut outcomes: Outcomes = vec![None; batch.len()];
     let missing: Vec<&StuckKey> = all.iter().copied().filter(|k| !held.contains(&KeyTable::identity(k))).collect();
     if missing.is_empty() {
-        return Ok(outcomes);
+        return Ok((outcomes, spent));
     }
     // Not locked: finished or locked anew since read, or held by a live transaction.
     let present: std::collections::HashSet<super::Identity> = if skip_locked.is_some() {
         let mut params = Placeholders::new(dialect);
         let sql = read_back(None, &mut params, &missing)?;
-        db.query_text(&sql, &params.binds).await?.into_iter().collect()
+        let rows = db.query_text(&sql, &params.binds).await?.into_iter();
+        rows.map(|mut row| {
+            if used_up.is_some() {
+                row.pop();
+            }
+            row
+        })
+        .collect()
     } else {
         Default::default()
     };
@@ -320,22 +625,24 @@ async fn lock_batch(db: &mut Db, keys: &KeyTable, args: &Reaping, batch: &[Stuck
             outcomes[i] = Some((outcome, None));
         }
     }
-    Ok(outcomes)
+    Ok((outcomes, spent))
 }
 
 /// What becomes of each locked key: held for review where `--verify-sql`
 /// finds its effect, left as it is where there is nothing to clear, said
-/// as what would happen on a dry run; the rest (their places in the batch)
-/// are to change.
+/// as what would happen on a plain dry run; the rest are to change (their
+/// places in the batch, and the change: a release whose key has used up
+/// its attempts is a failure).
 async fn judge(
     db: &mut Db,
     keys: &KeyTable,
     args: &Reaping,
     batch: &[StuckKey],
+    used_up: &std::collections::HashSet<super::Identity>,
     outcomes: &mut Outcomes,
-) -> Result<Vec<usize>> {
+) -> Result<Vec<(usize, Action)>> {
     let dialect = db.dialect();
-    let writing = !args.dry_run;
+    let writing = args.applies();
     let mut to_change = Vec::new();
     for (i, key) in batch.iter().enumerate() {
         if outcomes[i].is_some() {
@@ -370,17 +677,16 @@ async fn judge(
         let nothing = args.action == Action::Release
             && keys.statuses.is_none()
             && (key.state == State::Abandoned || assignments(keys, args, &mut Placeholders::new(dialect))?.is_none());
-        if nothing {
+        let change = match args.action {
+            Action::Release if used_up.contains(&KeyTable::identity(key)) => Action::Fail,
+            action => action,
+        };
+        if nothing && change == Action::Release {
             outcomes[i] = Some((Resolution::Unchanged, None));
         } else if writing {
-            to_change.push(i);
+            to_change.push((i, change));
         } else {
-            let would = match args.action {
-                Action::Release => Resolution::WouldRelease,
-                Action::Fail => Resolution::WouldFail,
-                Action::Delete => Resolution::WouldDelete,
-            };
-            outcomes[i] = Some((would, None));
+            outcomes[i] = Some((Resolution::of(change, true), None));
         }
     }
     Ok(to_change)
@@ -393,20 +699,17 @@ async fn change_by_halves(
     keys: &KeyTable,
     args: &Reaping,
     batch: &[StuckKey],
-    to_change: Vec<usize>,
+    (to_change, change): (Vec<usize>, Action),
     outcomes: &mut Outcomes,
 ) -> Result<()> {
     let dialect = db.dialect();
-    let done = match args.action {
-        Action::Release => Resolution::Released,
-        Action::Fail => Resolution::Failed,
-        Action::Delete => Resolution::Deleted,
-    };
+    // On a rollback dry run the change is applied, then undone with the batch.
+    let done = Resolution::of(change, args.dry_run);
     let mut halves = Halves::new(to_change);
     while let Some(part) = halves.next_part() {
         let which: Vec<&StuckKey> = part.iter().map(|&i| &batch[i]).collect();
         let mut params = Placeholders::new(dialect);
-        let Some(sql) = change_statement(keys, args, &which, &mut params)? else { continue };
+        let Some(sql) = change_statement(keys, args, change, &which, &mut params)? else { continue };
         db.savepoint().await?;
         let changed = db.execute(&sql, &params.binds).await;
         // A change that reached other than one row per key is undone, and halved.
@@ -441,4 +744,27 @@ async fn change_by_halves(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assignments_read_every_kind_of_value() {
+        let value = |text: &str| parse_assignment(text).map(|a| (a.column, a.value));
+        assert_eq!(value("finalized_at=now()"), Ok(("finalized_at".into(), SetValue::Now)));
+        assert_eq!(value("locked_by = NULL"), Ok(("locked_by".into(), SetValue::Null)));
+        assert_eq!(value("Retries=50"), Ok(("Retries".into(), SetValue::Int(50))));
+        assert_eq!(value("weight=0.5"), Ok(("weight".into(), SetValue::Number("0.5".into()))));
+        assert_eq!(value("note='it''s gone'"), Ok(("note".into(), SetValue::Text("it's gone".into()))));
+        assert_eq!(value("attempts=attempts + 1"), Ok(("attempts".into(), SetValue::Add("attempts".into(), 1))));
+        assert_eq!(value("left=left - 2"), Ok(("left".into(), SetValue::Add("left".into(), -2))));
+        for bad in ["nothing", "=1", "a=b", "a='x'y'", "a=attempts + x", "a=1e9"] {
+            assert!(parse_assignment(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse_max_attempts("25"), Ok(MaxAttempts::Fixed(25)));
+        assert_eq!(parse_max_attempts("max_attempts"), Ok(MaxAttempts::Column("max_attempts".into())));
+        assert!(parse_max_attempts("0").is_err());
+    }
 }

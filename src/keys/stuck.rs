@@ -147,6 +147,9 @@ pub struct StuckKey {
 pub struct Found {
     pub keys: Vec<StuckKey>,
     pub held: u64,
+    /// Keys in progress with no time to judge them by (every time column
+    /// the state is read from NULL, or not a time): left out, and said.
+    pub untimed: u64,
 }
 
 /// How held keys are told apart: by the rows' own markers (PostgreSQL),
@@ -157,6 +160,16 @@ pub enum Held<'a> {
     Ignore,
 }
 
+/// What keys in progress without a readable time are, in words.
+pub fn untimed_note(keys: &KeyTable, n: u64) -> String {
+    let columns: Vec<&str> = keys.state_columns().map(|t| t.name.as_str()).collect();
+    format!(
+        "{n} keys in progress have no time to judge them by ({} NULL, or not a time): they are left out; \
+         look at them by hand",
+        columns.join(", ")
+    )
+}
+
 /// Reads the stuck keys, oldest first.
 pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Held<'_>) -> Result<Found> {
     let dialect = db.dialect();
@@ -165,7 +178,9 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
     let micros = |d: Duration| i64::try_from(d.as_micros()).unwrap_or(i64::MAX);
     let (in_progress, binds) = keys.in_progress_sql(&dialect, 1)?;
     let mut params = Placeholders::after(dialect, binds);
-    let due = keys.past_limit_sql(&dialect, durations.shortest(), now, &mut params)?;
+    let mut due = keys.past_limit_sql(&dialect, durations.shortest(), now, &mut params)?;
+    let narrowed = keys.filter.as_ref().map(|f| format!(" AND {f}")).unwrap_or_default();
+    due.push_str(&narrowed);
     let detect = matches!(held, Held::Detect(_));
     let held_sql = match (detect, dialect.held_condition()) {
         (true, Some(condition)) => format!("CASE WHEN {condition} THEN 1 ELSE 0 END"),
@@ -236,6 +251,10 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
     {
         found = probe_held(probe, keys, found, lock).await?;
     }
+    let (in_progress, binds) = keys.in_progress_sql(&dialect, 1)?;
+    let untimed = format!("{in_progress} AND {} IS NULL{narrowed}", times.seen());
+    let table = keys.table.sql_name(&dialect);
+    found.untimed = super::expiry::count_matching(db, &table, &untimed, &binds, None).await?;
     Ok(found)
 }
 
@@ -282,7 +301,7 @@ async fn probe_held(probe: &mut Db, keys: &KeyTable, found: Found, lock: &str) -
     }
     let (keys_free, held): (Vec<StuckKey>, Vec<StuckKey>) =
         found.keys.into_iter().partition(|k| free.contains(&KeyTable::identity(k)));
-    Ok(Found { keys: keys_free, held: found.held + held.len() as u64 })
+    Ok(Found { keys: keys_free, held: found.held + held.len() as u64, untimed: found.untimed })
 }
 
 /// A note when `--max-duration` or the config file names operations that no

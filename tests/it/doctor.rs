@@ -162,10 +162,20 @@ fn a_weak_design_fails(db: &TestDb) {
     // client reference, so the constraint waits for a column to be added.
     let fix =
         doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == "creation:orders").unwrap()["fix"].clone();
+    // The SQL quotes every name by the engine's rules, so that it runs as printed.
+    let orders = match db.engine {
+        Engine::Postgres => "\"public\".\"orders\"".to_string(),
+        Engine::MySql => format!("`{}`.`orders`", db.name),
+        Engine::Sqlite => "\"orders\"".to_string(),
+    };
     assert_eq!(
         fix,
-        "add a column for the reference the client sends with each request, and a unique constraint on it with \
-         customer_id: ALTER TABLE orders ADD UNIQUE (customer_id, <the new column>)"
+        format!(
+            "add a column for the reference the client sends with each request, and a unique constraint on it with \
+             customer_id: CREATE UNIQUE INDEX {} ON {orders} ({}, <the new column>)",
+            db.ident("orders_customer_id_key"),
+            db.ident("customer_id")
+        )
     );
     db.exec(&format!("ALTER TABLE orders ADD COLUMN client_ref {}", db.ty("text")));
     let out = doctor(db, &["--table", "request_keys", "--succeeded-value", "done", "--creation-table", "orders"]);
@@ -174,9 +184,17 @@ fn a_weak_design_fails(db: &TestDb) {
         doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == "creation:orders").unwrap()["fix"].clone();
     assert_eq!(
         fix,
-        "add a unique constraint on what makes a request's row itself: ALTER TABLE orders ADD UNIQUE (customer_id, \
-         client_ref)"
+        format!(
+            "add a unique constraint on what makes a request's row itself: CREATE UNIQUE INDEX {} ON {orders} ({}, {})",
+            db.ident("orders_customer_id_client_ref_key"),
+            db.ident("customer_id"),
+            db.ident("client_ref")
+        )
     );
+    // And it does: run as printed, the check passes.
+    db.exec(fix.as_str().unwrap().split_once(": ").unwrap().1);
+    let out = doctor(db, &["--table", "request_keys", "--succeeded-value", "done", "--creation-table", "orders"]);
+    assert_eq!(result(&results(&out), "creation:orders"), "pass");
     // With the stuck key gone and the failure values mapped, fewer findings remain.
     db.exec("DELETE FROM request_keys WHERE status = 'in_progress'");
     let out = doctor(

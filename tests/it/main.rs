@@ -15,6 +15,7 @@ mod expire;
 mod faults;
 mod fleet;
 mod guards;
+mod libraries;
 mod man;
 mod output;
 mod pacing;

@@ -19,6 +19,7 @@ use super::pace::{PurgePosition, Replica};
 use super::partitions::Partition;
 use super::session::Target;
 use super::{Access, Bind, Ctx, Db, Subject, Writer};
+use crate::timeparse::Zone;
 use crate::window::RowId;
 
 mod mysql;
@@ -343,6 +344,12 @@ pub trait Driver: Sync {
     /// epoch; NULL where an epoch value is not a plausible time in its unit.
     fn epoch_micros(&self, col: &str, repr: TimeRepr) -> String;
 
+    /// A length of time in a column (whole seconds, or an interval where the
+    /// engine has them) as microseconds.
+    fn seconds_micros(&self, col: &str, _data_type: &str) -> String {
+        format!("CAST({col} AS INTEGER) * 1000000")
+    }
+
     /// The operator of integer division.
     fn int_div(&self) -> &'static str {
         "/"
@@ -362,6 +369,35 @@ pub trait Driver: Sync {
     /// (PostgreSQL's scans stream through COPY, which takes no bound values).
     fn writes_time_bounds_in(&self) -> bool {
         false
+    }
+
+    /// An instant as a value to write into a native time column (in UTC,
+    /// the session's zone).
+    fn time_value(&self, t_us: i64) -> Bind {
+        Bind::Text(crate::timeparse::from_micros(t_us).format("%Y-%m-%d %H:%M:%S%.6f").to_string())
+    }
+
+    /// A zoneless time written in `zone`, as the same instant's zoneless UTC
+    /// time; `None` where the engine cannot convert it.
+    fn zoneless_to_utc(&self, _expr: &str, _zone: &Zone) -> Option<String> {
+        None
+    }
+
+    /// Refuses a zone the server cannot convert by.
+    fn check_zone<'a>(&'a self, _db: &'a mut Db, zone: &'a Zone) -> Ask<'a, Result<()>> {
+        Box::pin(async move {
+            match zone {
+                Zone::Utc => Ok(()),
+                _ => {
+                    bail!("--time-zone {zone}: {} keeps no zone with its times, and idemctl converts none", self.name())
+                }
+            }
+        })
+    }
+
+    /// A zoneless UTC time as the wall-clock time of `zone`, for writing.
+    fn utc_to_zoneless(&self, _expr: &str, _zone: &Zone) -> Option<String> {
+        None
     }
 
     /// `sql` as the engine's own client runs it.

@@ -17,6 +17,7 @@ use crate::db::errors::Kind;
 use crate::db::pace::{PurgePosition, Replica, parse_purge_position};
 use crate::db::session::{self, Registration, Target};
 use crate::db::{Access, Bind, Conn, Ctx, Db, Subject, Writer};
+use crate::timeparse::Zone;
 
 pub struct MySql;
 
@@ -308,6 +309,39 @@ impl Driver for MySql {
             TimeRepr::Native { .. } => format!("TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', {col})"),
             TimeRepr::SqliteDynamic { .. } => unreachable!("SQLite representation on mysql"),
         }
+    }
+
+    fn seconds_micros(&self, col: &str, _data_type: &str) -> String {
+        format!("CAST({col} AS SIGNED) * 1000000")
+    }
+
+    /// CONVERT_TZ: a named zone needs the server's time zone tables.
+    fn zoneless_to_utc(&self, expr: &str, zone: &Zone) -> Option<String> {
+        Some(match zone {
+            Zone::Utc => expr.to_string(),
+            zone => format!("CONVERT_TZ({expr}, {}, '+00:00')", self.literal(&zone.to_string())),
+        })
+    }
+
+    fn check_zone<'a>(&'a self, db: &'a mut Db, zone: &'a Zone) -> Ask<'a, Result<()>> {
+        Box::pin(async move {
+            let Zone::Named(name) = zone else { return Ok(()) };
+            let sql = "SELECT CONVERT_TZ('2026-01-01 00:00:00', ?, '+00:00')";
+            match db.query_value(sql, &[Bind::Text(name.clone())]).await? {
+                Some(_) => Ok(()),
+                None => bail!(
+                    "--time-zone {name}: the server cannot convert by it (an unknown name, or its time zone tables \
+                     are not loaded: mysql_tzinfo_to_sql loads them); give the zone as an offset such as +08:00"
+                ),
+            }
+        })
+    }
+
+    fn utc_to_zoneless(&self, expr: &str, zone: &Zone) -> Option<String> {
+        Some(match zone {
+            Zone::Utc => expr.to_string(),
+            zone => format!("CONVERT_TZ({expr}, '+00:00', {})", self.literal(&zone.to_string())),
+        })
     }
 
     fn int_div(&self) -> &'static str {

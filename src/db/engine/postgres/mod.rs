@@ -17,6 +17,7 @@ use crate::db::errors::Kind;
 use crate::db::pace::{Replica, lsn};
 use crate::db::session::{self, Registration, Target};
 use crate::db::{Access, Bind, Conn, Ctx, Db, Subject, Writer};
+use crate::timeparse::Zone;
 use crate::window::RowId;
 
 pub(in crate::db) mod copy;
@@ -266,6 +267,13 @@ impl Driver for Postgres {
         }
     }
 
+    fn seconds_micros(&self, col: &str, data_type: &str) -> String {
+        match data_type.starts_with("interval") {
+            true => format!("round(date_part('epoch', {col}) * 1000000)::int8"),
+            false => format!("({col})::int8 * 1000000"),
+        }
+    }
+
     fn epoch_bucket(&self, col: &str, repr: TimeRepr, seconds: i64) -> String {
         match repr {
             TimeRepr::Native { .. } => format!("floor(date_part('epoch', {col}) / {seconds})::int8"),
@@ -281,6 +289,42 @@ impl Driver for Postgres {
             }
             _ => (format!("{col} {op} CAST({p} AS timestamptz)"), t),
         }
+    }
+
+    fn time_value(&self, t_us: i64) -> Bind {
+        Bind::Text(crate::timeparse::rfc3339(crate::timeparse::from_micros(t_us)))
+    }
+
+    fn zoneless_to_utc(&self, expr: &str, zone: &Zone) -> Option<String> {
+        Some(match zone {
+            Zone::Utc => expr.to_string(),
+            Zone::Named(name) => format!("(({expr}) AT TIME ZONE {} AT TIME ZONE 'UTC')", self.literal(name)),
+            Zone::Offset(minutes) => format!("(({expr}) - INTERVAL '{minutes} minutes')"),
+        })
+    }
+
+    fn check_zone<'a>(&'a self, db: &'a mut Db, zone: &'a Zone) -> Ask<'a, Result<()>> {
+        Box::pin(async move {
+            let Zone::Named(name) = zone else { return Ok(()) };
+            let known = db
+                .query_value(
+                    "SELECT count(*) FROM pg_catalog.pg_timezone_names WHERE name = $1",
+                    &[Bind::Text(name.clone())],
+                )
+                .await?;
+            match known.as_deref() {
+                Some("0") => bail!("--time-zone {name}: the server knows no such zone (pg_timezone_names)"),
+                _ => Ok(()),
+            }
+        })
+    }
+
+    fn utc_to_zoneless(&self, expr: &str, zone: &Zone) -> Option<String> {
+        Some(match zone {
+            Zone::Utc => expr.to_string(),
+            Zone::Named(name) => format!("(({expr}) AT TIME ZONE 'UTC' AT TIME ZONE {})", self.literal(name)),
+            Zone::Offset(minutes) => format!("(({expr}) + INTERVAL '{minutes} minutes')"),
+        })
     }
 
     fn writes_time_bounds_in(&self) -> bool {

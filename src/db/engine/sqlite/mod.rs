@@ -159,6 +159,11 @@ impl Driver for Sqlite {
         (format!("({}) {op} {p}", self.epoch_micros(col, repr)), Bind::Int(t_us))
     }
 
+    /// SQLite's own text form of a time (`datetime()`'s), to the millisecond.
+    fn time_value(&self, t_us: i64) -> Bind {
+        Bind::Text(crate::timeparse::from_micros(t_us).format("%Y-%m-%d %H:%M:%S%.3f").to_string())
+    }
+
     /// `idemctl_us(col, millis)` (a function of idemctl's connections)
     /// spelled in built-in SQL, for the sqlite3 shell: integers as epoch
     /// numbers, reals as Julian days, text through `julianday`, to the

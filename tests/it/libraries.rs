@@ -1,0 +1,902 @@
+//! Tables beyond HTTP, each built as a widely used library builds it (its
+//! migration's DDL) and filled as its code fills it, with jobs or messages
+//! in every state its own rescuer and cleaner tell apart: River's
+//! `river_job`, pg-boss's partitioned `job`, DotNetCore.CAP's received
+//! table (local times), MassTransit's `InboxState`, Solid Queue's claimed
+//! executions with their workers' heartbeats, spatie/laravel-webhook-client's
+//! `webhook_calls`. Each test checks that stuck lists exactly what the
+//! library's rescuer would pick, that reap does what the rescuer does (or
+//! refuses with exit 2, changing nothing), that expire deletes exactly what
+//! the library's cleanup deletes, and that doctor says only what is true of
+//! the design. Every dry run is followed by the real run on a copy, and the
+//! outcomes compared.
+
+use std::collections::BTreeMap;
+
+use crate::common::{Engine, Run, TestDb, run};
+
+fn idemctl(db: &TestDb, args: &[&str]) -> Run {
+    run(db.idemctl(args))
+}
+
+fn pg() -> Option<TestDb> {
+    TestDb::new(Engine::Postgres)
+}
+
+/// The keys a `stuck` run lists, in its order.
+fn stuck_keys(db: &TestDb, mapping: &[&str]) -> (Vec<String>, serde_json::Value) {
+    let out = idemctl(db, &[&["stuck", "--format", "json"][..], mapping].concat());
+    assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
+    let doc = out.json();
+    let keys = doc["keys"].as_array().unwrap().iter().map(|k| k["key"].as_str().unwrap().to_string()).collect();
+    (keys, doc)
+}
+
+/// Each key's outcome in a reap run, and the run's exit code.
+fn reap(db: &TestDb, args: &[&str]) -> (BTreeMap<String, String>, Run) {
+    let out = idemctl(db, &[&["reap", "--format", "json"][..], args].concat());
+    let outcomes = match out.code {
+        2 => BTreeMap::new(),
+        _ => out.json()["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| (k["key"].as_str().unwrap().to_string(), k["outcome"].as_str().unwrap().to_string()))
+            .collect(),
+    };
+    (outcomes, out)
+}
+
+/// A dry run's outcome as the real run's: `would-release` is `released`.
+fn as_done(outcome: &str) -> String {
+    match outcome {
+        "would-release" => "released".to_string(),
+        "would-fail" => "failed".to_string(),
+        "would-delete" => "deleted".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Runs reap's plain dry run and rollback dry run on `dry` and the real run
+/// on `real` (a copy, built by the same fixture), and checks that what each
+/// dry run promised is what the real run did, and that no dry run changed
+/// a row. Returns the real run's outcomes.
+fn dry_then_real(dry: &TestDb, real: &TestDb, table: &str, args: &[&str]) -> (BTreeMap<String, String>, Run) {
+    let before = dump(dry, table);
+    let (plain, plain_run) = reap(dry, &[&["--dry-run"][..], args].concat());
+    let (rollback, rollback_run) = reap(dry, &[&["--dry-run=rollback"][..], args].concat());
+    assert_eq!(dump(dry, table), before, "a dry run changed {table}");
+    let (done, run) = reap(real, args);
+    let promised = |o: &BTreeMap<String, String>| -> BTreeMap<String, String> {
+        o.iter().map(|(k, v)| (k.clone(), as_done(v))).collect()
+    };
+    assert_eq!(promised(&rollback), done, "the rollback dry run promised otherwise: {}", rollback_run.stderr);
+    if run.code != 2 && done.values().all(|o| o != "error") {
+        assert_eq!(promised(&plain), done, "the plain dry run promised otherwise: {}", plain_run.stderr);
+    }
+    (done, run)
+}
+
+/// Every row of a table as text, in a stable order.
+fn dump(db: &TestDb, table: &str) -> Vec<Option<String>> {
+    let row = match db.engine {
+        Engine::Postgres => format!("SELECT CAST(t AS text) FROM {table} t ORDER BY 1"),
+        _ => unreachable!("dumped on PostgreSQL only"),
+    };
+    db.column(&row)
+}
+
+fn ids(db: &TestDb, sql: &str) -> Vec<String> {
+    db.column(sql).into_iter().flatten().collect()
+}
+
+/// An expression as text on the engine.
+fn text(db: &TestDb, expr: &str) -> String {
+    match db.engine {
+        Engine::Postgres => format!("CAST({expr} AS text)"),
+        _ => format!("CAST({expr} AS CHAR)"),
+    }
+}
+
+// ---- River (riverqueue/river, riverdriver/riverpgxv5/migration/main 002-007) ----
+
+const RIVER_DDL: &str = "
+    CREATE TYPE river_job_state AS ENUM ('available', 'cancelled', 'completed', 'discarded', 'pending', 'retryable',
+        'running', 'scheduled');
+    CREATE TABLE river_job (
+        id bigserial PRIMARY KEY,
+        state river_job_state NOT NULL DEFAULT 'available',
+        attempt smallint NOT NULL DEFAULT 0,
+        max_attempts smallint NOT NULL DEFAULT 25,
+        attempted_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        finalized_at timestamptz,
+        scheduled_at timestamptz NOT NULL DEFAULT now(),
+        priority smallint NOT NULL DEFAULT 1,
+        args jsonb NOT NULL DEFAULT '{}',
+        attempted_by text[],
+        errors jsonb[],
+        kind text NOT NULL,
+        metadata jsonb NOT NULL DEFAULT '{}',
+        queue text NOT NULL DEFAULT 'default',
+        tags varchar(255)[] NOT NULL DEFAULT '{}',
+        unique_key bytea,
+        unique_states bit(8),
+        CONSTRAINT finalized_or_finalized_at_null CHECK (
+            (finalized_at IS NULL AND state NOT IN ('cancelled', 'completed', 'discarded'))
+            OR (finalized_at IS NOT NULL AND state IN ('cancelled', 'completed', 'discarded'))),
+        CONSTRAINT max_attempts_is_positive CHECK (max_attempts > 0),
+        CONSTRAINT priority_in_range CHECK (priority >= 1 AND priority <= 4),
+        CONSTRAINT queue_length CHECK (char_length(queue) > 0 AND char_length(queue) < 128),
+        CONSTRAINT kind_length CHECK (char_length(kind) > 0 AND char_length(kind) < 128));
+    CREATE INDEX river_job_kind ON river_job USING btree (kind);
+    CREATE INDEX river_job_state_and_finalized_at_index ON river_job USING btree (state, finalized_at)
+        WHERE finalized_at IS NOT NULL;
+    CREATE INDEX river_job_prioritized_fetching_index ON river_job USING btree (state, queue, priority, scheduled_at, id);
+    CREATE UNIQUE INDEX river_job_unique_idx ON river_job (unique_key)
+        WHERE unique_key IS NOT NULL AND unique_states IS NOT NULL;";
+
+/// River's jobs, as its client and workers leave them: a claim sets state
+/// running, attempt + 1 and attempted_at; completion sets finalized_at.
+/// Ids: 1 running 2 h (attempt 1 of 25), 2 running 3 h on its last attempt
+/// (25 of 25), 3 running 10 min, 4 completed 2 days ago, 5 completed an hour
+/// ago, 6 discarded 8 days ago, 7 discarded 3 days ago, 8 available.
+fn river(db: &TestDb) {
+    db.exec(RIVER_DDL);
+    db.exec(
+        "INSERT INTO river_job (id, state, attempt, max_attempts, attempted_at, created_at, finalized_at, kind) VALUES
+         (1, 'running', 1, 25, now() - interval '2 hours', now() - interval '2 hours', NULL, 'email'),
+         (2, 'running', 25, 25, now() - interval '3 hours', now() - interval '3 days', NULL, 'email'),
+         (3, 'running', 1, 25, now() - interval '10 minutes', now() - interval '10 minutes', NULL, 'email'),
+         (4, 'completed', 1, 25, now() - interval '2 days', now() - interval '2 days', now() - interval '2 days', 'email'),
+         (5, 'completed', 1, 25, now() - interval '1 hour', now() - interval '1 hour', now() - interval '1 hour', 'email'),
+         (6, 'discarded', 25, 25, now() - interval '8 days', now() - interval '9 days', now() - interval '8 days', 'email'),
+         (7, 'discarded', 25, 25, now() - interval '3 days', now() - interval '4 days', now() - interval '3 days', 'email'),
+         (8, 'available', 0, 25, NULL, now(), NULL, 'email')",
+    );
+}
+
+/// River's rescuer (internal/maintenance/job_rescuer.go): running jobs
+/// attempted more than RescueAfter (1 h) ago; retryable while attempt <
+/// max_attempts (scheduled again), else discarded with finalized_at.
+const RIVER: [&str; 18] = [
+    "--table",
+    "river_job",
+    "--key-column",
+    "id",
+    "--status-column",
+    "state",
+    "--in-progress-value",
+    "running",
+    "--succeeded-value",
+    "completed",
+    "--retryable-value",
+    "retryable",
+    "--permanent-value",
+    "discarded",
+    "--locked-at-column",
+    "attempted_at",
+    "--max-duration",
+    "1h",
+];
+
+/// River's attempts rule, for reap.
+const RIVER_ATTEMPTS: [&str; 4] = ["--attempts-column", "attempt", "--max-attempts", "max_attempts"];
+
+#[test]
+fn river_stuck_lists_what_its_rescuer_picks() {
+    let Some(db) = pg() else { return };
+    river(&db);
+    let (keys, doc) = stuck_keys(&db, &RIVER);
+    assert_eq!(keys, ["2", "1"], "{doc}");
+    assert_eq!(doc["untimed"], 0);
+}
+
+#[test]
+fn river_reap_does_what_its_rescuer_does() {
+    let (Some(dry), Some(real)) = (pg(), pg()) else { return };
+    river(&dry);
+    river(&real);
+    let args: Vec<&str> =
+        [&RIVER[..], &RIVER_ATTEMPTS, &["--release-set", "scheduled_at=now()", "--fail-set", "finalized_at=now()"]]
+            .concat();
+    let (done, run) = dry_then_real(&dry, &real, "river_job", &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(done, BTreeMap::from([("1".into(), "released".into()), ("2".into(), "failed".into())]));
+    let states = ids(
+        &real,
+        "SELECT id || ':' || state || ':' || (finalized_at IS NOT NULL) || ':' || attempt FROM river_job ORDER BY id",
+    );
+    assert_eq!(
+        states,
+        [
+            "1:retryable:false:1",
+            "2:discarded:true:25",
+            "3:running:false:1",
+            "4:completed:true:1",
+            "5:completed:true:1",
+            "6:discarded:true:25",
+            "7:discarded:true:25",
+            "8:available:false:0"
+        ]
+    );
+    // The retried job runs again now, as the rescuer schedules it.
+    let due = ids(&real, "SELECT id::text FROM river_job WHERE id = 1 AND scheduled_at > now() - interval '1 minute'");
+    assert_eq!(due, ["1"]);
+}
+
+/// Without a finalised time, River's CHECK refuses the discard: the rollback
+/// dry run says so for the key (as the real run does), and the plain dry run
+/// names the constraint it cannot judge.
+#[test]
+fn river_discard_without_finalized_at_is_refused_alike_by_dry_run_and_run() {
+    let (Some(dry), Some(real)) = (pg(), pg()) else { return };
+    river(&dry);
+    river(&real);
+    let args: Vec<&str> = [&RIVER[..], &RIVER_ATTEMPTS, &["--release-set", "scheduled_at=now()"]].concat();
+    let (plain, plain_run) = reap(&dry, &[&["--dry-run"][..], &args].concat());
+    assert_eq!(plain.get("2").map(String::as_str), Some("would-fail"));
+    assert!(plain_run.stderr.contains("finalized_at"), "{}", plain_run.stderr);
+    assert!(plain_run.stderr.contains("--dry-run=rollback"), "{}", plain_run.stderr);
+    let (done, _) = dry_then_real(&dry, &real, "river_job", &args);
+    assert_eq!(done, BTreeMap::from([("1".into(), "released".into()), ("2".into(), "error".into())]));
+    assert_eq!(ids(&real, "SELECT state::text FROM river_job WHERE id = 2"), ["running"]);
+}
+
+/// River's cleaner (job_cleaner.go): completed and cancelled jobs finalized
+/// over 24 h ago, discarded ones over 7 days ago.
+#[test]
+fn river_expire_deletes_what_its_cleaner_deletes() {
+    let Some(db) = pg() else { return };
+    river(&db);
+    let base = ["expire", "--table", "river_job", "--created-at-column", "finalized_at", "--format", "json"];
+    let out =
+        idemctl(&db, &[&base[..], &["--older-than", "24h", "--where", "state IN ('completed', 'cancelled')"]].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = idemctl(&db, &[&base[..], &["--older-than", "7d", "--where", "state = 'discarded'"]].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(ids(&db, "SELECT id::text FROM river_job ORDER BY id"), ["1", "2", "3", "5", "7", "8"]);
+}
+
+#[test]
+fn river_doctor_speaks_of_jobs() {
+    let Some(db) = pg() else { return };
+    river(&db);
+    let mapping: Vec<&str> = RIVER[..16].iter().map(|a| if *a == "id" { "unique_key" } else { a }).collect();
+    let out = idemctl(&db, &[&["doctor", "--format", "json"][..], &mapping].concat());
+    assert_ne!(out.code, 2, "{}", out.stderr);
+    let doc = out.json();
+    assert_eq!(doc["kind"], "jobs", "{doc}");
+    let check =
+        |name: &str| doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == name).cloned().unwrap_or_default();
+    assert_eq!(check("response")["result"], "pass", "{doc}");
+    assert_eq!(check("fingerprint")["result"], "pass", "{doc}");
+    assert_eq!(check("uniqueness")["result"], "pass", "{doc}");
+    assert!(check("uniqueness")["reason"].as_str().unwrap().contains("river_job_unique_idx"), "{doc}");
+}
+
+// ---- pg-boss (timgit/pg-boss 10.0.0, src/plans.js) ----
+
+/// pg-boss's job table, partitioned by queue name (each queue a partition
+/// created by create_queue()), as fetchNextJob claims its rows: state
+/// active, started_on now. Jobs (by singleton key; ids boss_id(1) to 8): a1 active 20 min with the default 15 min
+/// expiry (retry 0 of 2), a2 active 25 min on its last retry (2 of 2), a3
+/// active 20 min with a 1 h expiry, a4 active 5 min; c1 completed 13 h ago,
+/// c2 completed 1 h ago, f1 failed 13 h ago, r1 created with keep_until
+/// past.
+fn pg_boss(db: &TestDb) {
+    db.exec(
+        "CREATE TYPE job_state AS ENUM ('created', 'retry', 'active', 'completed', 'cancelled', 'failed');
+         CREATE TABLE job (
+            id uuid NOT NULL DEFAULT gen_random_uuid(),
+            name text NOT NULL,
+            priority integer NOT NULL DEFAULT (0),
+            data jsonb,
+            state job_state NOT NULL DEFAULT ('created'),
+            retry_limit integer NOT NULL DEFAULT (0),
+            retry_count integer NOT NULL DEFAULT (0),
+            retry_delay integer NOT NULL DEFAULT (0),
+            retry_backoff boolean NOT NULL DEFAULT false,
+            start_after timestamp with time zone NOT NULL DEFAULT now(),
+            started_on timestamp with time zone,
+            singleton_key text,
+            singleton_on timestamp without time zone,
+            expire_in interval NOT NULL DEFAULT interval '15 minutes',
+            created_on timestamp with time zone NOT NULL DEFAULT now(),
+            completed_on timestamp with time zone,
+            keep_until timestamp with time zone NOT NULL DEFAULT now() + interval '14 days',
+            output jsonb,
+            dead_letter text,
+            policy text
+         ) PARTITION BY LIST (name);
+         CREATE TABLE j_email (LIKE job INCLUDING DEFAULTS);
+         ALTER TABLE j_email ADD PRIMARY KEY (name, id);
+         ALTER TABLE j_email ADD CONSTRAINT cjc CHECK (name = 'email');
+         ALTER TABLE job ATTACH PARTITION j_email FOR VALUES IN ('email');
+         CREATE TABLE j_sms (LIKE job INCLUDING DEFAULTS);
+         ALTER TABLE j_sms ADD PRIMARY KEY (name, id);
+         ALTER TABLE j_sms ADD CONSTRAINT cjc CHECK (name = 'sms');
+         ALTER TABLE job ATTACH PARTITION j_sms FOR VALUES IN ('sms');",
+    );
+    let uuid = |n: u32| format!("'{}'", boss_id(n));
+    db.exec(&format!(
+        "INSERT INTO job (id, name, state, retry_limit, retry_count, started_on, expire_in, created_on, completed_on,
+            keep_until, singleton_key) VALUES
+         ({}, 'email', 'active', 2, 0, now() - interval '20 minutes', interval '15 minutes', now() - interval '1 hour', NULL, now() + interval '14 days', 'a1'),
+         ({}, 'sms', 'active', 2, 2, now() - interval '25 minutes', interval '15 minutes', now() - interval '1 hour', NULL, now() + interval '14 days', 'a2'),
+         ({}, 'email', 'active', 2, 0, now() - interval '20 minutes', interval '1 hour', now() - interval '1 hour', NULL, now() + interval '14 days', 'a3'),
+         ({}, 'sms', 'active', 2, 0, now() - interval '5 minutes', interval '15 minutes', now() - interval '1 hour', NULL, now() + interval '14 days', 'a4'),
+         ({}, 'email', 'completed', 2, 0, now() - interval '14 hours', interval '15 minutes', now() - interval '14 hours', now() - interval '13 hours', now() + interval '14 days', 'c1'),
+         ({}, 'email', 'completed', 2, 0, now() - interval '2 hours', interval '15 minutes', now() - interval '2 hours', now() - interval '1 hour', now() + interval '14 days', 'c2'),
+         ({}, 'sms', 'failed', 2, 2, now() - interval '14 hours', interval '15 minutes', now() - interval '14 hours', now() - interval '13 hours', now() + interval '14 days', 'f1'),
+         ({}, 'sms', 'created', 2, 0, NULL, interval '15 minutes', now() - interval '15 days', NULL, now() - interval '1 day', 'r1')",
+        uuid(1),
+        uuid(2),
+        uuid(3),
+        uuid(4),
+        uuid(5),
+        uuid(6),
+        uuid(7),
+        uuid(8)
+    ));
+}
+
+/// The id of pg-boss fixture job `n` (a1 is 1, a2 is 2, ...).
+fn boss_id(n: u32) -> String {
+    format!("00000000-0000-0000-0000-{n:012}")
+}
+
+/// pg-boss's failJobsByTimeout: active jobs past started_on + expire_in;
+/// retried while retry_count < retry_limit, else failed with completed_on.
+const PG_BOSS: [&str; 22] = [
+    "--table",
+    "job",
+    "--key-column",
+    "id",
+    "--status-column",
+    "state",
+    "--in-progress-value",
+    "active",
+    "--succeeded-value",
+    "completed",
+    "--retryable-value",
+    "retry",
+    "--permanent-value",
+    "failed",
+    "--locked-at-column",
+    "started_on",
+    "--lease-length-column",
+    "expire_in",
+    "--created-at-column",
+    "created_on",
+    "--max-duration",
+    "24h",
+];
+
+/// pg-boss's retry limit, for reap.
+const PG_BOSS_ATTEMPTS: [&str; 4] = ["--attempts-column", "retry_count", "--max-attempts", "retry_limit"];
+
+#[test]
+fn pg_boss_stuck_lists_what_its_expiry_picks() {
+    let Some(db) = pg() else { return };
+    pg_boss(&db);
+    let (keys, doc) = stuck_keys(&db, &PG_BOSS);
+    assert_eq!(keys, [boss_id(2), boss_id(1)], "{doc}");
+}
+
+#[test]
+fn pg_boss_reap_does_what_its_expiry_does() {
+    let (Some(dry), Some(real)) = (pg(), pg()) else { return };
+    pg_boss(&dry);
+    pg_boss(&real);
+    let args: Vec<&str> =
+        [&PG_BOSS[..], &PG_BOSS_ATTEMPTS, &["--release-set", "start_after=now()", "--fail-set", "completed_on=now()"]]
+            .concat();
+    let (done, run) = dry_then_real(&dry, &real, "job", &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(done, BTreeMap::from([(boss_id(1), "released".into()), (boss_id(2), "failed".into())]));
+    let states = ids(
+        &real,
+        "SELECT singleton_key || ':' || state || ':' || (completed_on IS NOT NULL) FROM job ORDER BY singleton_key",
+    );
+    assert_eq!(
+        states,
+        [
+            "a1:retry:false",
+            "a2:failed:true",
+            "a3:active:false",
+            "a4:active:false",
+            "c1:completed:true",
+            "c2:completed:true",
+            "f1:failed:true",
+            "r1:created:false"
+        ]
+    );
+}
+
+/// pg-boss's archive(): jobs completed (any final state) over 12 h ago, and
+/// jobs still waiting past their keep_until.
+#[test]
+fn pg_boss_expire_deletes_what_its_archive_takes() {
+    let Some(db) = pg() else { return };
+    pg_boss(&db);
+    let done = idemctl(
+        &db,
+        &[
+            "expire",
+            "--table",
+            "job",
+            "--created-at-column",
+            "completed_on",
+            "--older-than",
+            "12h",
+            "--allow-short-retention",
+        ],
+    );
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    let waiting = idemctl(
+        &db,
+        &["expire", "--table", "job", "--expires-at-column", "keep_until", "--where", "state IN ('created', 'retry')"],
+    );
+    assert_eq!(waiting.code, 0, "{}", waiting.stderr);
+    assert_eq!(ids(&db, "SELECT singleton_key FROM job ORDER BY 1"), ["a1", "a2", "a3", "a4", "c2"]);
+}
+
+// ---- DotNetCore.CAP (dotnetcore/CAP, src/DotNetCore.CAP.PostgreSql and .MySql) ----
+
+/// CAP's received table: times from DateTime.Now, the application server's
+/// local time (here UTC+8), in zoneless columns. Ids: 1 Scheduled 10 min
+/// ago, 2 Failed 12 min ago (3 retries), 3 Failed with its retries used up
+/// (50), 4 Scheduled 1 min ago, 5 Succeeded (expired an hour ago), 6
+/// Succeeded (expires in 20 h), 7 Failed 10 min ago of version v2, 8 Failed
+/// expired a day ago.
+fn cap(db: &TestDb) {
+    let (ts, table) = match db.engine {
+        Engine::Postgres => ("TIMESTAMP", "\"cap\".\"received\""),
+        _ => ("datetime", "`cap.received`"),
+    };
+    if db.engine == Engine::Postgres {
+        db.exec("CREATE SCHEMA cap");
+    }
+    let q = |c: &str| db.ident(c);
+    db.exec(&format!(
+        "CREATE TABLE {table} ({} BIGINT PRIMARY KEY NOT NULL, {} VARCHAR(20) NOT NULL, {} VARCHAR(200) NOT NULL,
+            {} VARCHAR(200) NULL, {} TEXT NULL, {} INT NOT NULL, {} {ts} NOT NULL, {} {ts} NULL, {} VARCHAR(50) NOT NULL)",
+        q("Id"),
+        q("Version"),
+        q("Name"),
+        q("Group"),
+        q("Content"),
+        q("Retries"),
+        q("Added"),
+        q("ExpiresAt"),
+        q("StatusName"),
+    ));
+    // The server's clock in UTC+8, as DateTime.Now writes it.
+    let local = |minutes: i64| {
+        let t = chrono::Utc::now() + chrono::Duration::hours(8) + chrono::Duration::minutes(minutes);
+        format!("'{}'", t.format("%Y-%m-%d %H:%M:%S"))
+    };
+    let rows = [
+        (1, "v1", 0, local(-10), None, "Scheduled"),
+        (2, "v1", 3, local(-12), None, "Failed"),
+        (3, "v1", 50, local(-10), Some(local(15 * 24 * 60 - 10)), "Failed"),
+        (4, "v1", 0, local(-1), None, "Scheduled"),
+        (5, "v1", 0, local(-25 * 60), Some(local(-60)), "Succeeded"),
+        (6, "v1", 0, local(-4 * 60), Some(local(20 * 60)), "Succeeded"),
+        (7, "v2", 1, local(-10), None, "Failed"),
+        (8, "v1", 50, local(-16 * 24 * 60), Some(local(-24 * 60)), "Failed"),
+    ];
+    let values: Vec<String> = rows
+        .iter()
+        .map(|(id, v, retries, added, expires, status)| {
+            format!(
+                "({id}, '{v}', 'orders.created', 'g', '{{}}', {retries}, {added}, {}, '{status}')",
+                expires.clone().unwrap_or_else(|| "NULL".into())
+            )
+        })
+        .collect();
+    db.exec(&format!(
+        "INSERT INTO {table} ({}, {}, {}, {}, {}, {}, {}, {}, {}) VALUES {}",
+        q("Id"),
+        q("Version"),
+        q("Name"),
+        q("Group"),
+        q("Content"),
+        q("Retries"),
+        q("Added"),
+        q("ExpiresAt"),
+        q("StatusName"),
+        values.join(", ")
+    ));
+}
+
+/// The name CAP gives its table: a schema's table on PostgreSQL, one
+/// table named with a dot on MySQL and MariaDB.
+fn cap_table(_db: &TestDb) -> &'static str {
+    "cap.received"
+}
+
+fn cap_sql_table(db: &TestDb) -> &'static str {
+    match db.engine {
+        Engine::Postgres => "\"cap\".\"received\"",
+        _ => "`cap.received`",
+    }
+}
+
+/// CAP's retry processor (GetMessagesOfNeedRetryAsync): Retries < 50,
+/// Version = the node's, Added over 240 s ago, StatusName Failed or Scheduled.
+fn cap_stuck(db: &TestDb) {
+    cap(db);
+    let (in_progress, version) = match db.engine {
+        Engine::Postgres => ("\"StatusName\" IN ('Failed', 'Scheduled') AND \"Retries\" < 50", "\"Version\" = 'v1'"),
+        _ => ("`StatusName` IN ('Failed', 'Scheduled') AND `Retries` < 50", "`Version` = 'v1'"),
+    };
+    let mapping = [
+        "--table",
+        cap_table(db),
+        "--key-column",
+        "Id",
+        "--in-progress-when",
+        in_progress,
+        "--where",
+        version,
+        "--created-at-column",
+        "Added",
+        "--time-zone",
+        "+08:00",
+        "--max-duration",
+        "240s",
+    ];
+    let (keys, doc) = stuck_keys(db, &mapping);
+    assert_eq!(keys, ["2", "1"], "{doc}");
+    // Without the zone every local time reads 8 hours ahead: nothing looks old.
+    let utc: Vec<&str> = mapping.iter().copied().filter(|a| *a != "--time-zone" && *a != "+08:00").collect();
+    let (keys, _) = stuck_keys(db, &utc);
+    assert!(keys.is_empty(), "{keys:?}");
+    // reap has nothing to clear in this design: CAP's own retry re-executes the message.
+    let (outcomes, out) = reap(db, &mapping);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(outcomes, BTreeMap::from([("1".into(), "unchanged".into()), ("2".into(), "unchanged".into())]));
+}
+
+/// CAP's collector (DeleteExpiresAsync): ExpiresAt before now, StatusName
+/// Succeeded or Failed.
+fn cap_expire(db: &TestDb) {
+    cap(db);
+    let status = match db.engine {
+        Engine::Postgres => "\"StatusName\" IN ('Succeeded', 'Failed')",
+        _ => "`StatusName` IN ('Succeeded', 'Failed')",
+    };
+    let out = idemctl(
+        db,
+        &[
+            "expire",
+            "--table",
+            cap_table(db),
+            "--expires-at-column",
+            "ExpiresAt",
+            "--time-zone",
+            "+08:00",
+            "--where",
+            status,
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let id = db.ident("Id");
+    assert_eq!(
+        ids(db, &format!("SELECT {} FROM {} ORDER BY {id}", text(db, &id), cap_sql_table(db))),
+        ["1", "2", "3", "4", "6", "7"]
+    );
+}
+
+// ---- MassTransit (MassTransit.EntityFrameworkCoreIntegration, its EF model) ----
+
+/// MassTransit's InboxState as EF Core creates it: a message's row is
+/// inserted when it arrives, marked Consumed and then Delivered (UtcNow);
+/// a consumer that throws rolls its transaction back, and the row waits for
+/// the broker's redelivery. Ids: 1 delivered an hour ago, 2 delivered 10
+/// min ago, 3 received but never delivered (its consumer failed).
+fn masstransit(db: &TestDb, with_index: bool) {
+    let q = |c: &str| db.ident(c);
+    let (id, uuid, ts) = match db.engine {
+        Engine::Postgres => ("bigint GENERATED BY DEFAULT AS IDENTITY", "uuid", "timestamp with time zone"),
+        _ => ("bigint NOT NULL AUTO_INCREMENT", "char(36)", "datetime(6)"),
+    };
+    db.exec(&format!(
+        "CREATE TABLE {} ({} {id}, {} {uuid} NOT NULL, {} {uuid} NOT NULL, {} {uuid} NOT NULL, {} {ts} NOT NULL,
+            {} integer NOT NULL, {} {ts} NULL, {} {ts} NULL, {} {ts} NULL, {} bigint NULL,
+            CONSTRAINT {} PRIMARY KEY ({}), CONSTRAINT {} UNIQUE ({}, {}))",
+        q("InboxState"),
+        q("Id"),
+        q("MessageId"),
+        q("ConsumerId"),
+        q("LockId"),
+        q("Received"),
+        q("ReceiveCount"),
+        q("ExpirationTime"),
+        q("Consumed"),
+        q("Delivered"),
+        q("LastSequenceNumber"),
+        q("PK_InboxState"),
+        q("Id"),
+        q("AK_InboxState_MessageId_ConsumerId"),
+        q("MessageId"),
+        q("ConsumerId"),
+    ));
+    if with_index {
+        db.exec(&format!("CREATE INDEX {} ON {} ({})", q("IX_InboxState_Delivered"), q("InboxState"), q("Delivered")));
+    }
+    let ago = |minutes: i64| {
+        db.ts(&(chrono::Utc::now() - chrono::Duration::minutes(minutes)).format("%Y-%m-%d %H:%M:%S%.6f").to_string())
+    };
+    let uuid = |n: u32| format!("'00000000-0000-0000-0000-{n:012}'");
+    db.exec(&format!(
+        "INSERT INTO {} ({}, {}, {}, {}, {}, {}, {}, {}) VALUES
+         ({}, {}, {}, {}, 3, {}, {}, 1), ({}, {}, {}, {}, 3, {}, {}, 1), ({}, {}, {}, {}, 1, NULL, NULL, NULL)",
+        q("InboxState"),
+        q("MessageId"),
+        q("ConsumerId"),
+        q("LockId"),
+        q("Received"),
+        q("ReceiveCount"),
+        q("Consumed"),
+        q("Delivered"),
+        q("LastSequenceNumber"),
+        uuid(1),
+        uuid(100),
+        uuid(201),
+        ago(61),
+        ago(60),
+        ago(60),
+        uuid(2),
+        uuid(100),
+        uuid(202),
+        ago(11),
+        ago(10),
+        ago(10),
+        uuid(3),
+        uuid(100),
+        uuid(203),
+        ago(90),
+    ));
+}
+
+const MASSTRANSIT: [&str; 8] = [
+    "--table",
+    "InboxState",
+    "--scope-column",
+    "ConsumerId",
+    "--key-column",
+    "MessageId",
+    "--no-in-progress",
+    "--created-at-column",
+];
+
+/// InboxCleanupService: Delivered set and older than the 30 min window;
+/// rows never delivered stay (and expire says so).
+fn masstransit_expire(db: &TestDb) {
+    masstransit(db, true);
+    let args = [&MASSTRANSIT[..], &["Delivered", "--older-than", "30m", "--allow-short-retention"]].concat();
+    let dry = idemctl(db, &[&["expire", "--dry-run", "--format", "json"][..], &args].concat());
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert_eq!(dry.json()["runs"][0]["rows_matching"], 1);
+    assert_eq!(dry.json()["runs"][0]["rows_without_time"], 1, "{}", dry.stdout);
+    assert!(dry.stderr.contains("1 rows have no Delivered"), "{}", dry.stderr);
+    let out = idemctl(db, &[&["expire", "--format", "json"][..], &args].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let id = db.ident("Id");
+    assert_eq!(ids(db, &format!("SELECT {} FROM {} ORDER BY {id}", text(db, &id), db.ident("InboxState"))), ["2", "3"]);
+}
+
+/// doctor on an inbox: no stored response is needed, the sender's message
+/// id with the consumer needs no caller scope, and the fix SQL it prints
+/// for a missing index runs as printed.
+fn masstransit_doctor(db: &TestDb) {
+    masstransit(db, false);
+    let out = idemctl(
+        db,
+        &[&["doctor", "--format", "json"][..], &MASSTRANSIT[..7], &["--expires-at-column", "Delivered"]].concat(),
+    );
+    assert_ne!(out.code, 2, "{}", out.stderr);
+    let doc = out.json();
+    assert_eq!(doc["kind"], "inbox", "{doc}");
+    let check = |name: &str| doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == name).cloned().unwrap();
+    for pass in ["uniqueness", "response", "fingerprint"] {
+        assert_eq!(check(pass)["result"], "pass", "{pass}: {doc}");
+    }
+    let fix = check("expiry_index")["fix"].as_str().unwrap().to_string();
+    assert!(fix.starts_with("CREATE INDEX"), "{fix}");
+    db.exec(&fix);
+    let again = idemctl(
+        db,
+        &[&["doctor", "--format", "json"][..], &MASSTRANSIT[..7], &["--expires-at-column", "Delivered"]].concat(),
+    );
+    let doc = again.json();
+    let index = doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == "expiry_index").cloned().unwrap();
+    assert_eq!(index["result"], "pass", "{doc}");
+}
+
+// ---- Solid Queue (rails/solid_queue 1.5, queue_schema.rb) ----
+
+/// Solid Queue's claimed executions and the processes that claimed them,
+/// each process touching last_heartbeat_at every 60 s. Jobs: 1 claimed by
+/// a live worker (heartbeat 30 s ago) 20 min ago, 2 claimed by a worker
+/// whose heartbeat stopped 10 min ago, 3 claimed 1 min ago by a worker
+/// whose heartbeat stopped 400 s ago, 4 claimed 20 min ago by a process
+/// that is gone.
+fn solid_queue(db: &TestDb) {
+    let (pk, ts) = match db.engine {
+        Engine::Postgres => ("bigserial PRIMARY KEY", "timestamp(6)"),
+        _ => ("bigint NOT NULL AUTO_INCREMENT PRIMARY KEY", "datetime(6)"),
+    };
+    db.exec(&format!(
+        "CREATE TABLE solid_queue_processes (id {pk}, kind varchar(255) NOT NULL, last_heartbeat_at {ts} NOT NULL,
+            supervisor_id bigint, pid integer NOT NULL, hostname varchar(255), metadata text, created_at {ts} NOT NULL,
+            name varchar(255) NOT NULL);
+         CREATE INDEX index_solid_queue_processes_on_last_heartbeat_at ON solid_queue_processes (last_heartbeat_at);
+         CREATE TABLE solid_queue_claimed_executions (id {pk}, job_id bigint NOT NULL, process_id bigint,
+            created_at {ts} NOT NULL);
+         CREATE UNIQUE INDEX index_solid_queue_claimed_executions_on_job_id ON solid_queue_claimed_executions (job_id);
+         CREATE INDEX index_solid_queue_claimed_executions_on_process_id_and_job_id
+            ON solid_queue_claimed_executions (process_id, job_id)"
+    ));
+    let ago = |seconds: i64| {
+        db.ts(&(chrono::Utc::now() - chrono::Duration::seconds(seconds)).format("%Y-%m-%d %H:%M:%S%.6f").to_string())
+    };
+    db.exec(&format!(
+        "INSERT INTO solid_queue_processes (id, kind, last_heartbeat_at, pid, hostname, created_at, name) VALUES
+            (1, 'Worker', {}, 101, 'web-1', {}, 'worker-live'), (2, 'Worker', {}, 102, 'web-2', {}, 'worker-dead'),
+            (3, 'Worker', {}, 103, 'web-3', {}, 'worker-gone-quiet');
+         INSERT INTO solid_queue_claimed_executions (job_id, process_id, created_at) VALUES
+            (1, 1, {}), (2, 2, {}), (3, 3, {}), (4, 9, {})",
+        ago(30),
+        ago(3600),
+        ago(600),
+        ago(3600),
+        ago(400),
+        ago(3600),
+        ago(1200),
+        ago(1200),
+        ago(60),
+        ago(1200),
+    ));
+}
+
+/// Process.prune: a worker whose heartbeat is older than
+/// process_alive_threshold (5 min) is dead, and each of its claimed
+/// executions is failed; an execution whose process is gone is orphaned.
+/// reap cannot write Solid Queue's failed_executions row: it refuses to
+/// fail the claims (exit 2, nothing changed), and a release changes nothing.
+fn solid_queue_stuck_and_reap(db: &TestDb) {
+    solid_queue(db);
+    let mapping = [
+        "--table",
+        "solid_queue_claimed_executions",
+        "--key-column",
+        "job_id",
+        "--in-progress-when",
+        "1 = 1",
+        "--holder-table",
+        "solid_queue_processes",
+        "--holder-column",
+        "process_id",
+        "--max-duration",
+        "5m",
+    ];
+    let (keys, doc) = stuck_keys(db, &mapping);
+    assert_eq!(keys, ["4", "2", "3"], "{doc}");
+    let before = ids(db, &format!("SELECT {} FROM solid_queue_claimed_executions ORDER BY job_id", text(db, "job_id")));
+    let (_, out) = reap(db, &[&mapping[..], &["--action", "fail"]].concat());
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("status column"), "{}", out.stderr);
+    let (outcomes, out) = reap(db, &mapping);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(outcomes.values().all(|o| o == "unchanged"), "{outcomes:?}");
+    assert_eq!(
+        ids(db, &format!("SELECT {} FROM solid_queue_claimed_executions ORDER BY job_id", text(db, "job_id"))),
+        before
+    );
+}
+
+// ---- spatie/laravel-webhook-client (create_webhook_calls_table.php.stub) ----
+
+/// The webhook calls a receiver stored (a request whose signature fails is
+/// not stored), pruned by MassPrunable after delete_after_days (30).
+fn webhook_calls_expire(db: &TestDb) {
+    let (pk, json, ts) = match db.engine {
+        Engine::Postgres => ("bigserial PRIMARY KEY", "json", "timestamp(0) without time zone"),
+        _ => ("bigint unsigned NOT NULL AUTO_INCREMENT PRIMARY KEY", "json", "timestamp NULL"),
+    };
+    db.exec(&format!(
+        "CREATE TABLE webhook_calls (id {pk}, name varchar(255) NOT NULL, url varchar(512) NOT NULL, headers {json},
+            payload {json}, attachments {json}, exception text, created_at {ts}, updated_at {ts})"
+    ));
+    let ago = |days: i64| {
+        let t = chrono::Utc::now() - chrono::Duration::days(days);
+        format!("'{}'", t.format("%Y-%m-%d %H:%M:%S"))
+    };
+    db.exec(&format!(
+        "INSERT INTO webhook_calls (name, url, payload, created_at, updated_at) VALUES
+            ('stripe', '/webhooks/stripe', '{{\"id\": \"evt_1\"}}', {}, {}),
+            ('stripe', '/webhooks/stripe', '{{\"id\": \"evt_2\"}}', {}, {}),
+            ('stripe', '/webhooks/stripe', '{{\"id\": \"evt_3\"}}', {}, {})",
+        ago(40),
+        ago(40),
+        ago(31),
+        ago(31),
+        ago(2),
+        ago(2),
+    ));
+    let out = idemctl(db, &["expire", "--table", "webhook_calls", "--older-than", "30d", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["runs"][0]["rows_deleted"], 2, "{}", out.stdout);
+    assert_eq!(ids(db, &format!("SELECT {} FROM webhook_calls ORDER BY id", text(db, "id"))), ["3"]);
+}
+
+// ---- What the mappings refuse, narrow and count ----
+
+/// A change the table cannot take is refused before anything happens:
+/// River's scheduled_at is NOT NULL.
+#[test]
+fn a_null_into_a_not_null_column_is_refused_before_anything_changes() {
+    let Some(db) = pg() else { return };
+    river(&db);
+    let before = dump(&db, "river_job");
+    let (_, out) = reap(&db, &[&RIVER[..], &["--release-set", "scheduled_at=NULL"]].concat());
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("scheduled_at to NULL, which the table declares NOT NULL"), "{}", out.stderr);
+    assert_eq!(dump(&db, "river_job"), before);
+}
+
+/// `--where` narrows stuck and reap alike: one pg-boss queue.
+#[test]
+fn where_narrows_stuck_and_reap_to_one_queue() {
+    let Some(db) = pg() else { return };
+    pg_boss(&db);
+    let narrowed: Vec<&str> = [&PG_BOSS[..], &["--where", "name = 'email'"]].concat();
+    let (keys, _) = stuck_keys(&db, &narrowed);
+    assert_eq!(keys, [boss_id(1)]);
+    let (outcomes, out) = reap(&db, &[&narrowed[..], &PG_BOSS_ATTEMPTS].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(outcomes, BTreeMap::from([(boss_id(1), "released".into())]));
+    assert_eq!(ids(&db, "SELECT singleton_key FROM job WHERE state = 'active' ORDER BY 1"), ["a2", "a3", "a4"]);
+}
+
+/// A job in progress with no time to judge it by is left out, and counted.
+#[test]
+fn keys_in_progress_without_a_time_are_counted_and_named() {
+    let Some(db) = pg() else { return };
+    river(&db);
+    db.exec("INSERT INTO river_job (id, state, attempt, attempted_at, kind) VALUES (9, 'running', 1, NULL, 'email')");
+    let mapping: Vec<&str> = RIVER.iter().copied().chain(["--created-at-column", "finalized_at"]).collect();
+    let (keys, doc) = stuck_keys(&db, &mapping);
+    assert_eq!(keys, ["2", "1"], "{doc}");
+    assert_eq!(doc["untimed"], 1, "{doc}");
+    let notes = doc["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()).collect::<Vec<_>>();
+    assert!(notes.iter().any(|n| n.starts_with("1 keys in progress have no time")), "{notes:?}");
+}
+
+/// One test per engine the library supports (PostgreSQL and MariaDB), each
+/// on a database of its own.
+macro_rules! on_postgres_and_mariadb {
+    ($($name:ident),* $(,)?) => {
+        mod postgres {
+            $( #[test] fn $name() { if let Some(db) = super::pg() { super::$name(&db) } } )*
+        }
+        mod mariadb {
+            $( #[test] fn $name() { if let Some(db) = super::TestDb::new(super::Engine::MySql) { super::$name(&db) } } )*
+        }
+    };
+}
+
+on_postgres_and_mariadb!(
+    cap_stuck,
+    cap_expire,
+    masstransit_expire,
+    masstransit_doctor,
+    solid_queue_stuck_and_reap,
+    webhook_calls_expire,
+);
