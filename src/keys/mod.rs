@@ -597,7 +597,11 @@ impl KeyTable {
     /// A time column (as `expr`) read in UTC: a zoneless column written in
     /// another zone (`--time-zone`) converted to it.
     pub fn time_sql(&self, dialect: &Dialect, expr: &str, time: &TimeColumn) -> Result<String> {
-        if self.zone == timeparse::Zone::Utc || time.repr != (crate::db::TimeRepr::Native { with_zone: false }) {
+        let zoneless = matches!(
+            time.repr,
+            crate::db::TimeRepr::Native { with_zone: false } | crate::db::TimeRepr::SqliteDynamic { .. }
+        );
+        if self.zone == timeparse::Zone::Utc || !zoneless {
             return Ok(expr.to_string());
         }
         dialect.zoneless_to_utc(expr, &self.zone).with_context(|| {

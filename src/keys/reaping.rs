@@ -439,7 +439,9 @@ fn set_value(keys: &KeyTable, a: &Assignment, params: &mut Placeholders) -> Resu
             let value = params.push(bind, &typed);
             match repr {
                 // A zoneless column written in another zone gets that zone's wall-clock time.
-                Some(crate::db::TimeRepr::Native { with_zone: false }) if keys.zone != crate::timeparse::Zone::Utc => {
+                Some(crate::db::TimeRepr::Native { with_zone: false } | crate::db::TimeRepr::SqliteDynamic { .. })
+                    if keys.zone != crate::timeparse::Zone::Utc =>
+                {
                     dialect.utc_to_zoneless(&value, &keys.zone).with_context(|| {
                         format!("--time-zone {}: {} cannot convert zoneless times", keys.zone, dialect.name())
                     })?

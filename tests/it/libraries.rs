@@ -550,6 +550,17 @@ fn cap_stuck(db: &TestDb) {
     ];
     let (keys, doc) = stuck_keys(db, &mapping);
     assert_eq!(keys, ["2", "1"], "{doc}");
+    // By its name: PostgreSQL's zone data resolves it; a MariaDB without its
+    // time zone tables cannot, and says so.
+    let named: Vec<&str> = mapping.iter().map(|a| if *a == "+08:00" { "Asia/Shanghai" } else { a }).collect();
+    let out = idemctl(db, &[&["stuck", "--format", "json"][..], &named].concat());
+    match db.engine {
+        Engine::Postgres => assert_eq!(stuck_keys(db, &named).0, ["2", "1"]),
+        _ => {
+            assert_eq!(out.code, 2, "{}", out.stderr);
+            assert!(out.stderr.contains("time zone tables"), "{}", out.stderr);
+        }
+    }
     // Without the zone every local time reads 8 hours ahead: nothing looks old.
     let utc: Vec<&str> = mapping.iter().copied().filter(|a| *a != "--time-zone" && *a != "+08:00").collect();
     let (keys, _) = stuck_keys(db, &utc);
@@ -883,10 +894,10 @@ fn keys_in_progress_without_a_time_are_counted_and_named() {
 /// on a database of its own.
 macro_rules! on_postgres_and_mariadb {
     ($($name:ident),* $(,)?) => {
-        mod postgres {
+        mod on_postgres {
             $( #[test] fn $name() { if let Some(db) = super::pg() { super::$name(&db) } } )*
         }
-        mod mariadb {
+        mod on_mariadb {
             $( #[test] fn $name() { if let Some(db) = super::TestDb::new(super::Engine::MySql) { super::$name(&db) } } )*
         }
     };
@@ -900,3 +911,205 @@ on_postgres_and_mariadb!(
     solid_queue_stuck_and_reap,
     webhook_calls_expire,
 );
+
+// ---- The same mappings on every engine: a job table of its own design ----
+
+/// A job table on each engine: a worker's claim sets state running and
+/// locked_at and refreshes heartbeat_at; a CHECK wants a finished time on
+/// dead jobs. Ids: 1 running, heartbeat an hour ago (attempt 1 of 3); 2
+/// running, heartbeat 2 h ago, on its last attempt; 3 running, locked 2 h
+/// ago but beating a minute ago; 4 running with no time at all; 5 queued;
+/// 6 running 2 h in another queue.
+fn jobs(db: &TestDb) {
+    let (pk, text, time) = (db.ty("pk"), db.ty("text"), db.ty("time"));
+    db.exec(&format!(
+        "CREATE TABLE jobs (id {pk}, queue {text} NOT NULL, state {text} NOT NULL, attempts INTEGER NOT NULL,
+            max_attempts INTEGER NOT NULL, locked_at {time}, heartbeat_at {time}, run_at {time} NOT NULL,
+            finished_at {time}, created_at {time},
+            CONSTRAINT dead_jobs_finished CHECK (state <> 'dead' OR finished_at IS NOT NULL))"
+    ));
+    let at = |minutes: Option<i64>| {
+        minutes.map_or("NULL".to_string(), |m| crate::common::ago(db, chrono::Duration::minutes(m)))
+    };
+    let rows = [
+        (1, "main", "running", 1, Some(120), Some(60), Some(130)),
+        (2, "main", "running", 3, Some(120), Some(120), Some(130)),
+        (3, "main", "running", 1, Some(120), Some(1), Some(130)),
+        (4, "main", "running", 1, None, None, None),
+        (5, "main", "queued", 0, None, None, Some(5)),
+        (6, "other", "running", 1, Some(120), Some(120), Some(130)),
+    ];
+    let values: Vec<String> = rows
+        .iter()
+        .map(|(id, queue, state, attempts, locked, beat, created)| {
+            format!(
+                "({id}, '{queue}', '{state}', {attempts}, 3, {}, {}, {}, NULL, {})",
+                at(*locked),
+                at(*beat),
+                at(Some(130)),
+                at(*created)
+            )
+        })
+        .collect();
+    db.exec(&format!(
+        "INSERT INTO jobs (id, queue, state, attempts, max_attempts, locked_at, heartbeat_at, run_at, finished_at,
+            created_at) VALUES {}",
+        values.join(", ")
+    ));
+}
+
+const JOBS: [&str; 22] = [
+    "--table",
+    "jobs",
+    "--key-column",
+    "id",
+    "--status-column",
+    "state",
+    "--in-progress-value",
+    "running",
+    "--retryable-value",
+    "queued",
+    "--permanent-value",
+    "dead",
+    "--succeeded-value",
+    "done",
+    "--locked-at-column",
+    "locked_at",
+    "--heartbeat-column",
+    "heartbeat_at",
+    "--max-duration",
+    "30m",
+    "--where",
+    "queue = 'main'",
+];
+
+const JOBS_REAP: [&str; 12] = [
+    "--attempts-column",
+    "attempts",
+    "--max-attempts",
+    "max_attempts",
+    "--release-set",
+    "run_at=now()",
+    "--release-set",
+    "attempts=attempts + 1",
+    "--dry-run=rollback",
+    "--fail-set",
+    "finished_at=now()",
+    "--allow-short-duration",
+];
+
+/// Each job as `id:state:attempts:run again:finished`.
+fn job_states(db: &TestDb) -> Vec<String> {
+    let recent = |c: &str| match db.engine {
+        Engine::Postgres => format!("CASE WHEN {c} > now() - interval '1 minute' THEN 'now' ELSE '-' END"),
+        Engine::MySql => format!("CASE WHEN {c} > UTC_TIMESTAMP(6) - INTERVAL 1 MINUTE THEN 'now' ELSE '-' END"),
+        Engine::Sqlite => format!("CASE WHEN julianday({c}) > julianday('now') - 1.0 / 1440 THEN 'now' ELSE '-' END"),
+    };
+    let parts = [
+        text(db, "id"),
+        "state".to_string(),
+        text(db, "attempts"),
+        recent("run_at"),
+        "CASE WHEN finished_at IS NULL THEN '-' ELSE 'done' END".to_string(),
+    ];
+    let joined = match db.engine {
+        Engine::MySql => format!("CONCAT_WS(':', {})", parts.join(", ")),
+        _ => parts.join(" || ':' || "),
+    };
+    ids(db, &format!("SELECT {joined} FROM jobs ORDER BY id"))
+}
+
+/// A fresh database on the same engine, for the copy a real run goes to.
+fn twin(db: &TestDb) -> Option<TestDb> {
+    TestDb::new(db.engine)
+}
+
+fn jobs_everywhere(db: &TestDb) {
+    jobs(db);
+    let (keys, doc) = stuck_keys(db, &JOBS);
+    assert_eq!(keys, ["2", "1"], "{doc}");
+    assert_eq!(doc["untimed"], 1, "{doc}");
+    let Some(real) = twin(db) else { return };
+    jobs(&real);
+    let before = job_states(db);
+    // The rollback dry run (JOBS_REAP holds --dry-run=rollback), then the plain one.
+    let rollback_args: Vec<&str> = [&JOBS[..], &JOBS_REAP].concat();
+    let (rollback, out) = reap(db, &rollback_args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let plain_args: Vec<&str> =
+        rollback_args.iter().map(|a| if *a == "--dry-run=rollback" { "--dry-run" } else { a }).collect();
+    let (plain, out) = reap(db, &plain_args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(job_states(db), before, "a dry run changed the jobs");
+    let real_args: Vec<&str> = rollback_args.iter().copied().filter(|a| *a != "--dry-run=rollback").collect();
+    let (done, out) = reap(&real, &real_args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let expected = BTreeMap::from([("1".to_string(), "released".to_string()), ("2".to_string(), "failed".to_string())]);
+    assert_eq!(done, expected);
+    for dry in [rollback, plain] {
+        assert_eq!(dry.iter().map(|(k, v)| (k.clone(), as_done(v))).collect::<BTreeMap<_, _>>(), expected);
+    }
+    assert_eq!(
+        job_states(&real),
+        [
+            "1:queued:2:now:-",
+            "2:dead:3:-:done",
+            "3:running:1:-:-",
+            "4:running:1:-:-",
+            "5:queued:0:-:-",
+            "6:running:1:-:-"
+        ]
+    );
+    // Without the finished time the CHECK refuses job 2's failure: the
+    // rollback dry run says so, as the real run does.
+    let Some(again) = twin(db) else { return };
+    jobs(&again);
+    let unfinished: Vec<&str> =
+        real_args.iter().copied().filter(|a| *a != "--fail-set" && *a != "finished_at=now()").collect();
+    let with_rollback: Vec<&str> = [&unfinished[..], &["--dry-run=rollback"]].concat();
+    let (rollback, _) = reap(db, &with_rollback);
+    let (done, _) = reap(&again, &unfinished);
+    assert_eq!(done.get("2").map(String::as_str), Some("error"), "{done:?}");
+    assert_eq!(rollback.iter().map(|(k, v)| (k.clone(), as_done(v))).collect::<BTreeMap<_, _>>(), done);
+}
+
+/// Zoneless times written in UTC+8 (an application server's local time):
+/// 1 locked 2 h ago, 2 locked 10 min ago. Read as UTC both lie 8 h ahead.
+fn local_times_everywhere(db: &TestDb) {
+    let zoneless = match db.engine {
+        Engine::Postgres => "timestamp",
+        Engine::MySql => "DATETIME(6)",
+        Engine::Sqlite => "TEXT",
+    };
+    db.exec(&format!(
+        "CREATE TABLE tasks (id {}, {} {} NOT NULL, status {} NOT NULL, locked_at {zoneless})",
+        db.ty("pk"),
+        db.ident("key"),
+        db.ty("text"),
+        db.ty("text")
+    ));
+    let local = |minutes: i64| {
+        let t = chrono::Utc::now() + chrono::Duration::hours(8) - chrono::Duration::minutes(minutes);
+        format!("'{}'", t.format("%Y-%m-%d %H:%M:%S%.3f"))
+    };
+    db.exec(&format!(
+        "INSERT INTO tasks (id, {}, status, locked_at) VALUES (1, 'k1', 'in_progress', {}), (2, 'k2', 'in_progress', {})",
+        db.ident("key"),
+        local(120),
+        local(10)
+    ));
+    let mapping = ["--table", "tasks", "--max-duration", "1h"];
+    let (keys, _) = stuck_keys(db, &mapping);
+    assert!(keys.is_empty(), "{keys:?}");
+    let (keys, doc) = stuck_keys(db, &[&mapping[..], &["--time-zone", "+08:00"]].concat());
+    assert_eq!(keys, ["k1"], "{doc}");
+    // A release stamps nothing here; a --set now() writes the zone's wall-clock time.
+    let (outcomes, out) = reap(db, &[&mapping[..], &["--time-zone", "+08:00", "--set", "locked_at=now()"]].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(outcomes, BTreeMap::from([("k1".into(), "released".into())]));
+    let (keys, _) =
+        stuck_keys(db, &[&mapping[..], &["--time-zone", "+08:00", "--in-progress-value", "failed_retryable"]].concat());
+    assert!(keys.is_empty(), "the stamp reads as now in the zone: {keys:?}");
+}
+
+on_every_engine!(jobs_everywhere, local_times_everywhere);

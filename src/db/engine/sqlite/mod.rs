@@ -16,6 +16,7 @@ use crate::db::errors::Kind;
 use crate::db::pace::Replica;
 use crate::db::session::{Registration, Target};
 use crate::db::{Access, Bind, Conn, Ctx, Db};
+use crate::timeparse::Zone;
 
 mod functions;
 pub(in crate::db) mod scan;
@@ -23,6 +24,20 @@ mod watch;
 pub(in crate::db) use watch::LiteWatch;
 
 pub struct Sqlite;
+
+/// A column's text without a zone of its own (`Z`, `+08:00` at its end)
+/// moved back by the zone's offset, to UTC.
+fn to_utc(col: &str, zone: &Zone) -> Option<String> {
+    let minutes = match zone {
+        Zone::Utc => return Some(col.to_string()),
+        Zone::Offset(minutes) => -minutes,
+        Zone::Named(_) => return None,
+    };
+    Some(format!(
+        "(CASE WHEN typeof({col}) = 'text' AND {col} NOT LIKE '%Z' AND {col} NOT GLOB '*[+-][0-9][0-9]:[0-9][0-9]' \
+         THEN strftime('%Y-%m-%d %H:%M:%f', {col}, '{minutes:+} minutes') ELSE {col} END)"
+    ))
+}
 
 /// An error's primary result code.
 fn primary_code(db: &dyn DatabaseError) -> i64 {
@@ -157,6 +172,33 @@ impl Driver for Sqlite {
 
     fn native_time_bound(&self, col: &str, repr: TimeRepr, op: &str, p: &str, t_us: i64) -> (String, Bind) {
         (format!("({}) {op} {p}", self.epoch_micros(col, repr)), Bind::Int(t_us))
+    }
+
+    /// Text without a zone of its own moved by a fixed offset (SQLite has no
+    /// zone data: a named zone is refused); numbers and text that carry a
+    /// zone are instants already.
+    fn zoneless_to_utc(&self, expr: &str, zone: &Zone) -> Option<String> {
+        to_utc(expr, zone)
+    }
+
+    /// A time idemctl writes (a bound value, named once): always text.
+    fn utc_to_zoneless(&self, expr: &str, zone: &Zone) -> Option<String> {
+        match zone {
+            Zone::Utc => Some(expr.to_string()),
+            Zone::Offset(minutes) => Some(format!("strftime('%Y-%m-%d %H:%M:%f', {expr}, '{minutes:+} minutes')")),
+            Zone::Named(_) => None,
+        }
+    }
+
+    fn check_zone<'a>(&'a self, _db: &'a mut Db, zone: &'a Zone) -> Ask<'a, Result<()>> {
+        Box::pin(async move {
+            match zone {
+                Zone::Named(name) => {
+                    bail!("--time-zone {name}: SQLite has no time zone data; give the zone's offset, such as +08:00")
+                }
+                Zone::Utc | Zone::Offset(_) => Ok(()),
+            }
+        })
     }
 
     /// SQLite's own text form of a time (`datetime()`'s), to the millisecond.
