@@ -198,11 +198,11 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
         keys::pick(&args.response_body_column, &mapping.response_body),
         design,
     )?);
-    checks.push(statuses(&mut db, &keys, mapped).await?);
+    checks.push(statuses(&mut db, &keys, (mapped, design.kind)).await?);
     checks.push(lock_time(&mut db, &keys).await?);
     checks.push(expiry_index(&db, &keys, &indexes, design.kind));
     let horizon = expiry::horizon(args.older_than, &config)?;
-    checks.push(backlog(&mut db, &mut keys, horizon, args.backlog_grace).await?);
+    checks.push(backlog(&mut db, &mut keys, (horizon, design.kind), args.backlog_grace).await?);
     checks.extend(lifetime(&mut db, &mut keys, horizon).await?);
     checks.push(stuck_now(&mut db, &keys, (mapped, design.kind), &durations, &args.connect.target("doctor")).await?);
     for table in &creation_tables {
@@ -328,6 +328,24 @@ fn uniqueness(
         .iter()
         .filter(|c| c.contains(&key) && c.iter().all(|col| wanted_set.contains(col.as_str())))
         .collect();
+    if design.kind != Kind::Http
+        && let Some(cols) = constraining.iter().min_by_key(|c| c.len())
+        && cols.len() == 1
+        && keys.table.primary_key == **cols
+    {
+        // The table's own id dedupes only if the sender chose it.
+        return Check::new(
+            name,
+            Verdict::Warn,
+            format!(
+                "unique {} is the table's primary key: it refuses a second {} only if the sender chose the id; a \
+                 receiver that mints its own (a sequence, a snowflake) stores every redelivery again",
+                list(cols),
+                design.kind.entry()
+            ),
+            format!("map the sender's {} id with --key-column, or store it with a unique index", design.kind.entry()),
+        );
+    }
     if design.kind != Kind::Http
         && let Some(cols) = constraining.iter().min_by_key(|c| c.len())
     {
@@ -553,7 +571,7 @@ fn response(table: &Table, code: Option<String>, body: Option<String>, design: D
     })
 }
 
-async fn statuses(db: &mut Db, keys: &KeyTable, mapped: bool) -> Result<Check> {
+async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind)) -> Result<Check> {
     let name = "statuses";
     let add = "add status: in_progress | succeeded | failed_retryable | failed_permanent";
     let Some(s) = keys.statuses.as_ref().filter(|_| mapped) else {
@@ -569,8 +587,12 @@ async fn statuses(db: &mut Db, keys: &KeyTable, mapped: bool) -> Result<Check> {
             Check::new(
                 name,
                 Verdict::Warn,
-                "keys in progress are told by a condition, and no status says whether a failed request may be \
-                 retried: idemctl cannot check that retryable and permanent failures are recorded apart",
+                format!(
+                    "{}s in progress are told by a condition, and no status says whether a failed {} may be \
+                     retried: idemctl cannot check that retryable and permanent failures are recorded apart",
+                    kind.entry(),
+                    if kind == Kind::Http { "request" } else { kind.entry() }
+                ),
                 "record failures as retryable or permanent (a status column), or check by hand that a permanent \
                  failure stores its response",
             )
@@ -663,6 +685,25 @@ fn lock_time_by_columns(keys: &KeyTable) -> Check {
             "",
         );
     }
+    if let Some(holder) = &keys.holder {
+        return Check::new(
+            name,
+            Verdict::Pass,
+            format!(
+                "a claim's age counts from its worker's heartbeat ({}.{}), and from {} once its worker is gone",
+                holder.table.name,
+                holder.heartbeat,
+                keys.locked_at.as_deref().or(keys.created_at.as_deref()).unwrap_or("nothing")
+            ),
+            "",
+        );
+    }
+    if let Some(beat) = &keys.heartbeat {
+        return Check::new(name, Verdict::Pass, format!("{beat} is refreshed while a worker holds the key"), "");
+    }
+    if let (Some(length), Some(l)) = (&keys.lease_length, &keys.locked_at) {
+        return Check::new(name, Verdict::Pass, format!("{l} plus each row's {length} is its lease's deadline"), "");
+    }
     match (&keys.lease_until, &keys.locked_at, &keys.last_run, &keys.created_at) {
         (Some(d), _, _, _) => {
             Check::new(name, Verdict::Pass, format!("{d} holds each lease's deadline: a stuck key is found by it"), "")
@@ -752,15 +793,33 @@ fn expiry_index(db: &Db, keys: &KeyTable, indexes: &[Index], kind: Kind) -> Chec
     }
 }
 
-async fn backlog(db: &mut Db, keys: &mut KeyTable, horizon: Option<Duration>, grace: Duration) -> Result<Check> {
+async fn backlog(
+    db: &mut Db,
+    keys: &mut KeyTable,
+    (horizon, kind): (Option<Duration>, Kind),
+    grace: Duration,
+) -> Result<Check> {
     let name = "backlog";
     if (horizon.is_none() && keys.expires_at.is_none()) || (horizon.is_some() && keys.created_at.is_none()) {
-        return Ok(Check::new(
-            name,
-            Verdict::Warn,
-            "no expires_at column and no [retention] horizon with a created_at column: keys are never due to go",
-            "add expires_at, or set [retention] horizon in the config file",
-        ));
+        return Ok(match kind {
+            Kind::Http => Check::new(
+                name,
+                Verdict::Warn,
+                "no expires_at column and no [retention] horizon with a created_at column: keys are never due to go",
+                "add expires_at, or set [retention] horizon in the config file",
+            ),
+            // Such rows may go by the design's own hand (a claim deleted when
+            // its job ends, a message purged by its delivery time).
+            kind => Check::new(
+                name,
+                Verdict::Warn,
+                format!(
+                    "no expiry time or retention horizon is mapped: idemctl cannot tell when a {} is due to go",
+                    kind.entry()
+                ),
+                "map the time this design purges by (--expires-at-column, or --created-at-column with --older-than)",
+            ),
+        });
     }
     let now = timeparse::now();
     let expiry = Expiry::resolve(db, keys, horizon, now).await?;
@@ -853,6 +912,26 @@ async fn stuck_now(
         return Ok(Check::new(name, Verdict::Pass, "no key is in progress past its operation's maximum duration", ""));
     };
     let n = found.keys.len();
+    if kind != Kind::Http {
+        let entry = kind.entry();
+        return Ok(Check::new(
+            name,
+            Verdict::Warn,
+            format!(
+                "{} in progress past the limit (the oldest since {}): the design's own rescuer should take {} up \
+                 again; if none does, nothing will",
+                if n == 1 {
+                    format!("1 {entry} is")
+                } else {
+                    format!("{} {entry}s are", crate::units::grouped(n as u64))
+                },
+                oldest.since,
+                if n == 1 { "it" } else { "them" }
+            ),
+            "idemctl stuck lists them; idemctl reap --dry-run=rollback, then reap, resolves them as the design's rescuer \
+             would (--set, --attempts-column)",
+        ));
+    }
     Ok(match keys.on_expired_lease {
         OnExpiredLease::Conflict => Check::new(
             name,

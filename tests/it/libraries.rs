@@ -285,8 +285,13 @@ fn river_doctor_speaks_of_jobs() {
 /// c2 completed 1 h ago, f1 failed 13 h ago, r1 created with keep_until
 /// past.
 fn pg_boss(db: &TestDb) {
-    db.exec(
-        "CREATE TYPE job_state AS ENUM ('created', 'retry', 'active', 'completed', 'cancelled', 'failed');
+    pg_boss_as(db, true)
+}
+
+/// pg-boss's jobs, in its partitioned table or (`partitioned` false) in one
+/// plain table of the same columns.
+fn pg_boss_as(db: &TestDb, partitioned: bool) {
+    let ddl = "CREATE TYPE job_state AS ENUM ('created', 'retry', 'active', 'completed', 'cancelled', 'failed');
          CREATE TABLE job (
             id uuid NOT NULL DEFAULT gen_random_uuid(),
             name text NOT NULL,
@@ -308,7 +313,12 @@ fn pg_boss(db: &TestDb) {
             output jsonb,
             dead_letter text,
             policy text
-         ) PARTITION BY LIST (name);
+         )";
+    if !partitioned {
+        db.exec(&format!("{ddl}; ALTER TABLE job ADD PRIMARY KEY (name, id)"));
+    } else {
+        db.exec(&format!(
+            "{ddl} PARTITION BY LIST (name);
          CREATE TABLE j_email (LIKE job INCLUDING DEFAULTS);
          ALTER TABLE j_email ADD PRIMARY KEY (name, id);
          ALTER TABLE j_email ADD CONSTRAINT cjc CHECK (name = 'email');
@@ -316,8 +326,9 @@ fn pg_boss(db: &TestDb) {
          CREATE TABLE j_sms (LIKE job INCLUDING DEFAULTS);
          ALTER TABLE j_sms ADD PRIMARY KEY (name, id);
          ALTER TABLE j_sms ADD CONSTRAINT cjc CHECK (name = 'sms');
-         ALTER TABLE job ATTACH PARTITION j_sms FOR VALUES IN ('sms');",
-    );
+         ALTER TABLE job ATTACH PARTITION j_sms FOR VALUES IN ('sms');"
+        ));
+    }
     let uuid = |n: u32| format!("'{}'", boss_id(n));
     db.exec(&format!(
         "INSERT INTO job (id, name, state, retry_limit, retry_count, started_on, expire_in, created_on, completed_on,
@@ -412,6 +423,34 @@ fn pg_boss_reap_does_what_its_expiry_does() {
             "r1:created:false"
         ]
     );
+}
+
+/// A partitioned job table gets the answers a plain one gets.
+#[test]
+fn pg_boss_partitioned_and_plain_answer_alike() {
+    let (Some(parted), Some(plain)) = (pg(), pg()) else { return };
+    pg_boss_as(&parted, true);
+    pg_boss_as(&plain, false);
+    assert_eq!(stuck_keys(&parted, &PG_BOSS).0, stuck_keys(&plain, &PG_BOSS).0);
+    let args: Vec<&str> =
+        [&PG_BOSS[..], &PG_BOSS_ATTEMPTS, &["--release-set", "start_after=now()", "--fail-set", "completed_on=now()"]]
+            .concat();
+    assert_eq!(reap(&parted, &args).0, reap(&plain, &args).0);
+    let states = "SELECT singleton_key || ':' || state || ':' || (completed_on IS NOT NULL) FROM job ORDER BY 1";
+    assert_eq!(ids(&parted, states), ids(&plain, states));
+    let expire = [
+        "expire",
+        "--table",
+        "job",
+        "--created-at-column",
+        "completed_on",
+        "--older-than",
+        "12h",
+        "--allow-short-retention",
+    ];
+    assert_eq!(idemctl(&parted, &expire).code, 0);
+    assert_eq!(idemctl(&plain, &expire).code, 0);
+    assert_eq!(ids(&parted, states), ids(&plain, states));
 }
 
 /// pg-boss's archive(): jobs completed (any final state) over 12 h ago, and
@@ -890,6 +929,91 @@ fn keys_in_progress_without_a_time_are_counted_and_named() {
     assert!(notes.iter().any(|n| n.starts_with("1 keys in progress have no time")), "{notes:?}");
 }
 
+/// doctor's verdict and reason for each check.
+fn doctor_checks(db: &TestDb, args: &[&str]) -> (BTreeMap<String, (String, String)>, serde_json::Value) {
+    let out = idemctl(db, &[&["doctor", "--format", "json"][..], args].concat());
+    assert_ne!(out.code, 2, "{}", out.stderr);
+    let doc = out.json();
+    let checks = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let text = |k: &str| c[k].as_str().unwrap().to_string();
+            (text("check"), (text("result"), text("reason")))
+        })
+        .collect();
+    (checks, doc)
+}
+
+/// doctor on CAP's received table: its Id is CAP's own snowflake, so the
+/// primary key dedupes nothing (a hazard doctor cannot rule out, and says);
+/// a message in progress past its limit is for CAP's own retry.
+fn cap_doctor(db: &TestDb) {
+    cap(db);
+    let in_progress = match db.engine {
+        Engine::Postgres => "\"StatusName\" IN ('Failed', 'Scheduled') AND \"Retries\" < 50",
+        _ => "`StatusName` IN ('Failed', 'Scheduled') AND `Retries` < 50",
+    };
+    let (checks, doc) = doctor_checks(
+        db,
+        &[
+            "--table",
+            cap_table(db),
+            "--key-column",
+            "Id",
+            "--in-progress-when",
+            in_progress,
+            "--created-at-column",
+            "Added",
+            "--expires-at-column",
+            "ExpiresAt",
+            "--time-zone",
+            "+08:00",
+            "--max-duration",
+            "240s",
+        ],
+    );
+    assert_eq!(doc["kind"], "inbox", "{doc}");
+    let (verdict, why) = &checks["uniqueness"];
+    assert_eq!(verdict, "warn", "{why}");
+    assert!(why.contains("primary key") && why.contains("redelivery"), "{why}");
+    let (verdict, why) = &checks["stuck"];
+    assert_eq!(verdict, "warn", "{why}");
+    assert!(why.starts_with("3 messages are in progress") && why.contains("rescuer"), "{why}");
+    assert_eq!(checks["response"].0, "pass");
+}
+
+/// doctor on Solid Queue's claims: their age counts from the workers'
+/// heartbeats, which the design keeps; nothing asks for a stored response.
+fn solid_queue_doctor(db: &TestDb) {
+    solid_queue(db);
+    let (checks, doc) = doctor_checks(
+        db,
+        &[
+            "--table",
+            "solid_queue_claimed_executions",
+            "--key-column",
+            "job_id",
+            "--in-progress-when",
+            "1 = 1",
+            "--holder-table",
+            "solid_queue_processes",
+            "--holder-column",
+            "process_id",
+            "--max-duration",
+            "5m",
+        ],
+    );
+    assert_eq!(doc["kind"], "jobs", "{doc}");
+    let (verdict, why) = &checks["lock_time"];
+    assert_eq!(verdict, "pass", "{why}");
+    assert!(why.contains("solid_queue_processes.last_heartbeat_at"), "{why}");
+    assert_eq!(checks["uniqueness"].0, "pass", "{:?}", checks["uniqueness"]);
+    assert!(!checks["backlog"].1.contains("never due to go"), "{:?}", checks["backlog"]);
+    assert!(checks["stuck"].1.starts_with("3 jobs are in progress"), "{:?}", checks["stuck"]);
+}
+
 /// One test per engine the library supports (PostgreSQL and MariaDB), each
 /// on a database of its own.
 macro_rules! on_postgres_and_mariadb {
@@ -906,6 +1030,8 @@ macro_rules! on_postgres_and_mariadb {
 on_postgres_and_mariadb!(
     cap_stuck,
     cap_expire,
+    cap_doctor,
+    solid_queue_doctor,
     masstransit_expire,
     masstransit_doctor,
     solid_queue_stuck_and_reap,
