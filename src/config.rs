@@ -100,6 +100,8 @@ pub struct KeyTableConfig {
     pub lease_length_column: Option<String>,
     /// The zone zoneless time columns were written in (`--time-zone`).
     pub time_zone: Option<String>,
+    /// The zone of one column each (`Added = "+08:00"`), over `time_zone`.
+    pub time_zones: Option<BTreeMap<String, String>>,
     pub heartbeat_column: Option<String>,
     /// The workers' table whose heartbeat says a claim is alive, and its columns.
     pub holder_table: Option<String>,

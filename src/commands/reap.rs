@@ -255,6 +255,7 @@ async fn resolve(db: &mut db::Db, args: &ReapArgs, settings: &Settings) -> Resul
     reaping::check_assignments(&keys, r)?;
     reaping::assignments(&keys, r, &mut Placeholders::new(dialect))?;
     reaping::check_status_value(db, &keys, r).await?;
+    reaping::check_set_values(db, &keys, r).await?;
     if args.dry_run == Some(DryRun::Check) && !args.report.quiet {
         let checks = reaping::unjudged_checks(db, &keys, r).await;
         if !checks.is_empty() {

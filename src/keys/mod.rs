@@ -229,8 +229,10 @@ pub struct KeyTable {
     pub times: Vec<TimeColumn>,
     /// A condition the keys a command works on must meet (`--where`), checked.
     pub filter: Option<String>,
-    /// The zone zoneless time columns were written in.
+    /// The zone zoneless time columns were written in, and those of columns
+    /// the config file gives one of their own.
     pub zone: timeparse::Zone,
+    pub zones: std::collections::BTreeMap<String, timeparse::Zone>,
     missing: Missing,
 }
 
@@ -278,6 +280,7 @@ pub struct Mapping {
     locked_at: Option<String>,
     lease_until: Option<String>,
     zone: timeparse::Zone,
+    zones: std::collections::BTreeMap<String, timeparse::Zone>,
     lease_length: Option<String>,
     heartbeat: Option<String>,
     holder: Option<HolderNames>,
@@ -364,6 +367,16 @@ impl MappingArgs {
                 }
                 (None, None) => timeparse::Zone::Utc,
             },
+            zones: file
+                .time_zones
+                .iter()
+                .flatten()
+                .map(|(column, text)| {
+                    timeparse::zone(text)
+                        .map(|z| (column.clone(), z))
+                        .map_err(|e| anyhow::anyhow!("config key_table.time_zones.{column}: {e}"))
+                })
+                .collect::<Result<_>>()?,
             heartbeat: pick(&self.heartbeat_column, &file.heartbeat_column),
             holder: pick(&self.holder_table, &file.holder_table).map(|table| HolderNames {
                 table,
@@ -475,7 +488,9 @@ impl KeyTable {
         for column in mapping.units.columns() {
             named(&table, column, "--time-unit")?;
         }
-        db.driver().check_zone(db, &mapping.zone).await?;
+        for zone in std::iter::once(&mapping.zone).chain(mapping.zones.values()) {
+            db.driver().check_zone(db, zone).await?;
+        }
         Ok(KeyTable {
             table,
             scope,
@@ -499,6 +514,7 @@ impl KeyTable {
             times: Vec::new(),
             filter: None,
             zone: mapping.zone.clone(),
+            zones: mapping.zones.clone(),
             missing: Missing { key: missing_key, in_progress: missing_in_progress },
         })
     }
@@ -594,6 +610,11 @@ impl KeyTable {
         }
     }
 
+    /// The zone a column's zoneless times were written in.
+    pub fn zone_of(&self, column: &str) -> &timeparse::Zone {
+        self.zones.get(column).unwrap_or(&self.zone)
+    }
+
     /// A time column (as `expr`) read in UTC: a zoneless column written in
     /// another zone (`--time-zone`) converted to it.
     pub fn time_sql(&self, dialect: &Dialect, expr: &str, time: &TimeColumn) -> Result<String> {
@@ -601,13 +622,14 @@ impl KeyTable {
             time.repr,
             crate::db::TimeRepr::Native { with_zone: false } | crate::db::TimeRepr::SqliteDynamic { .. }
         );
-        if self.zone == timeparse::Zone::Utc || !zoneless {
+        let zone = self.zone_of(&time.name);
+        if *zone == timeparse::Zone::Utc || !zoneless {
             return Ok(expr.to_string());
         }
-        dialect.zoneless_to_utc(expr, &self.zone).with_context(|| {
+        dialect.zoneless_to_utc(expr, zone).with_context(|| {
             format!(
                 "--time-zone {}: {} cannot convert zoneless times (its values carry no type to convert)",
-                self.zone,
+                zone,
                 dialect.name()
             )
         })

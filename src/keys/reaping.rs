@@ -373,6 +373,26 @@ pub fn check_assignments(keys: &KeyTable, args: &Reaping) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a text value a column's enum type or CHECK list does not allow
+/// (`--set state='gone'` where the column allows `'done'` and `'dead'`).
+pub async fn check_set_values(db: &mut Db, keys: &KeyTable, args: &Reaping) -> Result<()> {
+    for a in args.set.iter().chain(&args.release_set).chain(&args.fail_set) {
+        let SetValue::Text(value) = &a.value else { continue };
+        let column = keys.table.column(&a.column)?;
+        if let Some(allowed) = crate::db::catalog::allowed_values(db, &keys.table, &column.name).await?
+            && !allowed.contains(value)
+        {
+            bail!(
+                "--set {}='{value}': {} cannot hold it (it allows {})",
+                column.name,
+                column.name,
+                allowed.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
 /// The CHECK constraints on the columns a run writes, which a plain dry run
 /// does not judge (a rollback dry run and the real run do).
 pub async fn unjudged_checks(db: &mut Db, keys: &KeyTable, args: &Reaping) -> Vec<String> {
@@ -440,10 +460,11 @@ fn set_value(keys: &KeyTable, a: &Assignment, params: &mut Placeholders) -> Resu
             match repr {
                 // A zoneless column written in another zone gets that zone's wall-clock time.
                 Some(crate::db::TimeRepr::Native { with_zone: false } | crate::db::TimeRepr::SqliteDynamic { .. })
-                    if keys.zone != crate::timeparse::Zone::Utc =>
+                    if *keys.zone_of(&column.name) != crate::timeparse::Zone::Utc =>
                 {
-                    dialect.utc_to_zoneless(&value, &keys.zone).with_context(|| {
-                        format!("--time-zone {}: {} cannot convert zoneless times", keys.zone, dialect.name())
+                    let zone = keys.zone_of(&column.name);
+                    dialect.utc_to_zoneless(&value, zone).with_context(|| {
+                        format!("--time-zone {zone}: {} cannot convert zoneless times", dialect.name())
                     })?
                 }
                 _ => value,

@@ -490,27 +490,37 @@ fn pg_boss_expire_deletes_what_its_archive_takes() {
 /// Succeeded (expires in 20 h), 7 Failed 10 min ago of version v2, 8 Failed
 /// expired a day ago.
 fn cap(db: &TestDb) {
+    cap_as(db, "received");
+}
+
+/// CAP's `received` (a subscriber's: with its `Group`) or `published` table
+/// (the outbox of messages sent), with the rows above.
+fn cap_as(db: &TestDb, name: &str) {
     let (ts, table) = match db.engine {
-        Engine::Postgres => ("TIMESTAMP", "\"cap\".\"received\""),
-        _ => ("datetime", "`cap.received`"),
+        Engine::Postgres => ("TIMESTAMP", format!("\"cap\".\"{name}\"")),
+        _ => ("datetime", format!("`cap.{name}`")),
     };
     if db.engine == Engine::Postgres {
-        db.exec("CREATE SCHEMA cap");
+        db.exec("CREATE SCHEMA IF NOT EXISTS cap");
     }
     let q = |c: &str| db.ident(c);
-    db.exec(&format!(
-        "CREATE TABLE {table} ({} BIGINT PRIMARY KEY NOT NULL, {} VARCHAR(20) NOT NULL, {} VARCHAR(200) NOT NULL,
-            {} VARCHAR(200) NULL, {} TEXT NULL, {} INT NOT NULL, {} {ts} NOT NULL, {} {ts} NULL, {} VARCHAR(50) NOT NULL)",
-        q("Id"),
-        q("Version"),
-        q("Name"),
-        q("Group"),
-        q("Content"),
-        q("Retries"),
-        q("Added"),
-        q("ExpiresAt"),
-        q("StatusName"),
-    ));
+    let group = name == "received";
+    let mut columns = vec![
+        format!("{} BIGINT PRIMARY KEY NOT NULL", q("Id")),
+        format!("{} VARCHAR(20) NOT NULL", q("Version")),
+        format!("{} VARCHAR(200) NOT NULL", q("Name")),
+    ];
+    if group {
+        columns.push(format!("{} VARCHAR(200) NULL", q("Group")));
+    }
+    columns.extend([
+        format!("{} TEXT NULL", q("Content")),
+        format!("{} INT NOT NULL", q("Retries")),
+        format!("{} {ts} NOT NULL", q("Added")),
+        format!("{} {ts} NULL", q("ExpiresAt")),
+        format!("{} VARCHAR(50) NOT NULL", q("StatusName")),
+    ]);
+    db.exec(&format!("CREATE TABLE {table} ({})", columns.join(", ")));
     // The server's clock in UTC+8, as DateTime.Now writes it.
     let local = |minutes: i64| {
         let t = chrono::Utc::now() + chrono::Duration::hours(8) + chrono::Duration::minutes(minutes);
@@ -530,24 +540,79 @@ fn cap(db: &TestDb) {
         .iter()
         .map(|(id, v, retries, added, expires, status)| {
             format!(
-                "({id}, '{v}', 'orders.created', 'g', '{{}}', {retries}, {added}, {}, '{status}')",
+                "({id}, '{v}', 'orders.created', {}'{{}}', {retries}, {added}, {}, '{status}')",
+                if group { "'g', " } else { "" },
                 expires.clone().unwrap_or_else(|| "NULL".into())
             )
         })
         .collect();
-    db.exec(&format!(
-        "INSERT INTO {table} ({}, {}, {}, {}, {}, {}, {}, {}, {}) VALUES {}",
-        q("Id"),
-        q("Version"),
-        q("Name"),
-        q("Group"),
-        q("Content"),
-        q("Retries"),
-        q("Added"),
-        q("ExpiresAt"),
-        q("StatusName"),
-        values.join(", ")
-    ));
+    let names: Vec<String> =
+        ["Id", "Version", "Name", "Group", "Content", "Retries", "Added", "ExpiresAt", "StatusName"]
+            .iter()
+            .filter(|c| group || **c != "Group")
+            .map(|c| q(c))
+            .collect();
+    db.exec(&format!("INSERT INTO {table} ({}) VALUES {}", names.join(", "), values.join(", ")));
+}
+
+/// CAP's outbox, `published`, with the servers' zone given per column in
+/// the config file: stuck lists what its retry processor re-sends, expire
+/// deletes what its collector deletes, doctor calls it an outbox.
+fn cap_published(db: &TestDb) {
+    cap_as(db, "published");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("idemctl.toml");
+    std::fs::write(&config, "[key_table.time_zones]\nAdded = \"+08:00\"\nExpiresAt = \"+08:00\"\n").unwrap();
+    let config = config.to_str().unwrap();
+    let q = |c: &str| db.ident(c);
+    let in_progress = format!("{} IN ('Failed', 'Scheduled') AND {} < 50", q("StatusName"), q("Retries"));
+    let version = format!("{} = 'v1'", q("Version"));
+    let mapping = [
+        "--config",
+        config,
+        "--table",
+        "cap.published",
+        "--key-column",
+        "Id",
+        "--in-progress-when",
+        &in_progress,
+        "--where",
+        &version,
+        "--created-at-column",
+        "Added",
+        "--max-duration",
+        "240s",
+    ];
+    let (keys, doc) = stuck_keys(db, &mapping);
+    assert_eq!(keys, ["2", "1"], "{doc}");
+    let status = format!("{} IN ('Succeeded', 'Failed')", q("StatusName"));
+    let out = idemctl(
+        db,
+        &[
+            "expire",
+            "--config",
+            config,
+            "--table",
+            "cap.published",
+            "--expires-at-column",
+            "ExpiresAt",
+            "--where",
+            &status,
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let table = match db.engine {
+        Engine::Postgres => "\"cap\".\"published\"",
+        _ => "`cap.published`",
+    };
+    let id = q("Id");
+    assert_eq!(
+        ids(db, &format!("SELECT {} FROM {table} ORDER BY {id}", text(db, &id))),
+        ["1", "2", "3", "4", "6", "7"]
+    );
+    let (_, doc) =
+        doctor_checks(db, &["--config", config, "--table", "cap.published", "--key-column", "Id", "--no-in-progress"]);
+    assert_eq!(doc["kind"], "outbox", "{doc}");
 }
 
 /// The name CAP gives its table: a schema's table on PostgreSQL, one
@@ -901,6 +966,23 @@ fn a_null_into_a_not_null_column_is_refused_before_anything_changes() {
     assert_eq!(dump(&db, "river_job"), before);
 }
 
+/// A text value an enum column cannot hold is refused before anything runs.
+#[test]
+fn a_value_an_enum_cannot_hold_is_refused() {
+    let Some(db) = pg() else { return };
+    river(&db);
+    db.exec("ALTER TABLE river_job ADD COLUMN last_state river_job_state");
+    let before = dump(&db, "river_job");
+    let (_, out) = reap(&db, &[&RIVER[..], &["--release-set", "last_state='gone'"]].concat());
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("last_state cannot hold it"), "{}", out.stderr);
+    assert_eq!(dump(&db, "river_job"), before);
+    let (outcomes, out) = reap(&db, &[&RIVER[..], &["--release-set", "last_state='running'"]].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(outcomes.len(), 2);
+    assert_eq!(ids(&db, "SELECT last_state::text FROM river_job WHERE id = 1"), ["running"]);
+}
+
 /// `--where` narrows stuck and reap alike: one pg-boss queue.
 #[test]
 fn where_narrows_stuck_and_reap_to_one_queue() {
@@ -1029,6 +1111,7 @@ macro_rules! on_postgres_and_mariadb {
 
 on_postgres_and_mariadb!(
     cap_stuck,
+    cap_published,
     cap_expire,
     cap_doctor,
     solid_queue_doctor,
