@@ -256,16 +256,6 @@ async fn resolve(db: &mut db::Db, args: &ReapArgs, settings: &Settings) -> Resul
     reaping::assignments(&keys, r, &mut Placeholders::new(dialect))?;
     reaping::check_status_value(db, &keys, r).await?;
     reaping::check_set_values(db, &keys, r).await?;
-    if args.dry_run == Some(DryRun::Check) && !args.report.quiet {
-        let checks = reaping::unjudged_checks(db, &keys, r).await;
-        if !checks.is_empty() {
-            crate::report::say(&format!(
-                "note: a plain dry run does not judge the table's CHECK constraints on what reap writes ({}): \
-                 --dry-run=rollback applies each batch and rolls it back, so that they do",
-                checks.join("; ")
-            ));
-        }
-    }
     if let Some(note) = stuck::unmatched_operations(db, &keys, &settings.durations).await?
         && !args.report.quiet
     {

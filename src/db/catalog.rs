@@ -236,6 +236,8 @@ pub async fn checks_on(db: &mut Db, table: &Table, column: &str) -> Vec<String> 
         .filter(|row| row.first().cloned().flatten().as_deref() == Some("check"))
         .filter_map(|row| row.get(1).cloned().flatten())
         .flat_map(|text| check_clauses(&text))
+        // A table's definition without a CHECK (SQLite's) holds none.
+        .filter(|clause| !clause.trim_start().to_uppercase().starts_with("CREATE"))
         .filter(|clause| clause.to_lowercase().contains(&column.to_lowercase()))
         .map(|clause| clause.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect();
@@ -272,7 +274,8 @@ fn check_clauses(text: &str) -> Vec<String> {
                 _ => {}
             }
         }
-        out.push(text[open..end.min(text.len())].to_string());
+        // The clause with its parentheses: an expression as it stands.
+        out.push(text[open..(end + 1).min(text.len())].to_string());
         from = end.min(text.len());
     }
     out

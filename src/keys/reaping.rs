@@ -393,24 +393,6 @@ pub async fn check_set_values(db: &mut Db, keys: &KeyTable, args: &Reaping) -> R
     Ok(())
 }
 
-/// The CHECK constraints on the columns a run writes, which a plain dry run
-/// does not judge (a rollback dry run and the real run do).
-pub async fn unjudged_checks(db: &mut Db, keys: &KeyTable, args: &Reaping) -> Vec<String> {
-    let mut columns: Vec<String> =
-        changes(args).into_iter().flat_map(|c| written(keys, args, c)).map(|(c, _)| c).collect();
-    columns.sort();
-    columns.dedup();
-    let mut found = Vec::new();
-    for column in columns {
-        for check in crate::db::catalog::checks_on(db, &keys.table, &column).await {
-            if !found.contains(&check) {
-                found.push(check);
-            }
-        }
-    }
-    found
-}
-
 /// The `SET` list of the action.
 pub fn assignments(keys: &KeyTable, args: &Reaping, params: &mut Placeholders) -> Result<Option<String>> {
     change_set(keys, args, args.action, params)
@@ -420,17 +402,10 @@ pub fn assignments(keys: &KeyTable, args: &Reaping, params: &mut Placeholders) -
 /// what the design stores with it, then `--set` and the change's own
 /// `--release-set` or `--fail-set`.
 fn change_set(keys: &KeyTable, args: &Reaping, change: Action, params: &mut Placeholders) -> Result<Option<String>> {
-    let own = match change {
-        Action::Release => &args.release_set,
-        Action::Fail => &args.fail_set,
-        Action::Delete => return Ok(None),
-    };
-    let extra: Vec<&Assignment> = args.set.iter().chain(own).collect();
-    let mut list: Vec<String> = status_set(keys, args, change, params)?.into_iter().collect();
-    for a in &extra {
-        list.push(format!("{} = {}", params.dialect.ident(&a.column), set_value(keys, a, params)?));
-    }
-    Ok((!list.is_empty()).then(|| list.join(", ")))
+    let dialect = params.dialect;
+    let list = change_values(keys, args, change, params)?;
+    let set: Vec<String> = list.iter().map(|(c, v)| format!("{} = {v}", dialect.ident(c))).collect();
+    Ok((!set.is_empty()).then(|| set.join(", ")))
 }
 
 /// The value an assignment writes, as SQL.
@@ -474,50 +449,113 @@ fn set_value(keys: &KeyTable, a: &Assignment, params: &mut Placeholders) -> Resu
 }
 
 /// The status a change writes, and what the design stores with a failure.
-fn status_set(keys: &KeyTable, args: &Reaping, change: Action, params: &mut Placeholders) -> Result<Option<String>> {
-    let dialect = params.dialect;
+fn status_set(
+    keys: &KeyTable,
+    args: &Reaping,
+    change: Action,
+    params: &mut Placeholders,
+) -> Result<Vec<(String, String)>> {
     let typed = |name: &str| keys.table.column(name).map(|c| c.data_type.clone()).unwrap_or_default();
     let has = |name: &str| keys.table.columns.iter().any(|c| c.name == name);
     match (change, &keys.statuses) {
-        (Action::Release, Some(s)) => Ok(Some(format!(
-            "{} = {}",
-            dialect.ident(&s.column),
-            params.push(Bind::Text(s.retryable.clone()), &typed(&s.column))
-        ))),
+        (Action::Release, Some(s)) => {
+            Ok(vec![(s.column.clone(), params.push(Bind::Text(s.retryable.clone()), &typed(&s.column)))])
+        }
         // Without a status column, releasing is unlocking: the lease is
         // cleared, and the key is nobody's. A design with no lock to clear
         // leaves its abandoned keys to its own retry.
-        (Action::Release, None) => Ok(keys
-            .locked_at
-            .iter()
-            .chain(&keys.lease_until)
-            .map(|c| format!("{} = NULL", dialect.ident(c)))
-            .reduce(|a, b| format!("{a}, {b}"))),
+        (Action::Release, None) => {
+            Ok(keys.locked_at.iter().chain(&keys.lease_until).map(|c| (c.clone(), "NULL".to_string())).collect())
+        }
         (Action::Fail, Some(s)) => {
-            let mut set = vec![format!(
-                "{} = {}",
-                dialect.ident(&s.column),
-                params.push(Bind::Text(s.permanent.clone()), &typed(&s.column))
-            )];
+            let mut set = vec![(s.column.clone(), params.push(Bind::Text(s.permanent.clone()), &typed(&s.column)))];
             if has("response_code") {
-                set.push(format!(
-                    "response_code = {}",
-                    params.push(Bind::Int(args.fail_code), &typed("response_code"))
-                ));
+                set.push(("response_code".into(), params.push(Bind::Int(args.fail_code), &typed("response_code"))));
             }
             if has("response_body") {
-                set.push(format!(
-                    "response_body = {}",
-                    params.push(Bind::Text(args.fail_body.clone()), &typed("response_body"))
-                ));
+                let body = params.push(Bind::Text(args.fail_body.clone()), &typed("response_body"));
+                set.push(("response_body".into(), body));
             }
-            Ok(Some(set.join(", ")))
+            Ok(set)
         }
         (Action::Fail, None) => {
             bail!("--action fail needs a status column to store the failure: map it with --status-column")
         }
-        (Action::Delete, _) => Ok(None),
+        (Action::Delete, _) => Ok(Vec::new()),
     }
+}
+
+/// Each column one change writes, and the value it writes there, as SQL.
+fn change_values(
+    keys: &KeyTable,
+    args: &Reaping,
+    change: Action,
+    params: &mut Placeholders,
+) -> Result<Vec<(String, String)>> {
+    let own = match change {
+        Action::Release => &args.release_set,
+        Action::Fail => &args.fail_set,
+        Action::Delete => return Ok(Vec::new()),
+    };
+    let mut list = status_set(keys, args, change, params)?;
+    for a in args.set.iter().chain(own) {
+        list.push((a.column.clone(), set_value(keys, a, params)?));
+    }
+    Ok(list)
+}
+
+/// A plain dry run's judgment of the table's CHECK constraints: for each
+/// key of `which` whose row, with `change` applied, a CHECK on a column the
+/// change writes would refuse, the constraint. Read-only: the row as it
+/// would become is a SELECT over the row as it is.
+async fn refused_by_checks(
+    db: &mut Db,
+    keys: &KeyTable,
+    args: &Reaping,
+    change: Action,
+    which: &[&StuckKey],
+) -> Result<std::collections::HashMap<super::Identity, String>> {
+    let dialect = db.dialect();
+    let mut params = Placeholders::new(dialect);
+    let values = change_values(keys, args, change, &mut params)?;
+    let mut checks = Vec::new();
+    for (column, _) in &values {
+        for check in crate::db::catalog::checks_on(db, &keys.table, column).await {
+            if !checks.contains(&check) {
+                checks.push(check);
+            }
+        }
+    }
+    if checks.is_empty() || which.is_empty() {
+        return Ok(Default::default());
+    }
+    let projected: Vec<String> = keys
+        .table
+        .columns
+        .iter()
+        .map(|c| match values.iter().find(|(name, _)| *name == c.name) {
+            Some((_, value)) => format!("{value} AS {}", dialect.ident(&c.name)),
+            None => dialect.ident(&c.name),
+        })
+        .collect();
+    let cond = keys.any_key(which, true, &mut params)?;
+    let flags: Vec<String> = checks.iter().map(|c| format!("CASE WHEN NOT ({c}) THEN 1 ELSE 0 END")).collect();
+    let sql = format!(
+        "SELECT {}, {} FROM (SELECT {} FROM {} WHERE {cond}) idemctl_after",
+        keys.identity_select(dialect)?,
+        flags.join(", "),
+        projected.join(", "),
+        keys.table.sql_name(&dialect)
+    );
+    let width = keys.scope.len() + keys.operation.len() + 1;
+    let mut refused = std::collections::HashMap::new();
+    for row in db.query_text(&sql, &params.binds).await? {
+        let (identity, flags) = row.split_at(width.min(row.len()));
+        if let Some(at) = flags.iter().position(|f| f.as_deref() == Some("1")) {
+            refused.insert(identity.to_vec(), checks[at].clone());
+        }
+    }
+    Ok(refused)
 }
 
 /// One batch, one transaction: the keys still as they were read are locked
@@ -561,8 +599,21 @@ async fn resolve_locked(
     let (mut outcomes, used_up) = lock_batch(db, keys, args, batch).await?;
     let to_change = judge(db, keys, args, batch, &used_up, &mut outcomes).await?;
     for change in [Action::Release, Action::Fail, Action::Delete] {
-        let part = to_change.iter().filter(|(_, c)| *c == change).map(|(i, _)| *i).collect();
-        change_by_halves(db, keys, args, batch, (part, change), &mut outcomes).await?;
+        let part: Vec<usize> = to_change.iter().filter(|(_, c)| *c == change).map(|(i, _)| *i).collect();
+        if args.applies() {
+            change_by_halves(db, keys, args, batch, (part, change), &mut outcomes).await?;
+            continue;
+        }
+        // A plain dry run: what the change would make of each key, its
+        // CHECK constraints judged on the row as it would become.
+        let which: Vec<&StuckKey> = part.iter().map(|&i| &batch[i]).collect();
+        let refused = refused_by_checks(db, keys, args, change, &which).await?;
+        for i in part {
+            outcomes[i] = Some(match refused.get(&KeyTable::identity(&batch[i])) {
+                Some(check) => (Resolution::Error, Some(format!("its change would violate CHECK {check}"))),
+                None => (Resolution::of(change, true), None),
+            });
+        }
     }
     Ok(outcomes.into_iter().map(|o| o.unwrap_or((Resolution::SkippedChanged, None))).collect())
 }
@@ -706,10 +757,8 @@ async fn judge(
         };
         if nothing && change == Action::Release {
             outcomes[i] = Some((Resolution::Unchanged, None));
-        } else if writing {
-            to_change.push((i, change));
         } else {
-            outcomes[i] = Some((Resolution::of(change, true), None));
+            to_change.push((i, change));
         }
     }
     Ok(to_change)
