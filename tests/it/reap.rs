@@ -131,6 +131,8 @@ fn dry_run_changes_nothing(db: &TestDb) {
     let records = csv_records(&real.stdout);
     assert_eq!(records.len(), 3, "{}", real.stdout);
     assert!(records[1..].iter().all(|r| !r[8].is_empty() && r[9] == "fail"), "{}", real.stdout);
+    // The real run did what the dry run promised, key for key.
+    assert_eq!(outcomes(&real), pairs(&[("k-nolock", "failed"), ("k-ord-6m", "failed")]));
 }
 
 /// Starts a reap that stops before changing batch 1 (and 2, ...), until told to go on.
