@@ -252,7 +252,7 @@ async fn resolve(db: &mut db::Db, args: &ReapArgs, settings: &Settings) -> Resul
         .map(|a| Some(a.column.clone()))
         .collect();
     keys.read_times(db, &stamped).await?;
-    reaping::check_assignments(&keys, r)?;
+    reaping::check_assignments(&keys, r, dialect)?;
     reaping::assignments(&keys, r, &mut Placeholders::new(dialect))?;
     reaping::check_status_value(db, &keys, r).await?;
     reaping::check_set_values(db, &keys, r).await?;

@@ -44,7 +44,7 @@ impl Target {
     }
 
     pub fn engine(&self) -> Result<Engine> {
-        Engine::of_url(&self.url)
+        super::engine_of(&self.url)
     }
 
     /// The URL without its password, for messages.
@@ -65,7 +65,7 @@ impl Target {
     /// The engine, server and database, for people: `postgres
     /// db.example.com:5432/app`, `sqlite /var/lib/app.db` (no user, no password).
     pub fn place(&self) -> String {
-        let engine = self.engine().map(Engine::name).unwrap_or("?");
+        let engine = self.engine().map(|e| e.name()).unwrap_or("?");
         match self.server() {
             Some((host, port, path)) => {
                 let port = port.map(|p| format!(":{p}")).unwrap_or_default();
@@ -305,6 +305,14 @@ async fn cancel(server: ServerId, target: &Target) -> Result<()> {
 mod tests {
     use super::*;
 
+    fn pg() -> Engine {
+        super::super::engine_of("postgres://h/db").unwrap()
+    }
+
+    fn my() -> Engine {
+        super::super::engine_of("mysql://h/db").unwrap()
+    }
+
     #[test]
     fn hosts_for_messages() {
         assert_eq!(
@@ -321,16 +329,15 @@ mod tests {
     #[test]
     fn urls_are_checked_before_the_driver_reads_them() {
         let err = |url: &str, engine| check_url(url, engine).unwrap_err().to_string();
-        assert!(err("postgres://h/db?sslmod=verify-full", Engine::Postgres).contains("did you mean sslmode?"));
-        assert!(err("mysql://h/db?ssl_mode=REQUIRED", Engine::MySql).contains("did you mean ssl-mode?"));
-        assert!(err("mysql://h/db?sslmode=require", Engine::MySql).contains("required"));
+        assert!(err("postgres://h/db?sslmod=verify-full", pg()).contains("did you mean sslmode?"));
+        assert!(err("mysql://h/db?ssl_mode=REQUIRED", my()).contains("did you mean ssl-mode?"));
+        assert!(err("mysql://h/db?sslmode=require", my()).contains("required"));
         assert!(
-            err("postgres://h/db?sslmode=verify-full&sslrootcert=/nonexistent.pem", Engine::Postgres)
+            err("postgres://h/db?sslmode=verify-full&sslrootcert=/nonexistent.pem", pg())
                 .contains("sslrootcert=/nonexistent.pem in the database URL: no such file")
         );
-        check_url("postgres://h/db?sslmode=verify-full&application_name=x&options[search_path]=a", Engine::Postgres)
-            .unwrap();
-        check_url("mariadb://h/db?ssl-mode=REQUIRED", Engine::MySql).unwrap();
+        check_url("postgres://h/db?sslmode=verify-full&application_name=x&options[search_path]=a", pg()).unwrap();
+        check_url("mariadb://h/db?ssl-mode=REQUIRED", my()).unwrap();
     }
 
     #[test]

@@ -188,9 +188,17 @@ fn first_words(text: &str) -> String {
 mod tests {
     use super::*;
 
+    fn pg() -> Engine {
+        crate::db::engine_of("postgres://h/db").unwrap()
+    }
+
+    fn my() -> Engine {
+        crate::db::engine_of("mysql://h/db").unwrap()
+    }
+
     #[test]
     fn one_condition_exactly() {
-        let ok = |t: &str| condition(Engine::Postgres, "--where", t);
+        let ok = |t: &str| condition(pg(), "--where", t);
         assert_eq!(ok("scope_id = 's3'").unwrap(), "(scope_id = 's3')");
         assert!(ok("recovery_point <> 'finished' AND locked_at IS NULL").is_ok());
         assert!(ok("status IN ('a', 'b') OR (x > 3)").is_ok());
@@ -204,23 +212,20 @@ mod tests {
         assert!(ok("a + 1").is_err());
         assert!(ok("").is_err());
         // A backslash escapes a quote in MySQL strings, not in PostgreSQL's.
-        assert!(condition(Engine::MySql, "--where", r"note = 'a\') OR (1=1'").is_ok());
-        assert!(condition(Engine::Postgres, "--where", r"note = 'a\') OR (1=1'").is_err());
+        assert!(condition(my(), "--where", r"note = 'a\') OR (1=1'").is_ok());
+        assert!(condition(pg(), "--where", r"note = 'a\') OR (1=1'").is_err());
     }
 
     #[test]
     fn verify_sql_is_one_select_with_known_parameters() {
-        let v = VerifySql::parse(
-            Engine::Postgres,
-            "SELECT 1 FROM payments WHERE k = :key AND s = :scope::text AND note <> ':key'",
-        )
-        .unwrap();
+        let v = VerifySql::parse(pg(), "SELECT 1 FROM payments WHERE k = :key AND s = :scope::text AND note <> ':key'")
+            .unwrap();
         let scope = [Some("s1".to_string())];
-        let (sql, binds) = v.statement(Dialect::new(Engine::Postgres), &scope, Some("op"), "k1");
+        let (sql, binds) = v.statement(Dialect::new(pg()), &scope, Some("op"), "k1");
         assert_eq!(sql, "SELECT 1 FROM payments WHERE k = $1 AND s = $2::text AND note <> ':key'");
         assert_eq!(binds, vec![Bind::Text("k1".into()), Bind::Text("s1".into())]);
-        let v = VerifySql::parse(Engine::MySql, "SELECT 1 FROM payments WHERE k = :key").unwrap();
-        let (sql, _) = v.statement(Dialect::new(Engine::MySql), &scope, None, "k1");
+        let v = VerifySql::parse(my(), "SELECT 1 FROM payments WHERE k = :key").unwrap();
+        let (sql, _) = v.statement(Dialect::new(my()), &scope, None, "k1");
         assert_eq!(sql, "SELECT 1 FROM payments WHERE k = ?");
         for bad in [
             "SELECT 1; DELETE FROM x",
@@ -229,7 +234,7 @@ mod tests {
             "SELECT 1 FROM payments WHERE k = :key -- and more",
             "UPDATE payments SET x = 1",
         ] {
-            assert!(VerifySql::parse(Engine::Postgres, bad).is_err(), "{bad}");
+            assert!(VerifySql::parse(pg(), bad).is_err(), "{bad}");
         }
     }
 }

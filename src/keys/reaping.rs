@@ -314,35 +314,17 @@ fn changes(args: &Reaping) -> Vec<Action> {
     }
 }
 
-/// The columns each change writes and whether it writes NULL there.
-fn written(keys: &KeyTable, args: &Reaping, change: Action) -> Vec<(String, bool)> {
-    let own = match change {
-        Action::Release => &args.release_set,
-        Action::Fail => &args.fail_set,
-        Action::Delete => return Vec::new(),
-    };
-    let mut out: Vec<(String, bool)> = Vec::new();
-    match &keys.statuses {
-        Some(s) => out.push((s.column.clone(), false)),
-        None if change == Action::Release => {
-            out.extend(keys.locked_at.iter().chain(&keys.lease_until).map(|c| (c.clone(), true)));
-        }
-        None => {}
-    }
-    out.extend(args.set.iter().chain(own).map(|a| (a.column.clone(), a.value == SetValue::Null)));
-    out
-}
-
 /// Refuses, before anything happens, a change the table cannot take: a
 /// column that is not there, NULL into a NOT NULL column, a column set
 /// twice, the key's own columns, the attempts rule on columns that are not
 /// there.
-pub fn check_assignments(keys: &KeyTable, args: &Reaping) -> Result<()> {
+pub fn check_assignments(keys: &KeyTable, args: &Reaping, dialect: Dialect) -> Result<()> {
     let identity: Vec<&String> = keys.scope.iter().chain(&keys.operation).collect();
     for change in changes(args) {
         let named = format!("{change:?}").to_lowercase();
         let mut seen = std::collections::BTreeSet::new();
-        for (name, null) in written(keys, args, change) {
+        for (name, value) in change_values(keys, args, change, &mut Placeholders::new(dialect))? {
+            let null = value == "NULL";
             let column = keys.table.column(&name)?;
             if !seen.insert(column.name.clone()) {
                 bail!(

@@ -178,9 +178,11 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
     let micros = |d: Duration| i64::try_from(d.as_micros()).unwrap_or(i64::MAX);
     let (in_progress, binds) = keys.in_progress_sql(&dialect, 1)?;
     let mut params = Placeholders::after(dialect, binds);
-    let mut due = keys.past_limit_sql(&dialect, durations.shortest(), now, &mut params)?;
+    // Keys past the limit, and (to be counted, never listed) keys with no
+    // time to judge them by.
+    let past = keys.past_limit_sql(&dialect, durations.shortest(), now, &mut params)?;
     let narrowed = keys.filter.as_ref().map(|f| format!(" AND {f}")).unwrap_or_default();
-    due.push_str(&narrowed);
+    let due = format!("({past} OR {} IS NULL){narrowed}", times.seen());
     let detect = matches!(held, Held::Detect(_));
     let held_sql = match (detect, dialect.held_condition()) {
         (true, Some(condition)) => format!("CASE WHEN {condition} THEN 1 ELSE 0 END"),
@@ -222,7 +224,10 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
             (Some(d), _, _) => (State::LeaseExpired, d, keys.lease_grace),
             (None, Some(l), _) => (State::LeaseExpired, l, max),
             (None, None, Some(b)) => (State::Abandoned, b, max),
-            (None, None, None) => continue,
+            (None, None, None) => {
+                found.untimed += 1;
+                continue;
+            }
         };
         let age_us = now - since;
         if age_us <= micros(limit) {
@@ -251,10 +256,6 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
     {
         found = probe_held(probe, keys, found, lock).await?;
     }
-    let (in_progress, binds) = keys.in_progress_sql(&dialect, 1)?;
-    let untimed = format!("{in_progress} AND {} IS NULL{narrowed}", times.seen());
-    let table = keys.table.sql_name(&dialect);
-    found.untimed = super::expiry::count_matching(db, &table, &untimed, &binds, None).await?;
     Ok(found)
 }
 

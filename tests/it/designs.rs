@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::common::{Engine, Run, TestDb, ago, run};
+use crate::common::{Engine, Run, TestDb, ago, doctor, run};
 use chrono::Duration;
 
 fn idemctl(db: &TestDb, args: &[&str]) -> Run {
@@ -37,25 +37,6 @@ fn stuck(db: &TestDb, mapping: &[&str]) -> (Vec<(String, String)>, u64, Run) {
 
 fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
     expected.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
-}
-
-/// doctor's verdict and reason for each check.
-fn doctor(db: &TestDb, args: &[&str]) -> (BTreeMap<String, (String, String)>, Run) {
-    let out = idemctl(db, &[&["doctor", "--format", "json"][..], args].concat());
-    assert_ne!(out.code, 2, "{}", out.stderr);
-    let doc = out.json();
-    let checks = doc["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c["check"].as_str().unwrap().to_string(),
-                (c["result"].as_str().unwrap().to_string(), c["reason"].as_str().unwrap().to_string()),
-            )
-        })
-        .collect();
-    (checks, out)
 }
 
 fn failed(checks: &BTreeMap<String, (String, String)>) -> Vec<&str> {

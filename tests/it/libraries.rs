@@ -1012,21 +1012,10 @@ fn keys_in_progress_without_a_time_are_counted_and_named() {
     assert!(notes.iter().any(|n| n.starts_with("1 keys in progress have no time")), "{notes:?}");
 }
 
-/// doctor's verdict and reason for each check.
+/// doctor's verdicts and reasons, and its whole document.
 fn doctor_checks(db: &TestDb, args: &[&str]) -> (BTreeMap<String, (String, String)>, serde_json::Value) {
-    let out = idemctl(db, &[&["doctor", "--format", "json"][..], args].concat());
-    assert_ne!(out.code, 2, "{}", out.stderr);
-    let doc = out.json();
-    let checks = doc["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            let text = |k: &str| c[k].as_str().unwrap().to_string();
-            (text("check"), (text("result"), text("reason")))
-        })
-        .collect();
-    (checks, doc)
+    let (checks, out) = crate::common::doctor(db, args);
+    (checks, out.json())
 }
 
 /// doctor on CAP's received table: its Id is CAP's own snowflake, so the

@@ -567,6 +567,26 @@ mod tests {
     use std::collections::BTreeSet;
     use std::path::Path;
 
+    use super::Engine;
+    use crate::db::Dialect;
+
+    #[test]
+    fn engines_by_scheme() {
+        assert_eq!(Engine::of_url("postgres://h/db").unwrap(), Engine::Postgres);
+        assert_eq!(Engine::of_url("postgresql://h/db").unwrap(), Engine::Postgres);
+        assert_eq!(Engine::of_url("mariadb://h/db").unwrap(), Engine::MySql);
+        assert_eq!(Engine::of_url("sqlite:demo.db").unwrap(), Engine::Sqlite);
+        let err = Engine::of_url("oracle://u:secret@h/db").unwrap_err().to_string();
+        assert!(err.contains("oracle://u:***@h/db") && !err.contains("secret"), "{err}");
+    }
+
+    #[test]
+    fn identifiers_are_quoted_per_engine() {
+        assert_eq!(Dialect::new(Engine::Postgres).ident(r#"Ord "x""#), r#""Ord ""x""""#);
+        assert_eq!(Dialect::new(Engine::MySql).ident("a`b c"), "`a``b c`");
+        assert_eq!(Dialect::new(Engine::Sqlite).table(Some("main"), "t"), r#""main"."t""#);
+    }
+
     /// Every source file under `dir`, as (its path from the crate, its text
     /// before its tests).
     fn sources(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {

@@ -545,3 +545,22 @@ pub fn finish(child: std::process::Child) -> Run {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// doctor's verdict and reason for each check.
+pub fn doctor(db: &TestDb, args: &[&str]) -> (std::collections::BTreeMap<String, (String, String)>, Run) {
+    let out = run(db.idemctl(&[&["doctor", "--format", "json"][..], args].concat()));
+    assert_ne!(out.code, 2, "{}", out.stderr);
+    let doc = out.json();
+    let checks = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["check"].as_str().unwrap().to_string(),
+                (c["result"].as_str().unwrap().to_string(), c["reason"].as_str().unwrap().to_string()),
+            )
+        })
+        .collect();
+    (checks, out)
+}

@@ -253,3 +253,35 @@ impl Driver for Sqlite {
         Some("rowid")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::db::{Dialect, Engine, TimeRepr};
+
+    /// The SQL a dry run shows for SQLite runs in the sqlite3 shell (no
+    /// idemctl_us there) and reads times as idemctl's own function does.
+    #[tokio::test]
+    async fn sqlite_sql_for_people_needs_no_function_of_ours() {
+        use sqlx::Connection;
+        let dialect = Dialect::new(Engine::Sqlite);
+        let ours = dialect.epoch_micros("v", TimeRepr::SqliteDynamic { millis: false });
+        assert!(ours.contains("idemctl_us"));
+        let shown = dialect.for_people(&format!("SELECT {ours} FROM t WHERE {ours} < ?"));
+        assert!(!shown.contains("idemctl_us"), "{shown}");
+        let mut c = sqlx::SqliteConnection::connect("sqlite::memory:").await.unwrap();
+        let expr = dialect.for_people(&ours);
+        let at = 1_767_225_600_000_000_i64; // 2026-01-01T00:00:00Z
+        for (value, expected) in [
+            ("'2026-01-01 00:00:00'", Some(at)),
+            ("'2026-01-01T01:00:00.250+01:00'", Some(at + 250_000)),
+            ("'2026-01-01T00:00:00Z'", Some(at)),
+            ("1767225600", Some(at)),
+            ("2461041.5", Some(at)),
+            ("NULL", None),
+        ] {
+            let sql = format!("SELECT {expr} FROM (SELECT {value} AS v)");
+            let got: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).fetch_one(&mut c).await.unwrap();
+            assert_eq!(got, expected, "{value}");
+        }
+    }
+}
