@@ -81,7 +81,7 @@ impl OneOrMany {
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KeyTableConfig {
-    /// What the table is for (doctor's `--kind`).
+    /// What the table is for (`--kind`).
     pub kind: Option<Kind>,
     pub table: Option<String>,
     pub scope_columns: Option<Vec<String>>,
@@ -191,6 +191,46 @@ impl Kind {
             Kind::Inbox | Kind::Outbox => "message",
             Kind::Jobs => "job",
             Kind::Webhooks => "event",
+        }
+    }
+
+    /// Its rows, for sentences.
+    pub fn entries(self) -> &'static str {
+        match self {
+            Kind::Http => "keys",
+            Kind::Inbox | Kind::Outbox => "messages",
+            Kind::Jobs => "jobs",
+            Kind::Webhooks => "events",
+        }
+    }
+
+    /// `n` of its rows: `1 job`, `3 jobs`.
+    pub fn counted(self, n: u64) -> String {
+        match n {
+            1 => format!("1 {}", self.entry()),
+            n => format!("{n} {}", self.entries()),
+        }
+    }
+
+    /// The report keys people read in this kind's words (the data keeps
+    /// `key`, `stuck_keys`: a pipeline reads every kind alike).
+    pub fn words(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Kind::Http => &[],
+            Kind::Inbox | Kind::Outbox => &[("key", "message"), ("stuck_keys", "stuck messages")],
+            Kind::Jobs => &[("key", "job"), ("stuck_keys", "stuck jobs")],
+            Kind::Webhooks => &[("key", "event"), ("stuck_keys", "stuck events")],
+        }
+    }
+
+    /// Why a retention must be long, in this kind's terms.
+    pub fn retention_reason(self) -> &'static str {
+        match self {
+            Kind::Http => "keys must outlive the clients' retries",
+            Kind::Inbox => "message ids must outlive the broker's redeliveries, or a redelivered message runs twice",
+            Kind::Outbox => "messages must outlive their dispatch and its retries",
+            Kind::Jobs => "finished jobs must outlive the retries that would enqueue them again",
+            Kind::Webhooks => "events seen must outlive the sender's retries, or a retried event runs twice",
         }
     }
 }

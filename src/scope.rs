@@ -32,6 +32,9 @@ pub struct View {
     pub spans: &'static [&'static str],
     pub figures: bool,
     pub wrap: bool,
+    /// Keys people read under other words: the table's kind names its rows
+    /// (`key` as `job`, `stuck_keys` as `stuck jobs`); the data keeps its keys.
+    pub words: &'static [(&'static str, &'static str)],
 }
 
 /// One figure a command recorded for `--metrics-file` (kept here, where a

@@ -54,9 +54,6 @@ pub struct DoctorArgs {
     /// Responses are kept by the upstream service, not here (a client-side key store, such as dj-stripe's)
     #[arg(long)]
     pub responses_upstream: bool,
-    /// What the table is for: HTTP keys, a consumer's inbox, an outbox, jobs, a webhook receiver's events seen [default: told by its columns]
-    #[arg(long, value_enum, value_name = "KIND")]
-    pub kind: Option<Kind>,
     #[command(flatten)]
     pub limits: Limits,
     #[command(flatten)]
@@ -145,13 +142,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     let mapping = args.mapping.mapping(&config.key_table)?;
     let mut db = db::connect(&args.connect.target("doctor"), Access::ReadOnly).await?;
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
-    let (kind, told) = match args.kind.or(config.key_table.kind) {
-        Some(kind) => (kind, "as --kind says".to_string()),
-        None => {
-            let (kind, by) = Kind::detect(&keys.table);
-            (kind, format!("told by {by}; --kind says otherwise"))
-        }
-    };
+    let kind = keys.kind;
     let design = Design {
         scope_in_key: args.scope_in_key || mapping.scope_in_key,
         responses_upstream: args.responses_upstream || mapping.responses_upstream,
@@ -214,7 +205,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     // Reasons and fixes are sentences: wrapped, never cut.
     out.wrap_text();
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
-    out.meta("kind", kind.as_str(), format!("{} ({told})", kind.as_str()))?;
+    out.meta("kind", kind.as_str(), format!("{} ({})", kind.as_str(), keys.kind_told))?;
     crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
     for check in &checks {
         out.row(check)?;

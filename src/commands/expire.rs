@@ -184,12 +184,13 @@ impl Settings {
             db::pace::check_vacuum(db::engine_of(&args.connect.database_url)?)?;
         }
         let horizon = expiry::horizon(args.older_than, &config)?;
-        expiry::check_floor(horizon, args.allow_short_retention)?;
+        let mapping = args.mapping.mapping(&config.key_table)?;
+        expiry::check_floor(horizon, args.allow_short_retention, mapping.kind)?;
         let leases_over = match args.include_in_progress {
             true => Some(Durations::new(&args.limits, &config)?.longest()),
             false => None,
         };
-        Ok(Settings { mapping: args.mapping.mapping(&config.key_table)?, horizon, leases_over })
+        Ok(Settings { mapping, horizon, leases_over })
     }
 }
 

@@ -95,6 +95,18 @@ pub fn key_table_labels(url: &str, mapping: &crate::keys::MappingArgs) -> (Strin
 /// `mapping` fields) gives alike: its metrics labels (the database and the
 /// table), itself on another database of a fleet, no state file, and the
 /// global options it takes in.
+/// Names the table's kind in the report (for people only when it is not
+/// HTTP keys, the default), and has the table format speak of its rows in
+/// the kind's words.
+pub fn kind_meta<W: std::io::Write>(out: &mut crate::report::Emitter<W>, keys: &crate::keys::KeyTable) -> Result<()> {
+    out.speak_of(keys.kind.words());
+    let text = match keys.kind {
+        crate::keys::Kind::Http => String::new(),
+        kind => format!("{} ({})", kind.as_str(), keys.kind_told),
+    };
+    out.meta("kind", keys.kind.as_str(), text)
+}
+
 macro_rules! on_a_key_table {
     ($args:ident) => {
         fn metrics_labels(&self) -> Option<(String, String)> {

@@ -19,7 +19,7 @@ use crate::db::{self, Access, Placeholders, Writer, lock};
 use crate::exit::{Interrupted, Outcome};
 use crate::keys::reaping::{self, Action, Assignment, Attempts, FAIL_BODY, MaxAttempts, Reaping, Resolution};
 use crate::keys::stuck::{self, Durations, Held, State};
-use crate::keys::{KeyTable, Mapping, MappingArgs};
+use crate::keys::{KeyTable, Kind, Mapping, MappingArgs};
 use crate::report::Emitter;
 use crate::timeparse;
 
@@ -165,7 +165,7 @@ pub async fn run(args: ReapArgs) -> Result<Outcome> {
     }
     reap(args, settings, started)
         .await
-        .map_err(|e| batch_run::stopped_before_any_batch(e, "reap stopped: no key was changed"))
+        .map_err(|e| batch_run::stopped_before_any_batch(e, "reap stopped: nothing was changed"))
 }
 
 async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Outcome> {
@@ -201,7 +201,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     {
         let how = match applies {
             true => "each batch is applied and rolled back, one statement like",
-            false => "each batch of keys would be changed by one statement like",
+            false => &format!("each batch of {} would be changed by one statement like", keys.kind.entries()),
         };
         crate::report::say(&format!(
             "dry run: nothing changes; {how}: {}",
@@ -214,8 +214,8 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     let waited = pacer.waited.clone();
     waited.metrics();
     pacer.close().await;
-    let ended = summarise(&mut out, run, &waited, candidates.len(), batches.batches(), started)?;
-    finish(out, db, &args, ended, batches.attempts()).await
+    let ended = summarise(&mut out, run, &waited, (candidates.len(), keys.kind), batches.batches(), started)?;
+    finish(out, db, (&args, keys.kind), ended, batches.attempts()).await
 }
 
 /// The key table resolved and checked for the action before anything
@@ -272,6 +272,7 @@ fn start_report(args: &ReapArgs, keys: &KeyTable, held: u64) -> Result<Emitter<B
     out.spans(&["age_seconds"]);
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
     crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
+    crate::commands::kind_meta(&mut out, keys)?;
     let action = format!("{:?}", args.action).to_lowercase();
     out.meta("action", action.clone(), action)?;
     if args.dry_run == Some(DryRun::Check) {
@@ -297,7 +298,7 @@ fn summarise(
     out: &mut Emitter<BufWriter<std::io::Stdout>>,
     run: Resolved,
     waited: &crate::batch_run::pacing::Waited,
-    candidates: usize,
+    (candidates, kind): (usize, Kind),
     batches_run: u64,
     started: Instant,
 ) -> Result<Ending> {
@@ -305,8 +306,8 @@ fn summarise(
     let text: Vec<String> = counts.iter().filter(|(_, v)| **v > 0).map(|(k, v)| format!("{k} {v}")).collect();
     let said = match (text.is_empty(), candidates) {
         (false, _) => text.join(", "),
-        (true, 0) => "no stuck keys".to_string(),
-        (true, n) => format!("none yet of {n} stuck keys"),
+        (true, 0) => format!("no stuck {}", kind.entries()),
+        (true, n) => format!("none yet of {n} stuck {}", kind.entries()),
     };
     out.summary("outcomes", &counts, said)?;
     for (outcome, n) in &counts {
@@ -329,8 +330,9 @@ fn summarise(
         .sum();
     let failed = match failed {
         None if kept_from > 0 && kept_from >= changed => Some(anyhow::anyhow!(
-            "reap changed {changed} keys, and {kept_from} keys it locked for their change were not changed by it: \
-             a trigger, a rule or a row-level security policy keeps the change from the table"
+            "reap changed {changed} {entries}, and {kept_from} {entries} it locked for their change were not changed \
+             by it: a trigger, a rule or a row-level security policy keeps the change from the table",
+            entries = kind.entries()
         )),
         failed => failed,
     };
@@ -363,7 +365,7 @@ fn summarise(
 async fn finish(
     mut out: Emitter<BufWriter<std::io::Stdout>>,
     db: db::Db,
-    args: &ReapArgs,
+    (args, kind): (&ReapArgs, Kind),
     ended: Ending,
     retries: u32,
 ) -> Result<Outcome> {
@@ -382,16 +384,16 @@ async fn finish(
             n => format!(" after {n} retries"),
         };
         let done = match done {
-            0 => "no key was changed".to_string(),
-            keys => format!("the {keys} keys before it are done, and a rerun goes on from there"),
+            0 => "nothing was changed".to_string(),
+            n => format!("{} before it done, and a rerun goes on from there", kind.counted(n)),
         };
         return Err(err.context(RunStopped(format!("reap stopped{retried}: {done}"))));
     }
     db.close().await?;
     if stopped == Some(Stopped::Interrupted) {
         let done = match done {
-            0 => "no key was changed".to_string(),
-            keys => format!("{keys} keys were done before it"),
+            0 => "nothing was changed".to_string(),
+            n => format!("{} done before it", kind.counted(n)),
         };
         return Err(anyhow::Error::new(Interrupted).context(RunStopped(format!("reap interrupted: {done}"))));
     }
@@ -491,7 +493,7 @@ impl BatchWork for Resolving<'_> {
             if let Some(error) = &error
                 && !args.report.quiet
             {
-                crate::report::say(&format!("key {} was left as it was: {error}", key.key));
+                crate::report::say(&format!("{} {} was left as it was: {error}", self.keys.kind.entry(), key.key));
             }
             let action = args.dry_run.is_none().then(|| named(outcome.change().unwrap_or(args.action)));
             self.out.row(&ReapedKey {

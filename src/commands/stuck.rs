@@ -52,11 +52,13 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     out.spans(&["age_seconds"]);
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
     crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
+    crate::commands::kind_meta(&mut out, &keys)?;
     let mut notes: Vec<String> = Vec::new();
     let found = if keys.no_in_progress {
         notes.push(format!(
-            "{} has no in-progress state (--no-in-progress): its keys commit with their effect, so none can be stuck",
-            keys.table.name
+            "{} has no in-progress state (--no-in-progress): its {} commit with their effect, so none can be stuck",
+            keys.table.name,
+            keys.kind.entries()
         ));
         Found::default()
     } else {

@@ -30,14 +30,17 @@ pub fn horizon(flag: Option<Duration>, config: &Config) -> Result<Option<Duratio
 }
 
 /// Refuses a horizon under 24 hours unless it is allowed.
-pub fn check_floor(horizon: Option<Duration>, allow_short: bool) -> Result<()> {
+/// It is checked before connecting, so it speaks of the kind given (HTTP
+/// keys when none is).
+pub fn check_floor(horizon: Option<Duration>, allow_short: bool, kind: Option<super::Kind>) -> Result<()> {
     if let Some(horizon) = horizon
         && horizon < SHORTEST_RETENTION
         && !allow_short
     {
         bail!(
-            "a horizon of {} is under 24h: keys must outlive the clients' retries (--allow-short-retention to go ahead)",
-            crate::timeparse::span(horizon)
+            "a horizon of {} is under 24h: {} (--allow-short-retention to go ahead)",
+            crate::timeparse::span(horizon),
+            kind.unwrap_or(super::Kind::Http).retention_reason()
         );
     }
     Ok(())

@@ -77,6 +77,9 @@ pub struct MappingArgs {
     /// The key table [default: idempotency_keys]
     #[arg(help_heading = "Key table", long, value_name = "TABLE")]
     pub table: Option<String>,
+    /// What the table is for: HTTP keys, a consumer's inbox, an outbox, jobs, a webhook receiver's events seen; the output speaks of its rows in its words [default: told by its columns]
+    #[arg(help_heading = "Key table", long, value_enum, value_name = "KIND")]
+    pub kind: Option<Kind>,
     /// A column of the key's scope (repeat for several) [default: scope_id, when it exists]
     #[arg(help_heading = "Key table", long = "scope-column", value_name = "COL")]
     pub scope_columns: Vec<String>,
@@ -199,6 +202,10 @@ pub struct Statuses {
 #[derive(Debug, Clone)]
 pub struct KeyTable {
     pub table: Table,
+    /// What the table is for, and what said so (`--kind`, the config file,
+    /// or its columns).
+    pub kind: Kind,
+    pub kind_told: String,
     pub scope: Vec<String>,
     /// The operation's columns; their values joined by a space name it.
     pub operation: Vec<String>,
@@ -266,6 +273,8 @@ fn optional(table: &Table, given: Option<String>, default: &str, flag: &str) -> 
 #[derive(Debug, Clone)]
 pub struct Mapping {
     table: String,
+    /// The kind given by flag or config file.
+    pub kind: Option<Kind>,
     scope: Option<Vec<String>>,
     operation: Option<Vec<String>>,
     key: Option<String>,
@@ -342,6 +351,7 @@ impl MappingArgs {
         };
         Ok(Mapping {
             table: pick(&self.table, &file.table).unwrap_or_else(|| "idempotency_keys".into()),
+            kind: self.kind.or(file.kind),
             scope: if self.scope_columns.is_empty() {
                 file.scope_columns.clone()
             } else {
@@ -491,8 +501,17 @@ impl KeyTable {
         for zone in std::iter::once(&mapping.zone).chain(mapping.zones.values()) {
             db.driver().check_zone(db, zone).await?;
         }
+        let (kind, kind_told) = match mapping.kind {
+            Some(kind) => (kind, "as --kind says".to_string()),
+            None => {
+                let (kind, by) = Kind::detect(&table);
+                (kind, format!("told by {by}; --kind to say otherwise"))
+            }
+        };
         Ok(KeyTable {
             table,
+            kind,
+            kind_told,
             scope,
             operation,
             key,

@@ -164,8 +164,8 @@ pub enum Held<'a> {
 pub fn untimed_note(keys: &KeyTable, n: u64) -> String {
     let columns: Vec<&str> = keys.state_columns().map(|t| t.name.as_str()).collect();
     format!(
-        "{n} keys in progress have no time to judge them by ({} NULL, or not a time): they are left out; \
-         look at them by hand",
+        "{} in progress with no time to judge them by ({} NULL, or not a time): left out; look at them by hand",
+        keys.kind.counted(n),
         columns.join(", ")
     )
 }
@@ -330,7 +330,8 @@ pub async fn unmatched_operations(db: &mut Db, keys: &KeyTable, durations: &Dura
     let shown: Vec<String> = ops.iter().take(10).map(|o| format!("{o:?}")).collect();
     let more = if ops.len() > 10 { format!(" and {} more", ops.len() - 10) } else { String::new() };
     Ok(Some(format!(
-        "--max-duration names operations no key has: {} (the key table's operations: {}{more})",
+        "--max-duration names operations no {} has: {} (the table's operations: {}{more})",
+        keys.kind.entry(),
         unmatched.join(", "),
         if shown.is_empty() { "none".to_string() } else { shown.join(", ") }
     )))

@@ -189,6 +189,13 @@ impl<W: Write> Emitter<W> {
         self.forward_view();
     }
 
+    /// Keys people read under other words (the table's kind: `key` as
+    /// `job`); JSON, NDJSON and CSV keep the keys.
+    pub fn speak_of(&mut self, words: &'static [(&'static str, &'static str)]) {
+        self.view.words = words;
+        self.forward_view();
+    }
+
     /// In the table format, free text wraps at words instead of being shortened.
     pub fn wrap_text(&mut self) {
         self.view.wrap = true;
@@ -244,7 +251,7 @@ impl<W: Write> Emitter<W> {
         }
         self.head.insert(key.to_string(), value);
         if !text.is_empty() && !self.quiet && !matches!(self.sink, Sink::Json { .. }) {
-            self.pending.push(format!("{}: {text}", label(key)));
+            self.pending.push(format!("{}: {text}", self.view.label(key)));
         }
         Ok(())
     }
@@ -284,7 +291,7 @@ impl<W: Write> Emitter<W> {
         match &mut self.sink {
             Sink::Table { header, rows, .. } => {
                 if first {
-                    *header = fields.keys().map(|k| heading(self.view.spans, k)).collect();
+                    *header = fields.keys().map(|k| self.view.heading(k)).collect();
                 }
                 let spans = self.view.spans;
                 rows.push(
@@ -378,7 +385,7 @@ impl<W: Write> Emitter<W> {
                 if !rows.is_empty() && !silent {
                     let compact = self.view.compact.as_deref().filter(|_| !self.wide);
                     let compact: Option<Vec<String>> =
-                        compact.map(|c| c.iter().map(|k| heading(self.view.spans, k)).collect());
+                        compact.map(|c| c.iter().map(|k| self.view.heading(k)).collect());
                     let (header, rows) = table::shown(header, rows, compact.as_deref());
                     let layout = table::Layout { wrap: self.view.wrap, ..*layout };
                     if self.view.figures {
@@ -388,7 +395,7 @@ impl<W: Write> Emitter<W> {
                     }
                 }
                 out.flush()?;
-                print_tail_to_stderr(&tail, self.quiet);
+                print_tail_to_stderr(&tail, self.quiet, &self.view);
                 partial(self.rows, self.rows_key, incomplete, self.view.figures);
             }
             Sink::Csv { csv, header } => {
@@ -396,7 +403,7 @@ impl<W: Write> Emitter<W> {
                     csv.write_record(&self.columns)?;
                 }
                 csv.flush()?;
-                print_tail_to_stderr(&tail, self.quiet);
+                print_tail_to_stderr(&tail, self.quiet, &self.view);
                 partial(self.rows, self.rows_key, incomplete, self.view.figures);
             }
             Sink::Ndjson { out } => {
@@ -409,7 +416,7 @@ impl<W: Write> Emitter<W> {
                 serde_json::to_writer(&mut *out, &summary)?;
                 out.write_all(b"\n")?;
                 out.flush()?;
-                print_tail_to_stderr(&tail, self.quiet);
+                print_tail_to_stderr(&tail, self.quiet, &self.view);
             }
             Sink::Json { out } => {
                 if self.rows == 0 {
@@ -570,10 +577,10 @@ fn open_document(out: &mut impl Write, head: &Map<String, Value>, rows_key: &str
     Ok(())
 }
 
-fn print_tail_to_stderr(tail: &[(String, Value, String)], quiet: bool) {
+fn print_tail_to_stderr(tail: &[(String, Value, String)], quiet: bool, view: &View) {
     if !quiet {
         for (key, _, text) in tail.iter().filter(|(_, _, text)| !text.is_empty()) {
-            say(&format!("{}: {text}", label(key)));
+            say(&format!("{}: {text}", view.label(key)));
         }
     }
 }
@@ -588,16 +595,22 @@ fn partial(rows: usize, rows_key: &str, incomplete: Option<&str>, figures: bool)
     }
 }
 
-fn label(key: &str) -> String {
-    key.replace('_', " ")
-}
+impl View {
+    /// A key as people read it: in the words of the table's kind, else with spaces.
+    fn label(&self, key: &str) -> String {
+        match self.words.iter().find(|(k, _)| *k == key) {
+            Some((_, words)) => words.to_string(),
+            None => key.replace('_', " "),
+        }
+    }
 
-/// A row key as the table's heading: a key in seconds shown as a duration
-/// (`spans`) without its `_seconds`.
-fn heading(spans: &[&str], key: &str) -> String {
-    match spans.contains(&key) {
-        true => label(key.trim_end_matches("_seconds")),
-        false => label(key),
+    /// A row key as the table's heading: a key in seconds shown as a
+    /// duration (`spans`) without its `_seconds`.
+    fn heading(&self, key: &str) -> String {
+        match self.spans.contains(&key) {
+            true => self.label(key.trim_end_matches("_seconds")),
+            false => self.label(key),
+        }
     }
 }
 

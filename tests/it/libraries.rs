@@ -259,6 +259,38 @@ fn river_expire_deletes_what_its_cleaner_deletes() {
     assert_eq!(ids(&db, "SELECT id::text FROM river_job ORDER BY id"), ["1", "2", "3", "5", "7", "8"]);
 }
 
+/// stuck and reap speak of jobs to people (the kind told by River's state
+/// and attempt columns), and keep their keys for pipelines; `--kind` says
+/// otherwise.
+#[test]
+fn river_stuck_and_reap_speak_of_jobs() {
+    let Some(db) = pg() else { return };
+    river(&db);
+    let out = idemctl(&db, &[&["stuck"][..], &RIVER].concat());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("kind: jobs (told by state with attempt; --kind to say otherwise)\n"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("\nstuck jobs: 2\n"), "{}", out.stderr);
+    let header: Vec<&str> = out.stdout.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(header, ["job", "state", "age"], "{}", out.stdout);
+    let (keys, doc) = stuck_keys(&db, &RIVER);
+    assert_eq!(keys, ["2", "1"]);
+    assert_eq!((&doc["kind"], &doc["stuck_keys"]), (&"jobs".into(), &2.into()), "{doc}");
+    let reap_args =
+        [&RIVER[..], &RIVER_ATTEMPTS, &["--release-set", "scheduled_at=now()", "--fail-set", "finalized_at=now()"]];
+    let out = idemctl(&db, &[&["reap", "--dry-run"][..], &reap_args.concat()].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("kind: jobs ("), "{}", out.stderr);
+    assert!(out.stderr.contains("each batch of jobs would be changed by one statement like"), "{}", out.stderr);
+    assert_eq!(out.stdout.lines().nth(1).unwrap().split_whitespace().next(), Some("job"), "{}", out.stdout);
+    let out = idemctl(&db, &[&["stuck", "--kind", "http"][..], &RIVER].concat());
+    assert!(!out.stderr.contains("kind:") && out.stderr.contains("\nstuck keys: 2\n"), "{}", out.stderr);
+    assert_eq!(out.stdout.lines().nth(1).unwrap().split_whitespace().next(), Some("key"), "{}", out.stdout);
+}
+
 #[test]
 fn river_doctor_speaks_of_jobs() {
     let Some(db) = pg() else { return };
@@ -795,6 +827,11 @@ const MASSTRANSIT: [&str; 8] = [
 /// rows never delivered stay (and expire says so).
 fn masstransit_expire(db: &TestDb) {
     masstransit(db, true);
+    // The 30 min window is short: refused without the flag, for the inbox's reason.
+    let short = [&["expire", "--kind", "inbox"][..], &MASSTRANSIT, &["Delivered", "--older-than", "30m"]].concat();
+    let refused = idemctl(db, &short);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("message ids must outlive the broker's redeliveries"), "{}", refused.stderr);
     let args = [&MASSTRANSIT[..], &["Delivered", "--older-than", "30m", "--allow-short-retention"]].concat();
     let dry = idemctl(db, &[&["expire", "--dry-run", "--format", "json"][..], &args].concat());
     assert_eq!(dry.code, 0, "{}", dry.stderr);
@@ -1009,7 +1046,7 @@ fn keys_in_progress_without_a_time_are_counted_and_named() {
     assert_eq!(keys, ["2", "1"], "{doc}");
     assert_eq!(doc["untimed"], 1, "{doc}");
     let notes = doc["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()).collect::<Vec<_>>();
-    assert!(notes.iter().any(|n| n.starts_with("1 keys in progress have no time")), "{notes:?}");
+    assert!(notes.iter().any(|n| n.starts_with("1 job in progress with no time")), "{notes:?}");
 }
 
 /// doctor's verdicts and reasons, and its whole document.

@@ -325,7 +325,7 @@ fn a_key_that_refuses_its_change_is_left_alone(db: &TestDb) {
     assert_eq!(stop.code, 2, "{}", stop.stderr);
     assert!(stop.stderr.contains("held for audit"), "{}", stop.stderr);
     // A permanent error is not retried.
-    assert!(stop.stderr.contains("idemctl: reap stopped: no key was changed: "), "{}", stop.stderr);
+    assert!(stop.stderr.contains("idemctl: reap stopped: nothing was changed: "), "{}", stop.stderr);
     assert!(!stop.stderr.contains("retries"), "{}", stop.stderr);
     assert_eq!(snapshot(db), before, "the batch was rolled back");
     let out = reap(db, &ONE_MINUTE);
