@@ -79,8 +79,9 @@ fn a_short_horizon_is_refused(db: &TestDb) {
 
 fn dry_run_deletes_nothing(db: &TestDb) {
     keys(db);
-    let out = expire(db, &["--dry-run"]);
+    let (out, _, real) = crate::common::expire_dry_then_real(db, &[], &[("IDEMCTL_TEST_NOW", NOW)]);
     assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(remaining(&real), ["e2", "e4", "e5"], "the real run on a copy deleted what the dry run counted");
     assert_eq!(summary(&out)["rows_matching"], 2);
     assert_eq!(summary(&out)["rows_deleted"], 0);
     assert!(out.stderr.contains("DELETE FROM"), "the SQL is shown: {}", out.stderr);

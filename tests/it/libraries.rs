@@ -833,7 +833,7 @@ fn masstransit_expire(db: &TestDb) {
     assert_eq!(refused.code, 2, "{}", refused.stderr);
     assert!(refused.stderr.contains("message ids must outlive the broker's redeliveries"), "{}", refused.stderr);
     let args = [&MASSTRANSIT[..], &["Delivered", "--older-than", "30m", "--allow-short-retention"]].concat();
-    let dry = idemctl(db, &[&["expire", "--dry-run", "--format", "json"][..], &args].concat());
+    let (dry, _, _) = crate::common::expire_dry_then_real(db, &args, &[]);
     assert_eq!(dry.code, 0, "{}", dry.stderr);
     assert_eq!(dry.json()["runs"][0]["rows_matching"], 1);
     assert_eq!(dry.json()["runs"][0]["rows_without_time"], 1, "{}", dry.stdout);

@@ -371,7 +371,7 @@ fn status_columns_of_enum_types(db: &TestDb) {
     let stuck = run(db.idemctl(&["stuck", "--max-duration", "1m", "--format", "csv"]));
     assert_eq!(stuck.code, 1, "{}", stuck.stderr);
     assert_eq!(csv_records(&stuck.stdout).len(), 4, "{}", stuck.stdout);
-    let dry = run(db.idemctl(&["expire", "--dry-run", "--format", "json"]));
+    let (dry, _, _) = crate::common::expire_dry_then_real(db, &[], &[]);
     assert_eq!(dry.code, 0, "{}", dry.stderr);
     let out = reap(db, &["--max-duration", "1m", "--action", "fail"]);
     assert_eq!(out.code, 0, "{}", out.stderr);

@@ -368,6 +368,163 @@ impl TestDb {
         cmd.env_remove("DATABASE_URL").args(args).arg("--database-url").arg(&self.url);
         cmd
     }
+
+    /// A copy of this database, for the real run that follows a dry run:
+    /// PostgreSQL makes it from this one as a template (types, schemas,
+    /// triggers and all), MariaDB runs each table's own CREATE statement
+    /// (partitions, foreign keys) and copies its rows, SQLite vacuums into
+    /// a new file.
+    pub fn copy(&self) -> TestDb {
+        let name = unique_name();
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        match self.engine {
+            Engine::Postgres => {
+                let create = format!("CREATE DATABASE {name} TEMPLATE {}", self.name);
+                // A session that just closed may linger on the source a moment.
+                for attempt in 0.. {
+                    match rt.block_on(run_sql(self.engine, &self.base, create.clone())) {
+                        Ok(()) => break,
+                        Err(e) if attempt < 50 && e.to_string().contains("being accessed") => {
+                            std::thread::sleep(std::time::Duration::from_millis(100))
+                        }
+                        Err(e) => panic!("copying {}: {e}", self.name),
+                    }
+                }
+                let url = with_database(&self.base, &name);
+                TestDb { engine: self.engine, url, name, base: self.base.clone(), rt, _dir: None }
+            }
+            Engine::MySql => {
+                rt.block_on(run_sql(self.engine, &self.base, format!("CREATE DATABASE {name}"))).unwrap();
+                let copy = TestDb {
+                    engine: self.engine,
+                    url: with_database(&self.base, &name),
+                    name,
+                    base: self.base.clone(),
+                    rt,
+                    _dir: None,
+                };
+                let tables = self.column(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE'",
+                );
+                let mut sql = vec!["SET FOREIGN_KEY_CHECKS = 0".to_string()];
+                for table in tables.into_iter().flatten() {
+                    let create = self.second_column(&format!("SHOW CREATE TABLE `{table}`"));
+                    sql.push(create);
+                    sql.push(format!("INSERT INTO `{table}` SELECT * FROM `{}`.`{table}`", self.name));
+                }
+                copy.exec(&sql.join(";\n"));
+                copy
+            }
+            Engine::Sqlite => {
+                let copy = TestDb::new(Engine::Sqlite).unwrap();
+                let path = copy.url.trim_start_matches("sqlite:").replace('\'', "''");
+                std::fs::remove_file(&path).ok();
+                self.exec(&format!("VACUUM INTO '{path}'"));
+                copy
+            }
+        }
+    }
+
+    /// The second column of a one-row answer (MySQL's SHOW CREATE TABLE).
+    fn second_column(&self, sql: &str) -> String {
+        let (url, sql) = (self.url.clone(), sql.to_string());
+        self.rt
+            .block_on(async move {
+                let mut c = sqlx::MySqlConnection::connect(&url).await?;
+                let row = sqlx::query(AssertSqlSafe(sql)).fetch_one(&mut c).await?;
+                row.try_get::<String, _>(1)
+            })
+            .unwrap()
+    }
+
+    /// Every table's rows, as text, for telling whether a run changed any:
+    /// PostgreSQL's row text, MariaDB's CHECKSUM TABLE, SQLite's quoted
+    /// values.
+    pub fn contents(&self) -> Vec<Option<String>> {
+        match self.engine {
+            Engine::Postgres => {
+                let tables = self.column(
+                    "SELECT format('%I.%I', table_schema, table_name) FROM information_schema.tables
+                     WHERE table_schema NOT IN ('pg_catalog', 'information_schema') AND table_type = 'BASE TABLE'
+                     ORDER BY 1",
+                );
+                tables
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|t| {
+                        let mut rows = vec![Some(t.clone())];
+                        rows.extend(self.column(&format!("SELECT CAST(r AS text) FROM {t} r ORDER BY 1")));
+                        rows
+                    })
+                    .collect()
+            }
+            Engine::MySql => {
+                let tables = self.column(
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' ORDER BY 1",
+                );
+                tables
+                    .into_iter()
+                    .flatten()
+                    .map(|t| {
+                        let sum = self.rt.block_on(async {
+                            let mut c = sqlx::MySqlConnection::connect(&self.url).await.unwrap();
+                            let row = sqlx::query(AssertSqlSafe(format!("CHECKSUM TABLE `{t}`")))
+                                .fetch_one(&mut c)
+                                .await
+                                .unwrap();
+                            row.try_get::<Option<i64>, _>(1).unwrap_or(None)
+                        });
+                        Some(format!("{t}: {sum:?}"))
+                    })
+                    .collect()
+            }
+            Engine::Sqlite => {
+                let tables = self.column(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY 1",
+                );
+                tables
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|t| {
+                        let columns = self.column(&format!("SELECT name FROM pragma_table_info('{t}')"));
+                        let row: Vec<String> =
+                            columns.into_iter().flatten().map(|c| format!("quote(\"{c}\")")).collect();
+                        let mut rows = vec![Some(t.clone())];
+                        rows.extend(
+                            self.column(&format!("SELECT {} FROM \"{t}\" ORDER BY 1", row.join(" || ',' || "))),
+                        );
+                        rows
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// An expire dry run's promise, kept: runs expire with `args` as a dry run
+/// on `db` (which it must leave as it was) and for real on a copy, and
+/// checks that the real run exits alike and deletes as many rows as the
+/// dry run said match. `env` is set for both (a fixed now). Returns the dry
+/// run and the real run, and the copy.
+pub fn expire_dry_then_real(db: &TestDb, args: &[&str], env: &[(&str, &str)]) -> (Run, Run, TestDb) {
+    let real_db = db.copy();
+    let before = db.contents();
+    let with_env = |mut cmd: Command| {
+        cmd.envs(env.iter().copied());
+        run(cmd)
+    };
+    let dry = with_env(db.idemctl(&[&["expire", "--format", "json", "--dry-run"][..], args].concat()));
+    assert_eq!(db.contents(), before, "the dry run changed the database: {}", dry.stderr);
+    let real = with_env(real_db.idemctl(&[&["expire", "--format", "json"][..], args].concat()));
+    assert_eq!(real.code, dry.code, "the dry run exited {}, the real run {}: {}", dry.code, real.code, real.stderr);
+    if dry.code != 2 {
+        let (promised, done) = (&dry.json()["runs"][0], &real.json()["runs"][0]);
+        assert_eq!(promised["rows_matching"], done["rows_deleted"], "the dry run promised otherwise: {}", real.stdout);
+        if !done["rows_without_time"].is_null() {
+            assert_eq!(promised["rows_without_time"], done["rows_without_time"], "{}", real.stdout);
+        }
+    }
+    (dry, real, real_db)
 }
 
 impl Drop for TestDb {
