@@ -91,10 +91,6 @@ pub fn key_table_labels(url: &str, mapping: &crate::keys::MappingArgs) -> (Strin
     (crate::db::Target::new(url).place(), table)
 }
 
-/// The answers every command on a key table (its `connect`, `report` and
-/// `mapping` fields) gives alike: its metrics labels (the database and the
-/// table), itself on another database of a fleet, no state file, and the
-/// global options it takes in.
 /// Names the table's kind in the report (for people only when it is not
 /// HTTP keys, the default), and has the table format speak of its rows in
 /// the kind's words.
@@ -107,6 +103,10 @@ pub fn kind_meta<W: std::io::Write>(out: &mut crate::report::Emitter<W>, keys: &
     out.meta("kind", keys.kind.as_str(), text)
 }
 
+/// The answers every command on a key table (its `connect`, `report` and
+/// `mapping` fields) gives alike: its metrics labels (the database and the
+/// table), itself on another database of a fleet, no state file, and the
+/// global options it takes in.
 macro_rules! on_a_key_table {
     ($args:ident) => {
         fn metrics_labels(&self) -> Option<(String, String)> {

@@ -273,8 +273,9 @@ fn optional(table: &Table, given: Option<String>, default: &str, flag: &str) -> 
 #[derive(Debug, Clone)]
 pub struct Mapping {
     table: String,
-    /// The kind given by flag or config file.
+    /// The kind given by flag or config file, and which gave it.
     pub kind: Option<Kind>,
+    kind_given_by: &'static str,
     scope: Option<Vec<String>>,
     operation: Option<Vec<String>>,
     key: Option<String>,
@@ -352,6 +353,7 @@ impl MappingArgs {
         Ok(Mapping {
             table: pick(&self.table, &file.table).unwrap_or_else(|| "idempotency_keys".into()),
             kind: self.kind.or(file.kind),
+            kind_given_by: if self.kind.is_some() { "as --kind says" } else { "as the config file's kind says" },
             scope: if self.scope_columns.is_empty() {
                 file.scope_columns.clone()
             } else {
@@ -502,7 +504,7 @@ impl KeyTable {
             db.driver().check_zone(db, zone).await?;
         }
         let (kind, kind_told) = match mapping.kind {
-            Some(kind) => (kind, "as --kind says".to_string()),
+            Some(kind) => (kind, mapping.kind_given_by.to_string()),
             None => {
                 let (kind, by) = Kind::detect(&table);
                 (kind, format!("told by {by}; --kind to say otherwise"))

@@ -286,6 +286,8 @@ fn river_stuck_and_reap_speak_of_jobs() {
     assert!(out.stderr.contains("kind: jobs ("), "{}", out.stderr);
     assert!(out.stderr.contains("each batch of jobs would be changed by one statement like"), "{}", out.stderr);
     assert_eq!(out.stdout.lines().nth(1).unwrap().split_whitespace().next(), Some("job"), "{}", out.stdout);
+    let out = idemctl(&db, &[&["stuck", "--kind", "jobs"][..], &RIVER].concat());
+    assert!(out.stderr.contains("kind: jobs (as --kind says)\n"), "{}", out.stderr);
     let out = idemctl(&db, &[&["stuck", "--kind", "http"][..], &RIVER].concat());
     assert!(!out.stderr.contains("kind:") && out.stderr.contains("\nstuck keys: 2\n"), "{}", out.stderr);
     assert_eq!(out.stdout.lines().nth(1).unwrap().split_whitespace().next(), Some("key"), "{}", out.stdout);
