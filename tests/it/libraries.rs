@@ -62,10 +62,10 @@ fn as_done(outcome: &str) -> String {
 /// dry run promised is what the real run did, and that no dry run changed
 /// a row. Returns the real run's outcomes.
 fn dry_then_real(dry: &TestDb, real: &TestDb, table: &str, args: &[&str]) -> (BTreeMap<String, String>, Run) {
-    let before = dump(dry, table);
+    let before = dry.contents();
     let (plain, plain_run) = reap(dry, &[&["--dry-run"][..], args].concat());
     let (rollback, rollback_run) = reap(dry, &[&["--dry-run=rollback"][..], args].concat());
-    assert_eq!(dump(dry, table), before, "a dry run changed {table}");
+    assert_eq!(dry.contents(), before, "a dry run changed {table}");
     let (done, run) = reap(real, args);
     let promised = |o: &BTreeMap<String, String>| -> BTreeMap<String, String> {
         o.iter().map(|(k, v)| (k.clone(), as_done(v))).collect()
@@ -73,15 +73,6 @@ fn dry_then_real(dry: &TestDb, real: &TestDb, table: &str, args: &[&str]) -> (BT
     assert_eq!(promised(&rollback), done, "the rollback dry run promised otherwise: {}", rollback_run.stderr);
     assert_eq!(promised(&plain), done, "the plain dry run promised otherwise: {}", plain_run.stderr);
     (done, run)
-}
-
-/// Every row of a table as text, in a stable order.
-fn dump(db: &TestDb, table: &str) -> Vec<Option<String>> {
-    let row = match db.engine {
-        Engine::Postgres => format!("SELECT CAST(t AS text) FROM {table} t ORDER BY 1"),
-        _ => unreachable!("dumped on PostgreSQL only"),
-    };
-    db.column(&row)
 }
 
 fn ids(db: &TestDb, sql: &str) -> Vec<String> {
@@ -999,11 +990,11 @@ fn webhook_calls_expire(db: &TestDb) {
 fn a_null_into_a_not_null_column_is_refused_before_anything_changes() {
     let Some(db) = pg() else { return };
     river(&db);
-    let before = dump(&db, "river_job");
+    let before = db.contents();
     let (_, out) = reap(&db, &[&RIVER[..], &["--release-set", "scheduled_at=NULL"]].concat());
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("scheduled_at to NULL, which the table declares NOT NULL"), "{}", out.stderr);
-    assert_eq!(dump(&db, "river_job"), before);
+    assert_eq!(db.contents(), before);
 }
 
 /// A text value an enum column cannot hold is refused before anything runs.
@@ -1012,11 +1003,11 @@ fn a_value_an_enum_cannot_hold_is_refused() {
     let Some(db) = pg() else { return };
     river(&db);
     db.exec("ALTER TABLE river_job ADD COLUMN last_state river_job_state");
-    let before = dump(&db, "river_job");
+    let before = db.contents();
     let (_, out) = reap(&db, &[&RIVER[..], &["--release-set", "last_state='gone'"]].concat());
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("last_state cannot hold it"), "{}", out.stderr);
-    assert_eq!(dump(&db, "river_job"), before);
+    assert_eq!(db.contents(), before);
     let (outcomes, out) = reap(&db, &[&RIVER[..], &["--release-set", "last_state='running'"]].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(outcomes.len(), 2);
