@@ -65,7 +65,7 @@ pub struct ReapArgs {
     /// Show what would change, and the SQL, changing nothing (=rollback: apply each batch and roll it back)
     #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "check")]
     pub dry_run: Option<DryRun>,
-    /// A column every change writes beside the status: COLUMN=VALUE, VALUE now(), NULL, a number, 'text' or COLUMN + N (repeatable)
+    /// A column every change writes beside the status: COLUMN=VALUE, VALUE now(), NULL, a number, 'text', COLUMN + N, append(VALUE) or {NAME: VALUE, ...} (repeatable)
     #[arg(help_heading = "What to change", long = "set", value_name = "COL=VALUE", value_parser = reaping::parse_assignment)]
     pub set: Vec<Assignment>,
     /// A column a release writes (an attempts counter, a run-at time), as --set (repeatable)

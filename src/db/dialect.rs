@@ -7,6 +7,15 @@ use super::{Bind, Engine};
 
 pub(crate) use super::engine::query_file;
 
+/// How a column takes `append()` (reap's `--set COL=append(VALUE)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Appendable {
+    /// A native array of `element`s (PostgreSQL).
+    Array { element: String },
+    /// A JSON array, in a JSON or text column.
+    Json,
+}
+
 /// How a time column stores its instants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeRepr {

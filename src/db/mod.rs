@@ -28,7 +28,7 @@ use sqlx::sqlite::SqliteConnection;
 use sqlx::{AssertSqlSafe, Connection};
 
 use crate::timeparse;
-pub use dialect::{Dialect, TimeRepr};
+pub use dialect::{Appendable, Dialect, TimeRepr};
 pub use engine::Engine;
 use engine::ServerId;
 use engine::sqlite::LiteWatch;

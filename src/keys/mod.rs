@@ -7,6 +7,7 @@
 pub mod expiry;
 pub mod reaping;
 pub mod stuck;
+pub mod values;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -3,12 +3,13 @@
 //! released: it is left for review. Every change is compare-and-set on what
 //! was read, one batch a transaction of a few statements.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::ValueEnum;
 use serde::Serialize;
 
 use super::KeyTable;
 use super::stuck::{State, StuckKey};
+pub use super::values::{Assignment, SetValue, parse_assignment};
 use crate::batch_run::Halves;
 use crate::cli::OnError;
 use crate::db::user_sql::VerifySql;
@@ -59,62 +60,6 @@ pub struct Attempts {
 pub enum MaxAttempts {
     Fixed(i64),
     Column(String),
-}
-
-/// A column written beside the status: `COLUMN=VALUE`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Assignment {
-    pub column: String,
-    pub value: SetValue,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum SetValue {
-    /// The time of the change, in the column's own representation.
-    Now,
-    Null,
-    Int(i64),
-    /// A decimal number, as written.
-    Number(String),
-    Text(String),
-    /// A column plus (or minus) a whole number: `attempts + 1`.
-    Add(String, i64),
-}
-
-/// Reads `COLUMN=VALUE`: VALUE is `now()`, `NULL`, a number, `'text'`, or
-/// `COLUMN + N` / `COLUMN - N`.
-pub fn parse_assignment(text: &str) -> Result<Assignment, String> {
-    let (column, value) = text.split_once('=').ok_or_else(|| format!("{text:?}: expected COLUMN=VALUE"))?;
-    let column = column.trim();
-    if column.is_empty() {
-        return Err(format!("{text:?}: the column is missing before ="));
-    }
-    let v = value.trim();
-    let lower = v.to_ascii_lowercase();
-    let value = if lower == "now()" || lower == "current_timestamp" {
-        SetValue::Now
-    } else if lower == "null" {
-        SetValue::Null
-    } else if let Ok(n) = v.parse::<i64>() {
-        SetValue::Int(n)
-    } else if v.parse::<f64>().is_ok_and(f64::is_finite) && !v.contains(['e', 'E']) {
-        SetValue::Number(v.to_string())
-    } else if v.len() >= 2 && v.starts_with('\'') && v.ends_with('\'') {
-        let inner = &v[1..v.len() - 1];
-        if inner.replace("''", "").contains('\'') {
-            return Err(format!("{text:?}: a quote inside 'text' is written twice ('')"));
-        }
-        SetValue::Text(inner.replace("''", "'"))
-    } else if let Some((name, n)) = v.split_once(['+', '-']).map(|(a, b)| (a.trim(), b.trim())) {
-        let sign = if v[name.len()..].trim_start().starts_with('-') { -1 } else { 1 };
-        match (name.is_empty(), n.parse::<i64>()) {
-            (false, Ok(n)) => SetValue::Add(name.to_string(), sign * n),
-            _ => return Err(format!("{text:?}: VALUE is now(), NULL, a number, 'text' or COLUMN + N")),
-        }
-    } else {
-        return Err(format!("{text:?}: VALUE is now(), NULL, a number, 'text' or COLUMN + N"));
-    };
-    Ok(Assignment { column: column.to_string(), value })
 }
 
 /// Reads `--max-attempts`: a number, or the column that holds each key's.
@@ -346,6 +291,24 @@ pub fn check_assignments(keys: &KeyTable, args: &Reaping, dialect: Dialect) -> R
             }
         }
     }
+    // A value that reads a column the same change writes: PostgreSQL and
+    // SQLite read the old value, MariaDB the one just written.
+    for change in changes(args) {
+        let written: Vec<String> =
+            change_values(keys, args, change, &mut Placeholders::new(dialect))?.into_iter().map(|(c, _)| c).collect();
+        for a in set_by(args, change) {
+            for read in a.value.reads() {
+                let read = &keys.table.column(read)?.name;
+                if *read != a.column && written.contains(read) {
+                    bail!(
+                        "--set {}: its value reads {read}, which the same change writes (engines differ on whether \
+                         it reads the old value or the new): read another column, or change one of them in another run",
+                        a.column
+                    );
+                }
+            }
+        }
+    }
     if let Some(a) = &args.attempts {
         keys.table.column(&a.column)?;
         if let MaxAttempts::Column(c) = &a.max {
@@ -388,46 +351,6 @@ fn change_set(keys: &KeyTable, args: &Reaping, change: Action, params: &mut Plac
     let list = change_values(keys, args, change, params)?;
     let set: Vec<String> = list.iter().map(|(c, v)| format!("{} = {v}", dialect.ident(c))).collect();
     Ok((!set.is_empty()).then(|| set.join(", ")))
-}
-
-/// The value an assignment writes, as SQL.
-fn set_value(keys: &KeyTable, a: &Assignment, params: &mut Placeholders) -> Result<String> {
-    let dialect = params.dialect;
-    let column = keys.table.column(&a.column)?;
-    let typed = column.data_type.clone();
-    Ok(match &a.value {
-        SetValue::Null => "NULL".to_string(),
-        SetValue::Int(n) => params.push(Bind::Int(*n), &typed),
-        SetValue::Number(n) => params.push(Bind::Text(n.clone()), &typed),
-        SetValue::Text(t) => params.push(Bind::Text(t.clone()), &typed),
-        SetValue::Add(other, n) => {
-            let other = keys.table.column(other)?;
-            format!("{} + {}", dialect.ident(&other.name), params.push(Bind::Int(*n), ""))
-        }
-        SetValue::Now => {
-            let now = crate::timeparse::now().timestamp_micros();
-            let repr = keys.time(&column.name).map(|t| t.repr);
-            let bind = match repr {
-                Some(crate::db::TimeRepr::EpochSeconds) => Bind::Int(now.div_euclid(1_000_000)),
-                Some(crate::db::TimeRepr::EpochMillis) => Bind::Int(now.div_euclid(1_000)),
-                Some(_) => dialect.time_value(now),
-                None => bail!("--set {}=now(): {} was not read as a time column", column.name, column.name),
-            };
-            let value = params.push(bind, &typed);
-            match repr {
-                // A zoneless column written in another zone gets that zone's wall-clock time.
-                Some(crate::db::TimeRepr::Native { with_zone: false } | crate::db::TimeRepr::SqliteDynamic { .. })
-                    if *keys.zone_of(&column.name) != crate::timeparse::Zone::Utc =>
-                {
-                    let zone = keys.zone_of(&column.name);
-                    dialect.utc_to_zoneless(&value, zone).with_context(|| {
-                        format!("--time-zone {zone}: {} cannot convert zoneless times", dialect.name())
-                    })?
-                }
-                _ => value,
-            }
-        }
-    })
 }
 
 /// The status a change writes, and what the design stores with a failure.
@@ -474,16 +397,67 @@ fn change_values(
     change: Action,
     params: &mut Placeholders,
 ) -> Result<Vec<(String, String)>> {
-    let own = match change {
-        Action::Release => &args.release_set,
-        Action::Fail => &args.fail_set,
-        Action::Delete => return Ok(Vec::new()),
-    };
+    if change == Action::Delete {
+        return Ok(Vec::new());
+    }
     let mut list = status_set(keys, args, change, params)?;
-    for a in args.set.iter().chain(own) {
-        list.push((a.column.clone(), set_value(keys, a, params)?));
+    for a in set_by(args, change) {
+        list.push((a.column.clone(), super::values::sql(keys, a, params)?));
     }
     Ok(list)
+}
+
+/// What one change writes beside the status: `--set`, then the change's own
+/// `--release-set` or `--fail-set`.
+fn set_by(args: &Reaping, change: Action) -> Vec<&Assignment> {
+    let own: &[Assignment] = match change {
+        Action::Release => &args.release_set,
+        Action::Fail => &args.fail_set,
+        Action::Delete => &[],
+    };
+    args.set.iter().chain(own).collect()
+}
+
+/// Sets aside the keys of `part` whose row cannot take an `append()` the
+/// change writes (a JSON column holding other than NULL or an array): an
+/// error for each, said alike by a dry run and by the real run, which
+/// changes the rest.
+async fn set_aside_unappendable(
+    db: &mut Db,
+    keys: &KeyTable,
+    args: &Reaping,
+    (batch, change): (&[StuckKey], Action),
+    part: Vec<usize>,
+    outcomes: &mut Outcomes,
+) -> Result<Vec<usize>> {
+    let dialect = db.dialect();
+    let conditions = super::values::append_conditions(keys, set_by(args, change).into_iter(), dialect)?;
+    if conditions.is_empty() || part.is_empty() {
+        return Ok(part);
+    }
+    let which: Vec<&StuckKey> = part.iter().map(|&i| &batch[i]).collect();
+    let mut params = Placeholders::new(dialect);
+    let cond = keys.any_key(&which, true, &mut params)?;
+    let flags: Vec<String> = conditions.iter().map(|(_, c)| format!("CASE WHEN {c} THEN 0 ELSE 1 END")).collect();
+    let sql = format!(
+        "SELECT {}, {} FROM {} WHERE {cond}",
+        keys.identity_select(dialect)?,
+        flags.join(", "),
+        keys.table.sql_name(&dialect)
+    );
+    let unfit = flagged(db, keys, &sql, &params.binds).await?;
+    Ok(part
+        .into_iter()
+        .filter(|&i| match unfit.get(&KeyTable::identity(&batch[i])) {
+            Some(&at) => {
+                let why =
+                    format!("its {} holds neither NULL nor a JSON array: append() cannot add to it", conditions[at].0);
+                outcomes[i] = Some((Resolution::Error, Some(why)));
+                false
+            }
+            None => true,
+        })
+        .collect())
 }
 
 /// A plain dry run's judgment of the table's CHECK constraints: for each
@@ -529,15 +503,27 @@ async fn refused_by_checks(
         projected.join(", "),
         keys.table.sql_name(&dialect)
     );
+    let refused = flagged(db, keys, &sql, &params.binds).await?;
+    Ok(refused.into_iter().map(|(identity, at)| (identity, checks[at].clone())).collect())
+}
+
+/// Runs a query of each key's identity and its flags (`1` for raised), and
+/// gives, for each key with a flag raised, the place of its first.
+async fn flagged(
+    db: &mut Db,
+    keys: &KeyTable,
+    sql: &str,
+    binds: &[Bind],
+) -> Result<std::collections::HashMap<super::Identity, usize>> {
     let width = keys.scope.len() + keys.operation.len() + 1;
-    let mut refused = std::collections::HashMap::new();
-    for row in db.query_text(&sql, &params.binds).await? {
+    let mut raised = std::collections::HashMap::new();
+    for row in db.query_text(sql, binds).await? {
         let (identity, flags) = row.split_at(width.min(row.len()));
         if let Some(at) = flags.iter().position(|f| f.as_deref() == Some("1")) {
-            refused.insert(identity.to_vec(), checks[at].clone());
+            raised.insert(identity.to_vec(), at);
         }
     }
-    Ok(refused)
+    Ok(raised)
 }
 
 /// One batch, one transaction: the keys still as they were read are locked
@@ -582,6 +568,7 @@ async fn resolve_locked(
     let to_change = judge(db, keys, args, batch, &used_up, &mut outcomes).await?;
     for change in [Action::Release, Action::Fail, Action::Delete] {
         let part: Vec<usize> = to_change.iter().filter(|(_, c)| *c == change).map(|(i, _)| *i).collect();
+        let part = set_aside_unappendable(db, keys, args, (batch, change), part, &mut outcomes).await?;
         if args.applies() {
             change_by_halves(db, keys, args, batch, (part, change), &mut outcomes).await?;
             continue;
@@ -805,18 +792,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn assignments_read_every_kind_of_value() {
-        let value = |text: &str| parse_assignment(text).map(|a| (a.column, a.value));
-        assert_eq!(value("finalized_at=now()"), Ok(("finalized_at".into(), SetValue::Now)));
-        assert_eq!(value("locked_by = NULL"), Ok(("locked_by".into(), SetValue::Null)));
-        assert_eq!(value("Retries=50"), Ok(("Retries".into(), SetValue::Int(50))));
-        assert_eq!(value("weight=0.5"), Ok(("weight".into(), SetValue::Number("0.5".into()))));
-        assert_eq!(value("note='it''s gone'"), Ok(("note".into(), SetValue::Text("it's gone".into()))));
-        assert_eq!(value("attempts=attempts + 1"), Ok(("attempts".into(), SetValue::Add("attempts".into(), 1))));
-        assert_eq!(value("left=left - 2"), Ok(("left".into(), SetValue::Add("left".into(), -2))));
-        for bad in ["nothing", "=1", "a=b", "a='x'y'", "a=attempts + x", "a=1e9"] {
-            assert!(parse_assignment(bad).is_err(), "{bad}");
-        }
+    fn max_attempts_is_a_number_or_a_column() {
         assert_eq!(parse_max_attempts("25"), Ok(MaxAttempts::Fixed(25)));
         assert_eq!(parse_max_attempts("max_attempts"), Ok(MaxAttempts::Column("max_attempts".into())));
         assert!(parse_max_attempts("0").is_err());

@@ -129,7 +129,8 @@ const RIVER_DDL: &str = "
 /// running, attempt + 1 and attempted_at; completion sets finalized_at.
 /// Ids: 1 running 2 h (attempt 1 of 25), 2 running 3 h on its last attempt
 /// (25 of 25), 3 running 10 min, 4 completed 2 days ago, 5 completed an hour
-/// ago, 6 discarded 8 days ago, 7 discarded 3 days ago, 8 available.
+/// ago, 6 discarded 8 days ago, 7 discarded 3 days ago, 8 available. Job 2
+/// keeps its 24th attempt's error, as River's executor appends each.
 fn river(db: &TestDb) {
     db.exec(RIVER_DDL);
     db.exec(
@@ -142,6 +143,10 @@ fn river(db: &TestDb) {
          (6, 'discarded', 25, 25, now() - interval '8 days', now() - interval '9 days', now() - interval '8 days', 'email'),
          (7, 'discarded', 25, 25, now() - interval '3 days', now() - interval '4 days', now() - interval '3 days', 'email'),
          (8, 'available', 0, 25, NULL, now(), NULL, 'email')",
+    );
+    db.exec(
+        r#"UPDATE river_job SET errors = ARRAY['{"at": "2026-01-01T00:00:00Z", "attempt": 24, "error": "timeout",
+            "trace": ""}'::jsonb] WHERE id = 2"#,
     );
 }
 
@@ -172,6 +177,11 @@ const RIVER: [&str; 18] = [
 /// River's attempts rule, for reap.
 const RIVER_ATTEMPTS: [&str; 4] = ["--attempts-column", "attempt", "--max-attempts", "max_attempts"];
 
+/// What River's rescuer records on a rescued job, retried or discarded: an
+/// AttemptError appended to `errors` (rivertype.AttemptError's fields).
+const RIVER_ERROR: [&str; 2] =
+    ["--set", "errors=append({at: now(), attempt: attempt, error: 'Stuck job rescued by Rescuer', trace: 'TODO'})"];
+
 #[test]
 fn river_stuck_lists_what_its_rescuer_picks() {
     let Some(db) = pg() else { return };
@@ -186,9 +196,13 @@ fn river_reap_does_what_its_rescuer_does() {
     let (Some(dry), Some(real)) = (pg(), pg()) else { return };
     river(&dry);
     river(&real);
-    let args: Vec<&str> =
-        [&RIVER[..], &RIVER_ATTEMPTS, &["--release-set", "scheduled_at=now()", "--fail-set", "finalized_at=now()"]]
-            .concat();
+    let args: Vec<&str> = [
+        &RIVER[..],
+        &RIVER_ATTEMPTS,
+        &RIVER_ERROR,
+        &["--release-set", "scheduled_at=now()", "--fail-set", "finalized_at=now()"],
+    ]
+    .concat();
     let (done, run) = dry_then_real(&dry, &real, "river_job", &args);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(done, BTreeMap::from([("1".into(), "released".into()), ("2".into(), "failed".into())]));
@@ -212,6 +226,26 @@ fn river_reap_does_what_its_rescuer_does() {
     // The retried job runs again now, as the rescuer schedules it.
     let due = ids(&real, "SELECT id::text FROM river_job WHERE id = 1 AND scheduled_at > now() - interval '1 minute'");
     assert_eq!(due, ["1"]);
+    // Each rescued job has the rescuer's error appended, after the ones it had.
+    let errors = ids(&real, "SELECT id || ':' || array_to_json(errors)::text FROM river_job WHERE errors IS NOT NULL");
+    let errors: Vec<(String, serde_json::Value)> = errors
+        .iter()
+        .map(|e| e.split_once(':').map(|(id, json)| (id.to_string(), serde_json::from_str(json).unwrap())).unwrap())
+        .collect();
+    assert_eq!(
+        errors.iter().map(|(id, e)| (id.as_str(), e.as_array().unwrap().len())).collect::<Vec<_>>(),
+        [("1", 1), ("2", 2)]
+    );
+    assert_eq!(errors[1].1[0]["error"], "timeout");
+    for ((_, list), attempt) in errors.iter().zip([1, 25]) {
+        let last = list.as_array().unwrap().last().unwrap();
+        assert_eq!(
+            (&last["error"], &last["attempt"], &last["trace"]),
+            (&"Stuck job rescued by Rescuer".into(), &attempt.into(), &"TODO".into())
+        );
+        let at = chrono::DateTime::parse_from_rfc3339(last["at"].as_str().unwrap()).unwrap();
+        assert!((chrono::Utc::now() - at.to_utc()).num_seconds().abs() < 60, "{last}");
+    }
 }
 
 /// Without a finalised time, River's CHECK refuses the discard: both dry
@@ -1350,4 +1384,115 @@ fn local_times_everywhere(db: &TestDb) {
     assert!(keys.is_empty(), "the stamp reads as now in the zone: {keys:?}");
 }
 
-on_every_engine!(jobs_everywhere, local_times_everywhere);
+/// Jobs that keep each attempt's error in a JSON array, as River and Oban
+/// do in `errors` (on MariaDB a JSON column, on SQLite JSON text): 1 running
+/// 2 h with no error yet; 2 running 2 h after a timed-out attempt; 3 running
+/// 2 h whose errors hold an object, not an array (written by hand); 4
+/// running 10 min.
+fn errored_jobs(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE errored (id {}, state {} NOT NULL, attempt INTEGER NOT NULL, attempted_at {}, errors {})",
+        db.ty("pk"),
+        db.ty("text"),
+        db.ty("time"),
+        db.ty("json")
+    ));
+    let ago = |m: i64| crate::common::ago(db, chrono::Duration::minutes(m));
+    db.exec(&format!(
+        r#"INSERT INTO errored (id, state, attempt, attempted_at, errors) VALUES
+           (1, 'running', 1, {}, NULL),
+           (2, 'running', 2, {}, '[{{"error": "timeout", "attempt": 1}}]'),
+           (3, 'running', 2, {}, '{{"error": "timeout"}}'),
+           (4, 'running', 1, {}, NULL)"#,
+        ago(120),
+        ago(120),
+        ago(120),
+        ago(10)
+    ));
+}
+
+/// River's mapping, on the errored jobs.
+fn errored_mapping() -> Vec<&'static str> {
+    RIVER.iter().map(|a| if *a == "river_job" { "errored" } else { a }).collect()
+}
+
+/// Each job's errors, read as JSON.
+fn errors_of(db: &TestDb) -> BTreeMap<String, serde_json::Value> {
+    let ids = db.column(&format!("SELECT {} FROM errored ORDER BY id", text(db, "id")));
+    let errors = db.column(&format!("SELECT {} FROM errored ORDER BY id", text(db, "errors")));
+    ids.into_iter()
+        .zip(errors)
+        .map(|(id, json)| {
+            (id.unwrap(), json.as_deref().map_or(serde_json::Value::Null, |j| serde_json::from_str(j).unwrap()))
+        })
+        .collect()
+}
+
+/// `append()` adds the rescue's error at the end of each job's array on
+/// every engine, reading the job's own attempt; a job whose errors hold
+/// other than an array is an error, said alike by both dry runs and the
+/// real run, which leaves it as it was.
+fn errors_appended_everywhere(db: &TestDb) {
+    errored_jobs(db);
+    let Some(real) = twin(db) else { return };
+    errored_jobs(&real);
+    let before = errors_of(&real);
+    let args: Vec<&str> = [
+        &errored_mapping()[..],
+        &["--set", "errors=append({error: 'rescued by idemctl', attempt: attempt, at: now()})"],
+    ]
+    .concat();
+    let (done, run) = dry_then_real(db, &real, "errored", &args);
+    assert_eq!(
+        done,
+        BTreeMap::from([
+            ("1".into(), "released".into()),
+            ("2".into(), "released".into()),
+            ("3".into(), "error".into())
+        ]),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("its errors holds neither NULL nor a JSON array"), "{}", run.stdout);
+    let after = errors_of(&real);
+    assert_eq!((&after["3"], &after["4"]), (&before["3"], &before["4"]));
+    assert_eq!(after["2"][0], before["2"][0], "{after:?}");
+    for (id, length, attempt) in [("1", 1, 1), ("2", 2, 2)] {
+        let list = after[id].as_array().unwrap_or_else(|| panic!("{id}: {after:?}"));
+        assert_eq!(list.len(), length, "{after:?}");
+        let last = list.last().unwrap();
+        assert_eq!((&last["error"], &last["attempt"]), (&"rescued by idemctl".into(), &attempt.into()), "{after:?}");
+        let at = chrono::DateTime::parse_from_rfc3339(last["at"].as_str().unwrap()).unwrap();
+        assert!((chrono::Utc::now() - at.to_utc()).num_seconds().abs() < 60, "{last}");
+    }
+    assert_eq!(ids(&real, "SELECT state FROM errored WHERE id IN (1, 2) ORDER BY id"), ["retryable", "retryable"]);
+}
+
+/// `append()` to a column that holds neither arrays nor JSON, and a value
+/// reading a column the same change writes, are refused before anything
+/// runs: exit 2, nothing changed. An object alone goes to a JSON column as
+/// it is.
+fn append_refusals_everywhere(db: &TestDb) {
+    errored_jobs(db);
+    let before = db.contents();
+    for (set, said) in [
+        ("attempt=append(1)", "attempt=append(...): attempt is "),
+        ("errors=append({n: state})", "its value reads state, which the same change writes"),
+        ("attempt={n: 1}", "attempt={...}: attempt is "),
+    ] {
+        let (_, out) = reap(db, &[&errored_mapping()[..], &["--set", set]].concat());
+        assert_eq!(out.code, 2, "{set}: {}", out.stderr);
+        assert!(out.stderr.contains(said) && out.stderr.lines().count() == 1, "{set}: {}", out.stderr);
+        assert_eq!(db.contents(), before, "{set}");
+    }
+    let (done, out) =
+        reap(db, &[&errored_mapping()[..], &["--set", "errors={error: 'rescued', attempt: attempt}"]].concat());
+    assert_eq!(done.len(), 3, "{}", out.stderr);
+    let errors = errors_of(db);
+    for (id, attempt) in [("1", 1), ("2", 2), ("3", 2)] {
+        assert_eq!(errors[id], serde_json::json!({"error": "rescued", "attempt": attempt}), "{errors:?}");
+    }
+    assert_eq!(errors["4"], serde_json::Value::Null);
+}
+
+on_every_engine!(jobs_everywhere, local_times_everywhere, errors_appended_everywhere, append_refusals_everywhere);

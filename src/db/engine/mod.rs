@@ -13,7 +13,7 @@ use anyhow::{Result, bail};
 use futures_util::future::BoxFuture;
 use sqlx::error::DatabaseError;
 
-use super::dialect::{KeyList, ScanColumns, StorageFigures, TimeRepr};
+use super::dialect::{Appendable, KeyList, ScanColumns, StorageFigures, TimeRepr};
 use super::errors::Kind;
 use super::pace::{PurgePosition, Replica};
 use super::partitions::Partition;
@@ -456,6 +456,32 @@ pub trait Driver: Sync {
     fn range_bound_shown(&self, bound: String) -> String {
         bound
     }
+
+    // ---- Values reap writes ----
+
+    /// How a column of `base_type` takes `append()`: MySQL and SQLite keep
+    /// JSON in text.
+    fn appendable(&self, base_type: &str) -> Option<Appendable> {
+        let textual = ["json", "text", "longtext", "mediumtext", "tinytext", "varchar", "char", "clob", ""];
+        let t = base_type.to_ascii_lowercase();
+        textual
+            .iter()
+            .any(|w| t == *w || (!w.is_empty() && t.starts_with(&format!("{w}("))))
+            .then_some(Appendable::Json)
+    }
+
+    /// A JSON object of the members: each a name and its value as SQL.
+    fn json_object(&self, members: &[(String, String)]) -> String {
+        let list: Vec<String> = members.iter().map(|(n, v)| format!("{}, {v}", self.literal(n))).collect();
+        format!("JSON_OBJECT({})", list.join(", "))
+    }
+
+    /// `col` with `value` added at the end.
+    fn append(&self, col: &str, data_type: &str, to: &Appendable, value: &str) -> String;
+
+    /// A condition true where the row's `col` can take `append()` (NULL or
+    /// a JSON array); `None` where every value of its type can.
+    fn append_holds(&self, col: &str, data_type: &str, to: &Appendable) -> Option<String>;
 
     // ---- Writing runs ----
 

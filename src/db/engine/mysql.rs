@@ -12,7 +12,7 @@ use sqlx::mysql::{MySqlConnectOptions, MySqlDatabaseError};
 use sqlx::{AssertSqlSafe, ConnectOptions, Connection};
 
 use super::{Ask, Driver, Engine, ServerId, query_file};
-use crate::db::dialect::{KeyList, ScanColumns, StorageFigures, TimeRepr, null_mark, pairs};
+use crate::db::dialect::{Appendable, KeyList, ScanColumns, StorageFigures, TimeRepr, null_mark, pairs};
 use crate::db::errors::Kind;
 use crate::db::pace::{PurgePosition, Replica, parse_purge_position};
 use crate::db::session::{self, Registration, Target};
@@ -335,6 +335,15 @@ impl Driver for MySql {
                 ),
             }
         })
+    }
+
+    fn append(&self, col: &str, _data_type: &str, _to: &Appendable, value: &str) -> String {
+        format!("JSON_ARRAY_APPEND(COALESCE({col}, '[]'), '$', {value})")
+    }
+
+    fn append_holds(&self, col: &str, _data_type: &str, _to: &Appendable) -> Option<String> {
+        // JSON_ARRAY_APPEND wraps an object in an array, and makes invalid JSON NULL.
+        Some(format!("({col} IS NULL OR (JSON_VALID({col}) AND JSON_TYPE({col}) = 'ARRAY'))"))
     }
 
     fn utc_to_zoneless(&self, expr: &str, zone: &Zone) -> Option<String> {

@@ -12,7 +12,7 @@ use sqlx::postgres::PgConnectOptions;
 use sqlx::{ConnectOptions, Connection};
 
 use super::{Ask, Driver, Engine, ServerId, query_file};
-use crate::db::dialect::{KeyList, ScanColumns, StorageFigures, TimeRepr, null_mark, pairs};
+use crate::db::dialect::{Appendable, KeyList, ScanColumns, StorageFigures, TimeRepr, null_mark, pairs};
 use crate::db::errors::Kind;
 use crate::db::pace::{Replica, lsn};
 use crate::db::session::{self, Registration, Target};
@@ -317,6 +317,35 @@ impl Driver for Postgres {
                 _ => Ok(()),
             }
         })
+    }
+
+    fn appendable(&self, base_type: &str) -> Option<Appendable> {
+        // PostgreSQL has JSON types: text is only text.
+        match base_type.strip_suffix("[]") {
+            Some(element) => Some(Appendable::Array { element: element.to_string() }),
+            None => matches!(base_type, "json" | "jsonb").then_some(Appendable::Json),
+        }
+    }
+
+    fn json_object(&self, members: &[(String, String)]) -> String {
+        let list: Vec<String> = members.iter().map(|(n, v)| format!("{}, {v}", self.literal(n))).collect();
+        format!("jsonb_build_object({})", list.join(", "))
+    }
+
+    fn append(&self, col: &str, data_type: &str, to: &Appendable, value: &str) -> String {
+        match to {
+            Appendable::Array { element } => format!("array_append({col}, CAST({value} AS {element}))"),
+            Appendable::Json => {
+                format!(
+                    "CAST(COALESCE(CAST({col} AS jsonb), '[]'::jsonb) || jsonb_build_array({value}) AS {data_type})"
+                )
+            }
+        }
+    }
+
+    fn append_holds(&self, col: &str, _data_type: &str, to: &Appendable) -> Option<String> {
+        // `||` would make an array of an object and the element.
+        (*to == Appendable::Json).then(|| format!("({col} IS NULL OR jsonb_typeof(CAST({col} AS jsonb)) = 'array')"))
     }
 
     fn utc_to_zoneless(&self, expr: &str, zone: &Zone) -> Option<String> {

@@ -11,7 +11,7 @@ use sqlx::error::DatabaseError;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteError};
 
 use super::{Ask, Driver, Engine};
-use crate::db::dialect::{KeyList, ScanColumns, StorageFigures, TimeRepr};
+use crate::db::dialect::{Appendable, KeyList, ScanColumns, StorageFigures, TimeRepr};
 use crate::db::errors::Kind;
 use crate::db::pace::Replica;
 use crate::db::session::{Registration, Target};
@@ -179,6 +179,15 @@ impl Driver for Sqlite {
     /// zone are instants already.
     fn zoneless_to_utc(&self, expr: &str, zone: &Zone) -> Option<String> {
         to_utc(expr, zone)
+    }
+
+    fn append(&self, col: &str, _data_type: &str, _to: &Appendable, value: &str) -> String {
+        format!("json_insert(COALESCE({col}, '[]'), '$[#]', {value})")
+    }
+
+    fn append_holds(&self, col: &str, _data_type: &str, _to: &Appendable) -> Option<String> {
+        // json_insert fails on text that is not JSON, and adds nothing to a scalar.
+        Some(format!("({col} IS NULL OR CASE WHEN json_valid({col}) THEN json_type({col}) = 'array' ELSE 0 END)"))
     }
 
     /// A time idemctl writes (a bound value, named once): always text.
