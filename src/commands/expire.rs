@@ -215,9 +215,13 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         &db.target().place(),
         &format!("{}.{}", target.table.schema, target.table.name),
     );
-    if !args.dry_run {
-        lock::check_writable(&mut db, &target.table, "expire", &["SELECT", "DELETE"]).await?;
-    }
+    let refused = match args.dry_run {
+        false => {
+            lock::check_writable(&mut db, &target.table, "expire", &["SELECT", "DELETE"]).await?;
+            None
+        }
+        true => lock::write_refusal(&mut db, &target.table, "expire", &["SELECT", "DELETE"], false).await?,
+    };
     let expiry = Expiry::resolve(&mut db, &mut target, settings.horizon, timeparse::now()).await?;
     expiry.time.check_for_writing()?;
     if settings.leases_over.is_some() && target.tells_in_progress().is_some() {
@@ -325,6 +329,9 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     db.close().await?;
     summary.finish(&batches, started);
     let mut out = emit(&args, &summary)?;
+    if args.dry_run {
+        crate::commands::say_real_run_refused(&mut out, refused)?;
+    }
     if let Some(why) = not_done {
         out.finish_incomplete(Stopped::RowsNotDeleted.as_str())?;
         return Err(anyhow::anyhow!(why));

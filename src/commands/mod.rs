@@ -103,6 +103,17 @@ pub fn kind_meta<W: std::io::Write>(out: &mut crate::report::Emitter<W>, keys: &
     out.meta("kind", keys.kind.as_str(), text)
 }
 
+/// On a plain dry run, why the real run would stop here before changing
+/// anything (a replica, a privilege this user lacks), beside the plan it
+/// could not carry out: `null` in JSON when nothing would stop it.
+pub fn say_real_run_refused<W: std::io::Write>(
+    out: &mut crate::report::Emitter<W>,
+    refused: Option<String>,
+) -> Result<()> {
+    let text = refused.as_ref().map_or(String::new(), |why| format!("{why} (it would stop before changing anything)"));
+    out.meta("real_run_refused", refused, text)
+}
+
 /// The answers every command on a key table (its `connect`, `report` and
 /// `mapping` fields) gives alike: its metrics labels (the database and the
 /// table), itself on another database of a fleet, no state file, and the

@@ -195,6 +195,10 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         candidates.truncate(limit);
     }
     let mut out = start_report(&args, &keys, found.held)?;
+    if !applies {
+        let refused = lock::write_refusal(&mut db, &keys.table, "reap", &privileges(args.action), false).await?;
+        crate::commands::say_real_run_refused(&mut out, refused)?;
+    }
     if args.dry_run.is_some()
         && !args.report.quiet
         && let Some(first) = candidates.first()
@@ -231,8 +235,7 @@ async fn resolve(db: &mut db::Db, args: &ReapArgs, settings: &Settings) -> Resul
         &format!("{}.{}", keys.table.schema, keys.table.name),
     );
     if settings.reaping.applies() {
-        let change = if args.action == Action::Delete { "DELETE" } else { "UPDATE" };
-        lock::check_writable(db, &keys.table, "reap", &["SELECT", change]).await?;
+        lock::check_writable(db, &keys.table, "reap", &privileges(args.action)).await?;
     }
     keys.key()?;
     keys.in_progress()?;
@@ -262,6 +265,11 @@ async fn resolve(db: &mut db::Db, args: &ReapArgs, settings: &Settings) -> Resul
         crate::report::say(&format!("note: {note}"));
     }
     Ok(keys)
+}
+
+/// The privileges a run of the action needs on the table.
+fn privileges(action: Action) -> [&'static str; 2] {
+    ["SELECT", if action == Action::Delete { "DELETE" } else { "UPDATE" }]
 }
 
 /// The report, with what it is about.

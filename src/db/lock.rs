@@ -68,6 +68,22 @@ fn acquired(rows: &[Vec<Option<String>>]) -> bool {
 /// PostgreSQL standby in recovery, a MySQL/MariaDB server with read_only)
 /// and, on PostgreSQL, names each privilege on the table the run lacks.
 pub async fn check_writable(db: &mut Db, table: &Table, command: &str, privileges: &[&str]) -> Result<()> {
+    match write_refusal(db, table, command, privileges, true).await? {
+        Some(why) => anyhow::bail!(why),
+        None => Ok(()),
+    }
+}
+
+/// Why a writing run would stop here before changing anything, said as it
+/// would say it: for a dry run, whose session is read-only by its own
+/// choice (`session` false: that is not asked).
+pub async fn write_refusal(
+    db: &mut Db,
+    table: &Table,
+    command: &str,
+    privileges: &[&str],
+    session: bool,
+) -> Result<Option<String>> {
     let sql = query_file!(db.engine(), "can_write.sql");
     let as_sql = table.sql_name(&db.dialect());
     let binds = db.dialect().can_write_binds(&as_sql, privileges);
@@ -75,17 +91,16 @@ pub async fn check_writable(db: &mut Db, table: &Table, command: &str, privilege
     let cell = |i: usize| row.get(i).cloned().flatten().unwrap_or_default();
     let host = db.target().host();
     if cell(0) == "true" {
-        anyhow::bail!(
+        return Ok(Some(format!(
             "{host} is a read-only replica: {command} changes rows, so point it at the primary \
              (scan, stuck, size and doctor run on a replica)"
-        );
+        )));
     }
-    if cell(1) == "on" {
-        anyhow::bail!("the session on {host} is read-only (default_transaction_read_only): {command} changes rows");
+    if session && cell(1) == "on" {
+        return Ok(Some(format!(
+            "the session on {host} is read-only (default_transaction_read_only): {command} changes rows"
+        )));
     }
     let missing = cell(2);
-    if !missing.is_empty() {
-        anyhow::bail!("{command} needs {missing} on {}.{}", table.schema, table.name);
-    }
-    Ok(())
+    Ok((!missing.is_empty()).then(|| format!("{command} needs {missing} on {}.{}", table.schema, table.name)))
 }

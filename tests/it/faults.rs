@@ -80,6 +80,20 @@ fn signal(child: &Child, sig: &str) {
 }
 
 /// The error line: exactly one line on stderr.
+/// A dry run where the real run would be refused (a replica, a privilege
+/// the user lacks) gives its plan, and says the refusal the real run then
+/// gives: exit 2, its one line, before anything changes.
+fn dry_run_says_the_real_run_refuses(url: &str, args: &[&str], refusal: &str) {
+    let dry = run_at(url, &[args, &["--dry-run", "--format", "json"]].concat());
+    assert!(dry.code == 0 || dry.code == 1, "{args:?} --dry-run: {}", dry.stderr);
+    assert_eq!(dry.json()["real_run_refused"], refusal, "{args:?} --dry-run");
+    let people = run_at(url, &[args, &["--dry-run"]].concat());
+    assert!(people.stderr.contains(&format!("real run refused: {refusal} (it would stop")), "{}", people.stderr);
+    let real = run_at(url, args);
+    assert_eq!(real.code, 2, "{args:?}: {}", real.stderr);
+    assert_eq!(one_line(&real), format!("idemctl: {refusal}"), "{args:?}");
+}
+
 fn one_line(run: &Run) -> &str {
     assert_eq!(run.stderr.lines().count(), 1, "not one line: {}", run.stderr);
     run.stderr.trim_end()
@@ -689,25 +703,17 @@ fn a_role_that_may_only_read() {
     let before = contents(&db);
     let url = crate::common::as_user(&db.url, &role);
     let reader = |args: &[&str]| run_at(&url, args);
-    for args in [
-        vec!["scan", "--table", "orders"],
-        vec!["stuck"],
-        vec!["size"],
-        vec!["doctor"],
-        vec!["reap", "--dry-run"],
-        vec!["expire", "--dry-run"],
-    ] {
+    for args in [vec!["scan", "--table", "orders"], vec!["stuck"], vec!["size"], vec!["doctor"]] {
         let run = reader(&args);
         assert!(run.code == 0 || run.code == 1, "{args:?}: {}", run.stderr);
     }
-    let reap = reader(&["reap"]);
-    assert_eq!(reap.code, 2);
-    assert_eq!(one_line(&reap), "idemctl: reap needs UPDATE on public.idempotency_keys");
-    let delete = reader(&["reap", "--action", "delete"]);
-    assert_eq!(one_line(&delete), "idemctl: reap needs DELETE on public.idempotency_keys");
-    let expire = reader(&EXPIRE_EVENTS);
-    assert_eq!(expire.code, 2);
-    assert_eq!(one_line(&expire), "idemctl: expire needs DELETE on public.events");
+    for (args, refusal) in [
+        (&["reap"][..], "reap needs UPDATE on public.idempotency_keys"),
+        (&["reap", "--action", "delete"][..], "reap needs DELETE on public.idempotency_keys"),
+        (&EXPIRE_EVENTS[..], "expire needs DELETE on public.events"),
+    ] {
+        dry_run_says_the_real_run_refuses(&url, args, refusal);
+    }
     assert_eq!(contents(&db), before);
     assert_eq!(event_ids(&db), vec![1, 2, 3, 4]);
     // The database goes before the role that holds grants in it.
@@ -1070,28 +1076,17 @@ fn a_hot_standby_serves_reads_and_refuses_writes() {
         assert!(Instant::now() < deadline, "the standby never had the tables");
         std::thread::sleep(Duration::from_millis(200));
     }
-    for args in [
-        vec!["scan", "--table", "orders"],
-        vec!["stuck"],
-        vec!["size"],
-        vec!["doctor"],
-        vec!["reap", "--dry-run"],
-        vec!["expire", "--dry-run"],
-    ] {
+    for args in [vec!["scan", "--table", "orders"], vec!["stuck"], vec!["size"], vec!["doctor"]] {
         let run = run_at(&on_standby, &args);
         assert!(run.code == 0 || run.code == 1, "{args:?} on the standby: {}", run.stderr);
     }
+    let port = pair.standby.trim_start_matches("postgres://postgres@127.0.0.1:").trim_end_matches("/postgres");
     for (args, command) in [(&["reap"][..], "reap"), (&EXPIRE_EVENTS[..], "expire")] {
-        let run = run_at(&on_standby, args);
-        assert_eq!(run.code, 2, "{}", run.stderr);
-        let port = pair.standby.trim_start_matches("postgres://postgres@127.0.0.1:").trim_end_matches("/postgres");
-        assert_eq!(
-            one_line(&run),
-            format!(
-                "idemctl: 127.0.0.1:{port} is a read-only replica: {command} changes rows, so point it at the primary \
-                 (scan, stuck, size and doctor run on a replica)"
-            )
+        let refusal = format!(
+            "127.0.0.1:{port} is a read-only replica: {command} changes rows, so point it at the primary (scan, \
+             stuck, size and doctor run on a replica)"
         );
+        dry_run_says_the_real_run_refuses(&on_standby, args, &refusal);
     }
     assert_eq!(contents(&primary), before);
     assert_eq!(event_ids(&primary), vec![1, 2, 3, 4]);
@@ -1163,6 +1158,14 @@ fn a_statement_timeout_bounds_a_read(db: &TestDb) {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(one_line(&run), "idemctl: a statement ran past the statement timeout of 1s (--statement-timeout)");
     assert!(took >= Duration::from_millis(900), "{took:?}");
+    // The real run, on a copy, ends alike, having deleted nothing.
+    let copy = db.copy();
+    let since = Instant::now();
+    let child = spawn(&copy.url, &[&EXPIRE_EVENTS[..], &["--statement-timeout", "1s", "--where", slow]].concat(), &[]);
+    let (real, _) = finish_within(child, since, Duration::from_secs(3), "expire");
+    assert_eq!(real.code, 2, "{}", real.stderr);
+    assert!(one_line(&real).ends_with("a statement ran past the statement timeout of 1s (--statement-timeout)"));
+    assert_eq!(event_ids(&copy), [1, 2, 3, 4]);
 }
 
 /// Whether the process catches SIGTERM yet (its handler is set from the
@@ -1312,35 +1315,47 @@ fn half_open_proxy(target: &'static str) -> u16 {
 }
 
 /// When the cancel cannot reach the server, the run still ends in 2 s, and
-/// says the statement may still run there and how to end it.
+/// says the statement may still run there and how to end it: the dry run's
+/// count, and the real run's delete on a copy, which keeps every row once
+/// the statement is ended.
 #[test]
 fn a_cancel_that_cannot_reach_the_server_is_said() {
     let Some(db) = TestDb::new(Engine::Postgres) else { return };
     events(&db, 2);
-    let port = half_open_proxy(crate::common::server_addr(&db.url).leak());
-    let url = crate::common::at_server(&db.url, &format!("127.0.0.1:{port}"));
-    let url = with_param(&url, "sslmode=disable");
-    let child = spawn(&url, &[&EXPIRE_EVENTS[..], &["--dry-run", "--where", "pg_sleep(30) IS NOT NULL"]].concat(), &[]);
+    let copy = db.copy();
     let admin = TestDb::admin(Engine::Postgres);
-    let sleeping =
-        format!("SELECT pid::text FROM pg_stat_activity WHERE datname = '{}' AND wait_event = 'PgSleep'", db.name);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while admin.column(&sleeping).is_empty() {
-        assert!(Instant::now() < deadline, "the count never started");
-        std::thread::sleep(Duration::from_millis(50));
+    for (on, dry_run) in [(&db, true), (&copy, false)] {
+        let port = half_open_proxy(crate::common::server_addr(&on.url).leak());
+        let url = with_param(&crate::common::at_server(&on.url, &format!("127.0.0.1:{port}")), "sslmode=disable");
+        let slow = [&EXPIRE_EVENTS[..], &["--where", "pg_sleep(30) IS NOT NULL"]].concat();
+        let args = [&slow[..], if dry_run { &["--dry-run"][..] } else { &[] }].concat();
+        let child = spawn(&url, &args, &[]);
+        let sleeping =
+            format!("SELECT pid::text FROM pg_stat_activity WHERE datname = '{}' AND wait_event = 'PgSleep'", on.name);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while admin.column(&sleeping).is_empty() {
+            assert!(Instant::now() < deadline, "the statement never started");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let since = Instant::now();
+        signal(&child, "-TERM");
+        let (run, _) = finish_within(child, since, Duration::from_secs(2), &args.join(" "));
+        let pid = admin.column(&sleeping)[0].clone().unwrap();
+        admin.column(&format!("SELECT pg_cancel_backend({pid})::text"));
+        assert_eq!(run.code, 130, "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("could not cancel the statement running on 127.0.0.1:{port}"))
+                && run.stderr.contains(&format!("end it with SELECT pg_cancel_backend({pid})")),
+            "{}",
+            run.stderr
+        );
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !admin.column(&sleeping).is_empty() {
+            assert!(Instant::now() < deadline, "the statement was never ended");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(event_ids(on), [1, 2]);
     }
-    let since = Instant::now();
-    signal(&child, "-TERM");
-    let (run, _) = finish_within(child, since, Duration::from_secs(2), "expire --dry-run");
-    let pid = admin.column(&sleeping)[0].clone().unwrap();
-    admin.column(&format!("SELECT pg_cancel_backend({pid})::text"));
-    assert_eq!(run.code, 130, "{}", run.stderr);
-    assert!(
-        run.stderr.contains(&format!("could not cancel the statement running on 127.0.0.1:{port}"))
-            && run.stderr.contains(&format!("end it with SELECT pg_cancel_backend({pid})")),
-        "{}",
-        run.stderr
-    );
 }
 
 /// expire with --replica-url and --max-lag: a standby whose replay is

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::common::{Engine, Run, TestDb, run};
+use crate::common::{Engine, Run, TestDb, as_done, run};
 
 fn idemctl(db: &TestDb, args: &[&str]) -> Run {
     run(db.idemctl(args))
@@ -47,16 +47,6 @@ fn reap(db: &TestDb, args: &[&str]) -> (BTreeMap<String, String>, Run) {
     (outcomes, out)
 }
 
-/// A dry run's outcome as the real run's: `would-release` is `released`.
-fn as_done(outcome: &str) -> String {
-    match outcome {
-        "would-release" => "released".to_string(),
-        "would-fail" => "failed".to_string(),
-        "would-delete" => "deleted".to_string(),
-        other => other.to_string(),
-    }
-}
-
 /// Runs reap's plain dry run and rollback dry run on `dry` and the real run
 /// on `real` (a copy, built by the same fixture), and checks that what each
 /// dry run promised is what the real run did, and that no dry run changed
@@ -66,6 +56,9 @@ fn dry_then_real(dry: &TestDb, real: &TestDb, table: &str, args: &[&str]) -> (BT
     let (plain, plain_run) = reap(dry, &[&["--dry-run"][..], args].concat());
     let (rollback, rollback_run) = reap(dry, &[&["--dry-run=rollback"][..], args].concat());
     assert_eq!(dry.contents(), before, "a dry run changed {table}");
+    if plain_run.code != 2 {
+        assert_eq!(plain_run.json()["real_run_refused"], serde_json::Value::Null, "{}", plain_run.stdout);
+    }
     let (done, run) = reap(real, args);
     let promised = |o: &BTreeMap<String, String>| -> BTreeMap<String, String> {
         o.iter().map(|(k, v)| (k.clone(), as_done(v))).collect()

@@ -64,6 +64,7 @@ fn quiet_prints_only_the_data_in_every_format(db: &TestDb) {
         crate::common::ago(db, chrono::Duration::days(1)),
     ));
     for args in commands() {
+        crate::common::dry_run_kept(db, &args);
         for format in ["table", "csv", "json", "ndjson"] {
             let out = run(db.idemctl(&[&args[..], &["--format", format, "--quiet"]].concat()));
             assert!(out.code == 0 || out.code == 1, "{args:?} {format}: {}", out.stderr);
@@ -79,6 +80,7 @@ fn quiet_prints_only_the_data_in_every_format(db: &TestDb) {
     db.exec("DELETE FROM idempotency_keys WHERE status = 'in_progress' OR scope_id = 's4'");
     db.exec("DELETE FROM orders WHERE id IN (2, 4, 7)");
     for args in commands() {
+        crate::common::dry_run_kept(db, &args);
         let out = run(db.idemctl(&[&args[..], &["--quiet"]].concat()));
         let silent = args[0] != "doctor";
         assert_eq!(out.stdout.is_empty(), silent, "{args:?} --quiet: {} {}", out.code, out.stdout);
@@ -97,6 +99,7 @@ fn json_keys_do_not_depend_on_findings(db: &TestDb) {
     orders(db);
     let mut damaged = Vec::new();
     for args in commands() {
+        crate::common::dry_run_kept(db, &args);
         let out = run(db.idemctl(&[&args[..], &["--format", "json"]].concat()));
         let doc = out.json();
         assert_eq!(doc["format_version"], 2, "{args:?}");
@@ -120,6 +123,7 @@ fn ndjson_rows_are_typed_and_end_with_a_summary(db: &TestDb) {
         (vec!["reap", "--dry-run"], "key"),
         (vec!["doctor"], "check"),
     ] {
+        crate::common::dry_run_kept(db, &args);
         let out = run(db.idemctl(&[&args[..], &["--format", "ndjson"]].concat()));
         let lines: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         let (summary, rows) = lines.split_last().unwrap();
@@ -561,4 +565,8 @@ fn default_tables_fit_80_and_100_columns(db: &TestDb) {
     }
     let wide = run(db.idemctl(&["stuck", "--wide"]));
     assert!(wide.stdout.contains("locked at") && wide.stdout.contains("max duration"), "{}", wide.stdout);
+    // Last: a copy takes seconds, and the ages above read to the minute.
+    for args in [["reap", "--dry-run"], ["expire", "--dry-run"]] {
+        crate::common::dry_run_kept(db, &args);
+    }
 }

@@ -521,6 +521,7 @@ pub fn expire_dry_then_real(db: &TestDb, args: &[&str], env: &[(&str, &str)]) ->
     let real = with_env(real_db.idemctl(&[&["expire", "--format", "json"][..], args].concat()));
     assert_eq!(real.code, dry.code, "the dry run exited {}, the real run {}: {}", dry.code, real.code, real.stderr);
     if dry.code != 2 {
+        assert_eq!(dry.json()["real_run_refused"], serde_json::Value::Null, "{}", dry.stdout);
         let (promised, done) = (&dry.json()["runs"][0], &real.json()["runs"][0]);
         assert_eq!(promised["rows_matching"], done["rows_deleted"], "the dry run promised otherwise: {}", real.stdout);
         if !done["rows_without_time"].is_null() {
@@ -528,6 +529,55 @@ pub fn expire_dry_then_real(db: &TestDb, args: &[&str], env: &[(&str, &str)]) ->
         }
     }
     (dry, real, real_db)
+}
+
+/// A reap dry run's outcome as the real run's: `would-release` is `released`.
+pub fn as_done(outcome: &str) -> String {
+    match outcome {
+        "would-release" => "released".to_string(),
+        "would-fail" => "failed".to_string(),
+        "would-delete" => "deleted".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Each key's outcome in a reap run's JSON, a dry run's as the real run's.
+fn reap_outcomes(run: &Run) -> std::collections::BTreeMap<String, String> {
+    let keys = run.json()["keys"].as_array().cloned().unwrap_or_default();
+    keys.iter().map(|k| (k["key"].as_str().unwrap().to_string(), as_done(k["outcome"].as_str().unwrap()))).collect()
+}
+
+/// A reap dry run on `db`, then the real run on a copy: the dry run leaves
+/// every table as it was, nothing would stop the real run, and the real run
+/// exits alike and does to each key what the dry run said it would.
+/// Returns both runs and the copy.
+pub fn reap_dry_then_real(db: &TestDb, args: &[&str]) -> (Run, Run, TestDb) {
+    let real_db = db.copy();
+    let before = db.contents();
+    let dry = run(db.idemctl(&[&["reap", "--format", "json", "--dry-run"][..], args].concat()));
+    assert_eq!(db.contents(), before, "the dry run changed the database: {}", dry.stderr);
+    let real = run(real_db.idemctl(&[&["reap", "--format", "json"][..], args].concat()));
+    assert_eq!(real.code, dry.code, "the dry run exited {}, the real run {}: {}", dry.code, real.code, real.stderr);
+    if dry.code != 2 {
+        assert_eq!(dry.json()["real_run_refused"], serde_json::Value::Null, "{}", dry.stdout);
+        assert_eq!(reap_outcomes(&dry), reap_outcomes(&real), "the dry run promised otherwise: {}", real.stdout);
+    }
+    (dry, real, real_db)
+}
+
+/// A dry run (`reap --dry-run ...` or `expire --dry-run ...`) held to its
+/// promise: followed by the real run on a copy, their outcomes compared.
+/// Other commands have no dry run: nothing is done.
+pub fn dry_run_kept(db: &TestDb, args: &[&str]) {
+    if !args.contains(&"--dry-run") {
+        return;
+    }
+    let rest: Vec<&str> = args[1..].iter().copied().filter(|a| *a != "--dry-run").collect();
+    match args[0] {
+        "reap" => drop(reap_dry_then_real(db, &rest)),
+        "expire" => drop(expire_dry_then_real(db, &rest, &[])),
+        other => panic!("{other} has no dry run"),
+    }
 }
 
 impl Drop for TestDb {
