@@ -310,7 +310,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             let reason = crate::batch_run::pacing::ThrottleStop::reason_of(&err);
             summary.stopped = Some(reason);
             summary.finish(&batches, started);
-            emit(&args, &summary)?.finish_incomplete(reason.as_str())?;
+            emit(&args, &target, &summary)?.finish_incomplete(reason.as_str())?;
             let retried = match batches.attempts() {
                 0 => String::new(),
                 n => format!(" after {n} retries"),
@@ -328,7 +328,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     };
     db.close().await?;
     summary.finish(&batches, started);
-    let mut out = emit(&args, &summary)?;
+    let mut out = emit(&args, &target, &summary)?;
     if args.dry_run {
         crate::commands::say_real_run_refused(&mut out, refused)?;
     }
@@ -503,10 +503,11 @@ impl Summary {
 }
 
 /// The run's figures, written: its one row.
-fn emit(args: &ExpireArgs, summary: &Summary) -> Result<Emitter<BufWriter<std::io::Stdout>>> {
+fn emit(args: &ExpireArgs, keys: &KeyTable, summary: &Summary) -> Result<Emitter<BufWriter<std::io::Stdout>>> {
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "runs");
     out.compact(&COMPACT);
     out.figures();
+    crate::commands::kind_meta(&mut out, keys)?;
     out.row(summary)?;
     Ok(out)
 }

@@ -96,11 +96,15 @@ pub fn key_table_labels(url: &str, mapping: &crate::keys::MappingArgs) -> (Strin
 /// the kind's words.
 pub fn kind_meta<W: std::io::Write>(out: &mut crate::report::Emitter<W>, keys: &crate::keys::KeyTable) -> Result<()> {
     out.speak_of(keys.kind.words());
-    let text = match keys.kind {
-        crate::keys::Kind::Http => String::new(),
-        kind => format!("{} ({})", kind.as_str(), keys.kind_told),
-    };
-    out.meta("kind", keys.kind.as_str(), text)
+    out.meta("kind", keys.kind.as_str(), kind_said(keys).unwrap_or_default())
+}
+
+/// The table's kind and what told it, for people: `None` for HTTP keys.
+pub fn kind_said(keys: &crate::keys::KeyTable) -> Option<String> {
+    match keys.kind {
+        crate::keys::Kind::Http => None,
+        kind => Some(format!("{} ({})", kind.as_str(), keys.kind_told)),
+    }
 }
 
 /// On a plain dry run, why the real run would stop here before changing

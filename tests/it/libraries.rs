@@ -274,7 +274,26 @@ fn river_expire_deletes_what_its_cleaner_deletes() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let out = idemctl(&db, &[&base[..], &["--older-than", "7d", "--where", "state = 'discarded'"]].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["kind"], "jobs", "{}", out.stdout);
     assert_eq!(ids(&db, "SELECT id::text FROM river_job ORDER BY id"), ["1", "2", "3", "5", "7", "8"]);
+}
+
+/// expire and size name the kind too: in JSON, and to people with what told it.
+#[test]
+fn river_expire_and_size_name_the_kind() {
+    let Some(db) = pg() else { return };
+    river(&db);
+    let told = "kind: jobs (told by state with attempt; --kind to say otherwise)";
+    let expire = ["expire", "--table", "river_job", "--created-at-column", "finalized_at", "--older-than", "24h"];
+    let out = idemctl(&db, &[&expire[..], &["--dry-run"]].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains(told), "{}", out.stderr);
+    let size = ["size", "--table", "river_job", "--created-at-column", "created_at"];
+    let out = idemctl(&db, &size);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains(told), "{}", out.stdout);
+    let out = idemctl(&db, &[&size[..], &["--format", "json", "--kind", "outbox"]].concat());
+    assert_eq!(out.json()["kind"], "outbox", "{}", out.stdout);
 }
 
 /// stuck and reap speak of jobs to people (the kind told by River's state

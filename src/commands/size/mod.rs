@@ -64,6 +64,12 @@ struct Sizing {
     table: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     engine: Option<&'static str>,
+    /// The table's kind (`--kind`, or told by its columns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
+    /// The kind, for people, where it is not HTTP keys: what told it.
+    #[serde(skip)]
+    kind_said: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     storage: Option<Storage>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -312,6 +318,8 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
     );
     sizing.table = Some(format!("{}.{}", target.table.schema, target.table.name));
     sizing.engine = Some(db.engine().name());
+    sizing.kind = Some(target.kind.as_str());
+    sizing.kind_said = crate::commands::kind_said(&target);
     let mut storage = storage::storage(&mut db, &target.table, args.exact, &mut sizing.notes).await?;
     let now = timeparse::now();
     if let Some(column) = target.created_at.clone() {
@@ -731,6 +739,9 @@ fn blocks(s: &Sizing) -> Vec<Block> {
     };
     if let (Some(table), Some(engine)) = (&s.table, s.engine) {
         line(&mut out, format!("table: {table} ({engine})"));
+    }
+    if let Some(kind) = &s.kind_said {
+        line(&mut out, format!("kind: {kind}"));
     }
     if let Some(st) = &s.storage {
         let size = |b: Option<u64>| b.map_or("-".to_string(), |b| units::human_bytes(b as f64));
