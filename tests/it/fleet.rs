@@ -772,9 +772,12 @@ fn two_demos() -> (tempfile::TempDir, std::path::PathBuf) {
 #[test]
 fn a_fleets_table_is_the_commands_view() {
     let (_dir, file) = two_demos();
+    // One instant for every run: the demo's keys keep expiring as time passes.
+    let now = chrono::Utc::now().to_rfc3339();
     let table = |args: &[&str]| {
         let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
-        cmd.env_remove("DATABASE_URL").env("COLUMNS", "100").args(args).args(["--no-config", "--databases"]).arg(&file);
+        cmd.env("IDEMCTL_TEST_NOW", &now).env_remove("DATABASE_URL").env("COLUMNS", "100");
+        cmd.args(args).args(["--no-config", "--databases"]).arg(&file);
         let out = crate::common::run(cmd);
         assert!(out.code == 0 || out.code == 1, "{args:?}: {}", out.stderr);
         out.stdout
@@ -786,6 +789,14 @@ fn a_fleets_table_is_the_commands_view() {
     let expire = table(&["expire", "--dry-run"]);
     assert_eq!(expire.lines().filter(|l| l.starts_with("rows matching: ")).count(), 2, "{expire}");
     assert!(!expire.contains('│'), "{expire}");
+    // The real run deletes on each database what its dry run counted.
+    let figures = |text: &str, name: &str| -> Vec<String> {
+        text.lines().filter_map(|l| l.strip_prefix(name)).map(String::from).collect()
+    };
+    let real = table(&["expire"]);
+    let deleted = figures(&real, "rows deleted: ");
+    assert_eq!(deleted.len(), 2, "{real}");
+    assert_eq!(deleted, figures(&expire, "rows matching: "), "{real}");
 }
 
 /// Every figure of a time or an extreme (`_seconds`, `_ms`, `days`,
@@ -804,9 +815,16 @@ fn times_and_extremes_fold_as_their_commands_say() {
         &["doctor"],
         &["scan", "--table", "orders"],
     ];
+    // One instant for every run: the demo's keys keep expiring as time passes.
+    let now = chrono::Utc::now().to_rfc3339();
+    let mut dry = Vec::new();
     for args in commands {
         let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
-        cmd.env_remove("DATABASE_URL").args(args).args(["--no-config", "--format", "json", "--databases"]).arg(&file);
+        cmd.env("IDEMCTL_TEST_NOW", &now)
+            .env_remove("DATABASE_URL")
+            .args(args)
+            .args(["--no-config", "--format", "json", "--databases"])
+            .arg(&file);
         let out = crate::common::run(cmd);
         assert!(out.code == 0 || out.code == 1, "{args:?}: {}", out.stderr);
         let doc = out.json();
@@ -832,5 +850,34 @@ fn times_and_extremes_fold_as_their_commands_say() {
             checked += 1;
         }
         assert!(checked > 0 || args[0] == "doctor", "{args:?}: no time or extreme checked in {}", doc["total"]);
+        dry.push((args, doc));
+    }
+    // The dry runs, followed by the real runs on the same (unchanged) demos:
+    // what each promised in total is what the real run did. expire goes
+    // first: keys reap releases are no longer in progress, and expire would
+    // take those past their expiry too.
+    for (args, promised) in dry.into_iter().filter(|(a, _)| a.contains(&"--dry-run")).rev() {
+        let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
+        cmd.env("IDEMCTL_TEST_NOW", &now).env_remove("DATABASE_URL").args(&args[..1]).args([
+            "--no-config",
+            "--format",
+            "json",
+            "--databases",
+        ]);
+        cmd.arg(&file);
+        let out = crate::common::run(cmd);
+        assert!(out.code == 0 || out.code == 1, "{args:?} for real: {}", out.stderr);
+        let (promised, done) = (&promised["total"], &out.json()["total"]);
+        match args[0] {
+            "expire" => assert_eq!(promised["rows_matching"], done["rows_deleted"], "{done}"),
+            _ => {
+                let outcomes = |t: &Value| -> BTreeMap<String, u64> {
+                    let each = t["outcomes"].as_object().unwrap().iter();
+                    let counted = each.filter(|(_, n)| n.as_u64() > Some(0));
+                    counted.map(|(k, n)| (crate::common::as_done(k), n.as_u64().unwrap())).collect()
+                };
+                assert_eq!(outcomes(promised), outcomes(done), "{done}");
+            }
+        }
     }
 }
