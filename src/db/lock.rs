@@ -101,6 +101,13 @@ pub async fn write_refusal(
             "the session on {host} is read-only (default_transaction_read_only): {command} changes rows"
         )));
     }
-    let missing = cell(2);
+    let mut missing: Vec<String> = cell(2).split(", ").filter(|p| !p.is_empty()).map(String::from).collect();
+    let driver = db.dialect().driver();
+    for privilege in privileges {
+        if driver.lacks_privilege(db, table, privilege).await? {
+            missing.push(privilege.to_string());
+        }
+    }
+    let missing = missing.join(", ");
     Ok((!missing.is_empty()).then(|| format!("{command} needs {missing} on {}.{}", table.schema, table.name)))
 }

@@ -721,6 +721,36 @@ fn a_role_that_may_only_read() {
     drop(DropRole(role));
 }
 
+/// A MariaDB user that may only read: the dry runs give their plans and say
+/// the privilege the real run lacks (asked by explaining its statement),
+/// and the real runs refuse with that line before changing anything.
+#[test]
+fn a_mariadb_user_that_may_only_read() {
+    let Some(db) = TestDb::new(Engine::MySql) else { return };
+    tables(&db);
+    events(&db, 4);
+    let user = format!("ro_{}", &db.name[db.name.len().saturating_sub(20)..]);
+    db.exec(&format!("CREATE USER '{user}'@'%'; GRANT SELECT ON `{}`.* TO '{user}'@'%'", db.name));
+    struct DropUser(String);
+    impl Drop for DropUser {
+        fn drop(&mut self) {
+            TestDb::admin(Engine::MySql).exec(&format!("DROP USER IF EXISTS '{}'@'%'", self.0));
+        }
+    }
+    let _user = DropUser(user.clone());
+    let before = contents(&db);
+    let url = crate::common::as_user(&db.url, &user);
+    for (args, refusal) in [
+        (&["reap"][..], format!("reap needs UPDATE on {}.idempotency_keys", db.name)),
+        (&["reap", "--action", "delete"][..], format!("reap needs DELETE on {}.idempotency_keys", db.name)),
+        (&EXPIRE_EVENTS[..], format!("expire needs DELETE on {}.events", db.name)),
+    ] {
+        dry_run_says_the_real_run_refuses(&url, args, &refusal);
+    }
+    assert_eq!(contents(&db), before);
+    assert_eq!(event_ids(&db), vec![1, 2, 3, 4]);
+}
+
 /// Servers of this test binary's own, started once and stopped (their data
 /// directories removed) when the binary ends: a PostgreSQL primary with a
 /// hot standby, and a MariaDB server with TLS.

@@ -13,6 +13,7 @@ use anyhow::{Result, bail};
 use futures_util::future::BoxFuture;
 use sqlx::error::DatabaseError;
 
+use super::catalog::Table;
 use super::dialect::{Appendable, KeyList, ScanColumns, StorageFigures, TimeRepr};
 use super::errors::Kind;
 use super::pace::{PurgePosition, Replica};
@@ -484,6 +485,12 @@ pub trait Driver: Sync {
     fn append_holds(&self, col: &str, data_type: &str, to: &Appendable) -> Option<String>;
 
     // ---- Writing runs ----
+
+    /// Whether this user lacks a privilege on the table that `can_write.sql`
+    /// cannot tell (MySQL's, asked by explaining a statement that needs it).
+    fn lacks_privilege<'a>(&'a self, _db: &'a mut Db, _table: &'a Table, _privilege: &'a str) -> Ask<'a, Result<bool>> {
+        Box::pin(async { Ok(false) })
+    }
 
     /// The values `can_write.sql` takes.
     fn can_write_binds(&self, _as_sql: &str, _privileges: &[&str]) -> Vec<Bind> {

@@ -12,6 +12,7 @@ use sqlx::mysql::{MySqlConnectOptions, MySqlDatabaseError};
 use sqlx::{AssertSqlSafe, ConnectOptions, Connection};
 
 use super::{Ask, Driver, Engine, ServerId, query_file};
+use crate::db::catalog::Table;
 use crate::db::dialect::{Appendable, KeyList, ScanColumns, StorageFigures, TimeRepr, null_mark, pairs};
 use crate::db::errors::Kind;
 use crate::db::pace::{PurgePosition, Replica, parse_purge_position};
@@ -196,6 +197,35 @@ impl Driver for MySql {
         // reap passes over held keys (FOR UPDATE SKIP LOCKED); expire's
         // batches run at the isolation `writer_purge.sql` sets.
         (writer == Writer::Purge).then_some(query_file!(mysql, "writer_purge.sql"))
+    }
+
+    fn lacks_privilege<'a>(&'a self, db: &'a mut Db, table: &'a Table, privilege: &'a str) -> Ask<'a, Result<bool>> {
+        Box::pin(async move {
+            // EXPLAIN checks the statement's privileges and runs nothing; in a
+            // read-only session, one the user may run is refused as read-only.
+            let name = table.sql_name(&db.dialect());
+            let sql = match (privilege, table.columns.first()) {
+                ("DELETE", _) => format!("EXPLAIN DELETE FROM {name} WHERE 1 = 0"),
+                ("UPDATE", Some(c)) => {
+                    let c = self.ident(&c.name);
+                    format!("EXPLAIN UPDATE {name} SET {c} = {c} WHERE 1 = 0")
+                }
+                _ => return Ok(false),
+            };
+            match db.query_text(&sql, &[]).await {
+                Ok(_) => Ok(false),
+                Err(e) => match e.chain().find_map(|c| c.downcast_ref::<sqlx::Error>()) {
+                    Some(sqlx::Error::Database(d)) => {
+                        match d.try_downcast_ref::<MySqlDatabaseError>().map(|m| m.number()) {
+                            Some(1142) => Ok(true),
+                            Some(1792) => Ok(false),
+                            _ => Err(e),
+                        }
+                    }
+                    _ => Err(e),
+                },
+            }
+        })
     }
 
     fn owns_error(&self, db: &dyn DatabaseError) -> bool {
