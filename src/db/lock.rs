@@ -66,7 +66,7 @@ fn acquired(rows: &[Vec<Option<String>>]) -> bool {
 
 /// Before a writing run changes anything: refuses a read-only replica (a
 /// PostgreSQL standby in recovery, a MySQL/MariaDB server with read_only)
-/// and, on PostgreSQL, names each privilege on the table the run lacks.
+/// and names each privilege on the table the run lacks.
 pub async fn check_writable(db: &mut Db, table: &Table, command: &str, privileges: &[&str]) -> Result<()> {
     match write_refusal(db, table, command, privileges, true).await? {
         Some(why) => anyhow::bail!(why),

@@ -204,26 +204,30 @@ impl Driver for MySql {
             // EXPLAIN checks the statement's privileges and runs nothing; in a
             // read-only session, one the user may run is refused as read-only.
             let name = table.sql_name(&db.dialect());
-            let sql = match (privilege, table.columns.first()) {
+            let column = table.primary_key.first().or(table.columns.first().map(|c| &c.name));
+            let sql = match (privilege, column) {
                 ("DELETE", _) => format!("EXPLAIN DELETE FROM {name} WHERE 1 = 0"),
                 ("UPDATE", Some(c)) => {
-                    let c = self.ident(&c.name);
+                    let c = self.ident(c);
                     format!("EXPLAIN UPDATE {name} SET {c} = {c} WHERE 1 = 0")
                 }
                 _ => return Ok(false),
             };
-            match db.query_text(&sql, &[]).await {
-                Ok(_) => Ok(false),
-                Err(e) => match e.chain().find_map(|c| c.downcast_ref::<sqlx::Error>()) {
-                    Some(sqlx::Error::Database(d)) => {
-                        match d.try_downcast_ref::<MySqlDatabaseError>().map(|m| m.number()) {
-                            Some(1142) => Ok(true),
-                            Some(1792) => Ok(false),
-                            _ => Err(e),
-                        }
-                    }
-                    _ => Err(e),
-                },
+            let Err(e) = db.query_text(&sql, &[]).await else { return Ok(false) };
+            // Refused for another reason than the privilege (read-only, as a
+            // dry run's session is; a column that cannot be set): the
+            // privilege is there, or the real statement will say. A session's
+            // fault (a lock wait, a cancel, a lost connection) stops the run.
+            let refused = e.chain().find_map(|c| match c.downcast_ref::<sqlx::Error>() {
+                Some(sqlx::Error::Database(d)) => d
+                    .try_downcast_ref::<MySqlDatabaseError>()
+                    .map(|m| (m.number(), self.fault_kind(d.as_ref()).is_some())),
+                _ => None,
+            });
+            match refused {
+                Some((1142, _)) => Ok(true),
+                Some((_, false)) if crate::db::errors::fault(&e).is_none() => Ok(false),
+                _ => Err(e),
             }
         })
     }
