@@ -329,9 +329,11 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     db.close().await?;
     summary.finish(&batches, started);
     let mut out = emit(&args, &target, &summary)?;
-    if args.dry_run {
-        crate::commands::say_real_run_refused(&mut out, refused)?;
-    }
+    // A plan the real run cannot carry out from here is a finding.
+    let refused = match args.dry_run {
+        true => crate::commands::say_real_run_refused(&mut out, &args.report, refused)?,
+        false => false,
+    };
     if let Some(why) = not_done {
         out.finish_incomplete(Stopped::RowsNotDeleted.as_str())?;
         return Err(anyhow::anyhow!(why));
@@ -340,7 +342,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     let stalled = summary.waited.stalled("expire", out_of_time, summary.rows_deleted);
     // A dry run's plan is its data, unless it has nothing to do.
     let planned = args.dry_run && summary.rows_matching != Some(0);
-    out.mark_clean(!planned && summary.refused_keys.is_empty() && !stalled);
+    out.mark_clean(!planned && summary.refused_keys.is_empty() && !stalled && !refused);
     match summary.stopped {
         Some(Stopped::Interrupted) => out.finish_incomplete(Stopped::Interrupted.as_str())?,
         _ => out.finish()?,
@@ -352,7 +354,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         };
         return Err(anyhow::Error::new(Interrupted).context(RunStopped(format!("expire interrupted: {done}"))));
     }
-    Ok(Outcome::from_findings(!summary.refused_keys.is_empty() || stalled))
+    Ok(Outcome::from_findings(!summary.refused_keys.is_empty() || stalled || refused))
 }
 
 /// `--drop-partitions`: drops the partitions wholly past the horizon by

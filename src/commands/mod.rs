@@ -109,13 +109,22 @@ pub fn kind_said(keys: &crate::keys::KeyTable) -> Option<String> {
 
 /// On a plain dry run, why the real run would stop here before changing
 /// anything (a replica, a privilege this user lacks), beside the plan it
-/// could not carry out: `null` in JSON when nothing would stop it.
+/// could not carry out: `null` in JSON when nothing would stop it. For
+/// people it is said even with `--quiet`: a finding, as the exit code says.
+/// Whether it was refused.
 pub fn say_real_run_refused<W: std::io::Write>(
     out: &mut crate::report::Emitter<W>,
+    report: &crate::report::Output,
     refused: Option<String>,
-) -> Result<()> {
+) -> Result<bool> {
+    let found = refused.is_some();
     let text = refused.as_ref().map_or(String::new(), |why| format!("{why} (it would stop before changing anything)"));
-    out.meta("real_run_refused", refused, text)
+    let for_people = !matches!(report.format, crate::report::Format::Json | crate::report::Format::Ndjson);
+    if found && report.quiet && for_people {
+        crate::report::say(&format!("real run refused: {text}"));
+    }
+    out.meta("real_run_refused", refused, text)?;
+    Ok(found)
 }
 
 /// The answers every command on a key table (its `connect`, `report` and

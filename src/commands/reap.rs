@@ -195,10 +195,13 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         candidates.truncate(limit);
     }
     let mut out = start_report(&args, &keys, found.held)?;
-    if !applies {
-        let refused = lock::write_refusal(&mut db, &keys.table, "reap", &privileges(args.action), false).await?;
-        crate::commands::say_real_run_refused(&mut out, refused)?;
-    }
+    let refused = match applies {
+        true => false,
+        false => {
+            let refused = lock::write_refusal(&mut db, &keys.table, "reap", &privileges(args.action), false).await?;
+            crate::commands::say_real_run_refused(&mut out, &args.report, refused)?
+        }
+    };
     if args.dry_run.is_some()
         && !args.report.quiet
         && let Some(first) = candidates.first()
@@ -218,7 +221,9 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     let waited = pacer.waited.clone();
     waited.metrics();
     pacer.close().await;
-    let ended = summarise(&mut out, run, &waited, (candidates.len(), keys.kind), batches.batches(), started)?;
+    let mut ended = summarise(&mut out, run, &waited, (candidates.len(), keys.kind), batches.batches(), started)?;
+    // A plan the real run cannot carry out from here is a finding.
+    ended.findings |= refused;
     finish(out, db, (&args, keys.kind), ended, batches.attempts()).await
 }
 
@@ -501,7 +506,8 @@ impl BatchWork for Resolving<'_> {
             if let Some(error) = &error
                 && !args.report.quiet
             {
-                crate::report::say(&format!("{} {} was left as it was: {error}", self.keys.kind.entry(), key.key));
+                let left = if args.dry_run.is_some() { "would be left" } else { "was left" };
+                crate::report::say(&format!("{} {} {left} as it was: {error}", self.keys.kind.entry(), key.key));
             }
             let action = args.dry_run.is_none().then(|| named(outcome.change().unwrap_or(args.action)));
             self.out.row(&ReapedKey {

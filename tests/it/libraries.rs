@@ -253,7 +253,8 @@ fn river_discard_without_finalized_at_is_refused_alike_by_dry_run_and_run() {
     let (plain, plain_run) = reap(&dry, &[&["--dry-run"][..], &args].concat());
     assert_eq!(plain.get("2").map(String::as_str), Some("error"));
     assert!(
-        plain_run.stderr.contains("would violate CHECK") && plain_run.stderr.contains("finalized_at"),
+        plain_run.stderr.contains("job 2 would be left as it was: its change would violate CHECK")
+            && plain_run.stderr.contains("finalized_at"),
         "{}",
         plain_run.stderr
     );
