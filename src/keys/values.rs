@@ -272,7 +272,12 @@ fn value(keys: &KeyTable, v: &SetValue, into: Target<'_>, params: &mut Placehold
         Target::Element(t) => t,
         Target::Json => "text",
     };
-    let column_of = |name: &str| keys.table.column(name).map(|c| dialect.ident(&c.name));
+    // A bare name inside append() or {} is a column: one that is not there
+    // was most likely meant as text.
+    let column_of = |name: &str| match keys.table.column(name) {
+        Ok(c) => Ok(dialect.ident(&c.name)),
+        Err(e) => Err(anyhow::anyhow!("{e} (text is written in quotes: '{name}')")),
+    };
     Ok(match v {
         SetValue::Null => "NULL".to_string(),
         // Numbers in JSON are written out, and stay numbers.

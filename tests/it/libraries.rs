@@ -1492,6 +1492,10 @@ fn append_refusals_everywhere(db: &TestDb) {
         ("attempt=append(1)", "attempt=append(...): attempt is "),
         ("errors=append({n: state})", "its value reads state, which the same change writes"),
         ("attempt={n: 1}", "attempt={...}: attempt is "),
+        (
+            "errors=append({error: rescued})",
+            "no column \"rescued\" in table \"errored\" (text is written in quotes: 'rescued')",
+        ),
     ] {
         let (_, out) = reap(db, &[&errored_mapping()[..], &["--set", set]].concat());
         assert_eq!(out.code, 2, "{set}: {}", out.stderr);
