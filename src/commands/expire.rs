@@ -215,7 +215,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         &db.target().place(),
         &format!("{}.{}", target.table.schema, target.table.name),
     );
-    let refused = match args.dry_run {
+    let refusal = match args.dry_run {
         false => {
             lock::check_writable(&mut db, &target.table, "expire", &["SELECT", "DELETE"]).await?;
             None
@@ -331,7 +331,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     let mut out = emit(&args, &target, &summary)?;
     // A plan the real run cannot carry out from here is a finding.
     let refused = match args.dry_run {
-        true => crate::commands::say_real_run_refused(&mut out, &args.report, refused)?,
+        true => crate::commands::say_real_run_refused(&mut out, &args.report, refusal)?,
         false => false,
     };
     if let Some(why) = not_done {

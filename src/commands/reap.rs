@@ -198,8 +198,8 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     let refused = match applies {
         true => false,
         false => {
-            let refused = lock::write_refusal(&mut db, &keys.table, "reap", &privileges(args.action), false).await?;
-            crate::commands::say_real_run_refused(&mut out, &args.report, refused)?
+            let refusal = lock::write_refusal(&mut db, &keys.table, "reap", &privileges(args.action), false).await?;
+            crate::commands::say_real_run_refused(&mut out, &args.report, refusal)?
         }
     };
     if args.dry_run.is_some()

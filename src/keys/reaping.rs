@@ -290,16 +290,12 @@ pub fn check_assignments(keys: &KeyTable, args: &Reaping, dialect: Dialect) -> R
                 );
             }
         }
-    }
-    // A value that reads a column the same change writes: PostgreSQL and
-    // SQLite read the old value, MariaDB the one just written.
-    for change in changes(args) {
-        let written: Vec<String> =
-            change_values(keys, args, change, &mut Placeholders::new(dialect))?.into_iter().map(|(c, _)| c).collect();
+        // A value that reads another column the change writes: PostgreSQL
+        // and SQLite read the old value, MariaDB the one just written.
         for a in set_by(args, change) {
             for read in a.value.reads() {
                 let read = &keys.table.column(read)?.name;
-                if *read != a.column && written.contains(read) {
+                if *read != a.column && seen.contains(read) {
                     bail!(
                         "--set {}: its value reads {read}, which the same change writes (engines differ on whether \
                          it reads the old value or the new): read another column, or change one of them in another run",

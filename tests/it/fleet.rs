@@ -817,15 +817,18 @@ fn times_and_extremes_fold_as_their_commands_say() {
     ];
     // One instant for every run: the demo's keys keep expiring as time passes.
     let now = chrono::Utc::now().to_rfc3339();
-    let mut dry = Vec::new();
-    for args in commands {
+    let json_run = |args: &[&str]| {
         let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
         cmd.env("IDEMCTL_TEST_NOW", &now)
             .env_remove("DATABASE_URL")
             .args(args)
             .args(["--no-config", "--format", "json", "--databases"])
             .arg(&file);
-        let out = crate::common::run(cmd);
+        crate::common::run(cmd)
+    };
+    let mut dry = Vec::new();
+    for args in commands {
+        let out = json_run(args);
         assert!(out.code == 0 || out.code == 1, "{args:?}: {}", out.stderr);
         let doc = out.json();
         let mut total = Vec::new();
@@ -850,22 +853,16 @@ fn times_and_extremes_fold_as_their_commands_say() {
             checked += 1;
         }
         assert!(checked > 0 || args[0] == "doctor", "{args:?}: no time or extreme checked in {}", doc["total"]);
-        dry.push((args, doc));
+        if args.contains(&"--dry-run") {
+            dry.push((args, doc));
+        }
     }
     // The dry runs, followed by the real runs on the same (unchanged) demos:
     // what each promised in total is what the real run did. expire goes
     // first: keys reap releases are no longer in progress, and expire would
     // take those past their expiry too.
-    for (args, promised) in dry.into_iter().filter(|(a, _)| a.contains(&"--dry-run")).rev() {
-        let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
-        cmd.env("IDEMCTL_TEST_NOW", &now).env_remove("DATABASE_URL").args(&args[..1]).args([
-            "--no-config",
-            "--format",
-            "json",
-            "--databases",
-        ]);
-        cmd.arg(&file);
-        let out = crate::common::run(cmd);
+    for (args, promised) in dry.into_iter().rev() {
+        let out = json_run(&args[..1]);
         assert!(out.code == 0 || out.code == 1, "{args:?} for real: {}", out.stderr);
         let (promised, done) = (&promised["total"], &out.json()["total"]);
         match args[0] {

@@ -510,23 +510,34 @@ impl TestDb {
 /// dry run said match. `env` is set for both (a fixed now). Returns the dry
 /// run and the real run, and the copy.
 pub fn expire_dry_then_real(db: &TestDb, args: &[&str], env: &[(&str, &str)]) -> (Run, Run, TestDb) {
+    let (dry, real, real_db) = dry_then_real_on_a_copy(db, "expire", args, env);
+    if dry.code != 2 {
+        let (promised, done) = (&dry.json()["runs"][0], &real.json()["runs"][0]);
+        assert_eq!(promised["rows_matching"], done["rows_deleted"], "the dry run promised otherwise: {}", real.stdout);
+        if !done["rows_without_time"].is_null() {
+            assert_eq!(promised["rows_without_time"], done["rows_without_time"], "{}", real.stdout);
+        }
+    }
+    (dry, real, real_db)
+}
+
+/// `command --dry-run ARGS` on `db`, then the real run on a copy, both in
+/// JSON with `env` set: the dry run leaves every table as it was, nothing
+/// would stop the real run, and the real run exits alike. Returns both runs
+/// and the copy, for the command's own comparison of what each did.
+fn dry_then_real_on_a_copy(db: &TestDb, command: &str, args: &[&str], env: &[(&str, &str)]) -> (Run, Run, TestDb) {
     let real_db = db.copy();
     let before = db.contents();
     let with_env = |mut cmd: Command| {
         cmd.envs(env.iter().copied());
         run(cmd)
     };
-    let dry = with_env(db.idemctl(&[&["expire", "--format", "json", "--dry-run"][..], args].concat()));
+    let dry = with_env(db.idemctl(&[&[command, "--format", "json", "--dry-run"][..], args].concat()));
     assert_eq!(db.contents(), before, "the dry run changed the database: {}", dry.stderr);
-    let real = with_env(real_db.idemctl(&[&["expire", "--format", "json"][..], args].concat()));
+    let real = with_env(real_db.idemctl(&[&[command, "--format", "json"][..], args].concat()));
     assert_eq!(real.code, dry.code, "the dry run exited {}, the real run {}: {}", dry.code, real.code, real.stderr);
     if dry.code != 2 {
         assert_eq!(dry.json()["real_run_refused"], serde_json::Value::Null, "{}", dry.stdout);
-        let (promised, done) = (&dry.json()["runs"][0], &real.json()["runs"][0]);
-        assert_eq!(promised["rows_matching"], done["rows_deleted"], "the dry run promised otherwise: {}", real.stdout);
-        if !done["rows_without_time"].is_null() {
-            assert_eq!(promised["rows_without_time"], done["rows_without_time"], "{}", real.stdout);
-        }
     }
     (dry, real, real_db)
 }
@@ -552,14 +563,8 @@ fn reap_outcomes(run: &Run) -> std::collections::BTreeMap<String, String> {
 /// exits alike and does to each key what the dry run said it would.
 /// Returns both runs and the copy.
 pub fn reap_dry_then_real(db: &TestDb, args: &[&str]) -> (Run, Run, TestDb) {
-    let real_db = db.copy();
-    let before = db.contents();
-    let dry = run(db.idemctl(&[&["reap", "--format", "json", "--dry-run"][..], args].concat()));
-    assert_eq!(db.contents(), before, "the dry run changed the database: {}", dry.stderr);
-    let real = run(real_db.idemctl(&[&["reap", "--format", "json"][..], args].concat()));
-    assert_eq!(real.code, dry.code, "the dry run exited {}, the real run {}: {}", dry.code, real.code, real.stderr);
+    let (dry, real, real_db) = dry_then_real_on_a_copy(db, "reap", args, &[]);
     if dry.code != 2 {
-        assert_eq!(dry.json()["real_run_refused"], serde_json::Value::Null, "{}", dry.stdout);
         assert_eq!(reap_outcomes(&dry), reap_outcomes(&real), "the dry run promised otherwise: {}", real.stdout);
     }
     (dry, real, real_db)
