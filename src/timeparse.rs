@@ -139,6 +139,16 @@ pub fn duration(text: &str) -> Result<Duration, String> {
     humantime::parse_duration(text.trim()).map_err(|e| format!("bad duration {text:?}: {e} (try 5s, 10m, 24h)"))
 }
 
+/// A clustering window: a duration above zero (a window of zero joins no
+/// two rows, so a scan with it could only ever come back clean).
+pub fn window(text: &str) -> Result<Duration, String> {
+    let d = duration(text)?;
+    if d.is_zero() {
+        return Err(format!("a window of {text:?} joins no two rows: give one above zero (the default is 2m)"));
+    }
+    Ok(d)
+}
+
 /// An RFC 3339 time (`2026-11-30T08:00:00Z`), or a duration back from now (`24h`).
 pub fn instant(text: &str) -> Result<DateTime<Utc>, String> {
     let text = text.trim();
@@ -146,10 +156,13 @@ pub fn instant(text: &str) -> Result<DateTime<Utc>, String> {
         return Ok(t.with_timezone(&Utc));
     }
     match humantime::parse_duration(text) {
+        // Nothing a database keeps is older than 1970: a duration reaching
+        // further back is a mistake, not "every row".
         Ok(ago) => chrono::Duration::from_std(ago)
             .ok()
             .and_then(|ago| Utc::now().checked_sub_signed(ago))
-            .ok_or_else(|| format!("duration {text:?} reaches too far back")),
+            .filter(|t| t.timestamp() >= 0)
+            .ok_or_else(|| format!("duration {text:?} reaches back before 1970: nothing can be that old")),
         Err(_) => Err(format!(
             "bad time {text:?}: give an RFC 3339 time (2026-11-30T08:00:00Z) or a duration back from now (24h)"
         )),
@@ -271,6 +284,8 @@ mod tests {
         let ago = Utc::now() - instant("1h").unwrap();
         assert!((ago.num_seconds() - 3600).abs() <= 5);
         assert!(instant("yesterday-ish").is_err());
+        assert!(instant("100y").unwrap_err().contains("before 1970"));
+        assert!(instant("50y").is_ok());
     }
 
     #[test]

@@ -47,12 +47,24 @@ pub struct Member {
     pub watched: Vec<Option<Box<str>>>,
     /// Whether `--keep`'s condition holds for the row.
     pub keep: bool,
+    /// The row's actor wrote another row between the previous equal row and
+    /// this one (evidence of a separate intent).
+    pub interleaved: bool,
 }
 
 impl Member {
     /// A row as the stream first sees it: the rest is read when it is confirmed.
     pub fn new(id: RowId, t_us: i64) -> Member {
-        Member { id, t_us, key: None, by: None, money: Vec::new(), watched: Vec::new(), keep: false }
+        Member {
+            id,
+            t_us,
+            key: None,
+            by: None,
+            money: Vec::new(),
+            watched: Vec::new(),
+            keep: false,
+            interleaved: false,
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 -- Columns of one table: name, type, default expression, identity marker, the
 -- place in the primary key (0 here: it comes from the unique indexes), and
 -- the type a domain stands for (domains of domains followed to their base),
--- and whether it is NOT NULL.
+-- whether it is NOT NULL, and whether a foreign key holds it.
 SELECT a.attname::text AS name,
        format_type(a.atttypid, a.atttypmod) AS data_type,
        pg_get_expr(d.adbin, d.adrelid) AS default_expr,
@@ -11,7 +11,10 @@ SELECT a.attname::text AS name,
             THEN format_type(CASE WHEN b.typtype = 'd' THEN b.typbasetype ELSE t.typbasetype END,
                              CASE WHEN b.typtype = 'd' THEN b.typtypmod ELSE t.typtypmod END)
             ELSE format_type(a.atttypid, a.atttypmod) END AS base_type,
-       CASE WHEN a.attnotnull THEN '1' ELSE '0' END AS not_null
+       CASE WHEN a.attnotnull THEN '1' ELSE '0' END AS not_null,
+       CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_constraint f
+                         WHERE f.conrelid = a.attrelid AND f.contype = 'f' AND a.attnum = ANY (f.conkey))
+            THEN '1' ELSE '0' END AS foreign_key
 FROM pg_catalog.pg_attribute a
 JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
 LEFT JOIN pg_catalog.pg_type b ON b.oid = t.typbasetype

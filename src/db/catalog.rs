@@ -19,6 +19,8 @@ pub struct Column {
     pub generated: String,
     /// Declared NOT NULL (a primary key's columns on PostgreSQL and MySQL too).
     pub not_null: bool,
+    /// Part of a foreign key: a reference to another row, never a time or a key.
+    pub foreign: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -85,8 +87,8 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
     // the key is theirs; elsewhere it comes from the unique indexes.
     let mut pk_positions: Vec<(i64, String)> = Vec::new();
     for row in db.query_text(query_file!(engine, "columns.sql"), &binds).await? {
-        let [name, data_type, default, generated, pk_position, base_type, not_null] =
-            <[Option<String>; 7]>::try_from(row).map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
+        let [name, data_type, default, generated, pk_position, base_type, not_null, foreign] =
+            <[Option<String>; 8]>::try_from(row).map_err(|_| anyhow::anyhow!("unexpected catalog row shape"))?;
         let name = name.unwrap_or_default();
         let position: i64 = pk_position.and_then(|p| p.parse().ok()).unwrap_or(0);
         if position > 0 {
@@ -99,6 +101,7 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
             default,
             generated: generated.unwrap_or_default().to_lowercase(),
             not_null: not_null.as_deref() == Some("1"),
+            foreign: foreign.as_deref() == Some("1"),
         });
     }
     let mut unique: Vec<UniqueIndex> = Vec::new();
@@ -459,6 +462,7 @@ mod tests {
             default: default.map(Into::into),
             generated: generated.into(),
             not_null: false,
+            foreign: false,
         }
     }
 

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::audit::Audit;
+use super::evidence::{self, Confidence};
 use super::plan::Plan;
 use super::read::Scanned;
 use super::{Keep, ScanArgs, ScanOutput};
@@ -44,14 +45,16 @@ const NEAR_MIN: u64 = 3;
 /// A cluster kept for a limited listing, ordered by its extra rows (more
 /// first), then by when it was found (earlier first).
 struct Kept {
+    confidence: Confidence,
     extras: usize,
     n: u64,
     rows: Vec<Value>,
 }
 
 impl Ord for Kept {
+    /// The surest first, then the most extra rows, then the earliest found.
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.extras.cmp(&other.extras).then(other.n.cmp(&self.n))
+        self.confidence.cmp(&other.confidence).then(self.extras.cmp(&other.extras)).then(other.n.cmp(&self.n))
     }
 }
 
@@ -165,7 +168,7 @@ impl Sums {
 
 /// The keys every row has: a column of the table named like one of them is
 /// reported as `by_NAME` (or `sum_NAME`) in CSV and the table.
-const FIXED_KEYS: [&str; 12] = [
+const FIXED_KEYS: [&str; 14] = [
     "cluster",
     "original_id",
     "kept_id",
@@ -178,6 +181,8 @@ const FIXED_KEYS: [&str; 12] = [
     "changed",
     "duplicate_id",
     "gap_seconds",
+    "confidence",
+    "evidence",
 ];
 
 /// `--by` column's key in CSV and the table: its own name.
@@ -229,6 +234,16 @@ pub struct Findings<W: Write> {
     causes: [u64; 4],
     /// Clusters where no row met `--keep`'s condition: the first was kept.
     keep_unmatched: u64,
+    /// What limits the rows read (`--where`, `--since`, `--until`), in words.
+    filtered: Option<String>,
+    /// What every kind of evidence may know of the table.
+    context: evidence::Context,
+    /// Clusters by confidence: certain, likely, doubtful.
+    confidence: [u64; 3],
+    /// `--min-confidence`: clusters below it are counted, not listed.
+    min_confidence: Confidence,
+    /// Clusters counted but not listed for `--min-confidence`.
+    below_min: u64,
 }
 
 impl<W: Write> Findings<W> {
@@ -287,9 +302,11 @@ impl<W: Write> Findings<W> {
             "time_range",
             "cluster_count",
             "clusters_by_cause",
+            "clusters_by_confidence",
             "extra_rows",
             "extra_share",
             "near_misses",
+            "not_compared",
         ];
         if !sums.is_empty() {
             summary.push("sum_at_stake");
@@ -308,12 +325,13 @@ impl<W: Write> Findings<W> {
             (None, _) => None,
         };
         let watched = plan.watched();
+        let watched_for_context = watched.clone();
         let keyed = plan.keep != Keep::First;
         let columns: Vec<&str> = match args.output {
             ScanOutput::Clusters => {
                 let mut c = vec!["cluster", "original_id"];
                 c.extend(keyed.then_some("kept_id"));
-                c.extend(["extra_ids", "count", "first_at", "span_seconds", "cause"]);
+                c.extend(["extra_ids", "count", "first_at", "span_seconds", "cause", "confidence", "evidence"]);
                 c.extend(args.by.is_some().then_some("by"));
                 c.extend((!sums.is_empty()).then_some("sum"));
                 c.push("values");
@@ -323,7 +341,7 @@ impl<W: Write> Findings<W> {
             ScanOutput::Rows => {
                 let mut c = vec!["cluster", "original_id"];
                 c.extend(keyed.then_some("kept_id"));
-                c.extend(["duplicate_id", "gap_seconds", "cause"]);
+                c.extend(["duplicate_id", "gap_seconds", "cause", "confidence", "evidence"]);
                 c.extend(args.by.is_some().then_some("by"));
                 c.extend((!sums.is_empty()).then_some("sum"));
                 c
@@ -356,6 +374,8 @@ impl<W: Write> Findings<W> {
             "span_seconds",
             "gap_seconds",
             "cause",
+            "confidence",
+            "evidence",
         ]
         .map(String::from)
         .into();
@@ -391,6 +411,24 @@ impl<W: Write> Findings<W> {
             by_hit: FxHashSet::default(),
             causes: [0; 4],
             keep_unmatched: 0,
+            filtered: filtered(args),
+            context: evidence::Context {
+                subsecond: plan.subsecond,
+                has_key: plan.key.is_some(),
+                states: (0..watched_for_context.len())
+                    .filter(|&i| {
+                        plan.excluded.iter().any(|e| {
+                            e.column == watched_for_context[i]
+                                && matches!(e.rule, super::plan::Rule::ChangedAfterCreation)
+                        })
+                    })
+                    .collect(),
+                watched: watched_for_context,
+                actor: plan.actor.clone(),
+            },
+            confidence: [0; 3],
+            min_confidence: args.min_confidence.unwrap_or(Confidence::Doubtful),
+            below_min: 0,
         })
     }
 
@@ -409,6 +447,20 @@ impl<W: Write> Findings<W> {
         let n = self.clusters;
         let cause = Cause::of(self.has_key.then(|| cluster.members.iter().map(|m| m.key.as_deref())));
         self.causes[cause as usize] += 1;
+        let (confidence, weights) = evidence::judge(&cluster, &self.context);
+        self.confidence[Confidence::ALL.iter().position(|c| *c == confidence).unwrap_or(2)] += 1;
+        // JSON carries every piece of evidence; CSV and the table the reasons in short.
+        let evidence_value = if self.flat {
+            json!(
+                weights
+                    .iter()
+                    .map(|w| format!("{} {}", if w.side == evidence::Side::For { "+" } else { "-" }, w.reason))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
+        } else {
+            json!(weights)
+        };
         let original = cluster.original();
         let extras = cluster.extras();
         self.extra_rows += extras.len() as u64;
@@ -433,6 +485,8 @@ impl<W: Write> Findings<W> {
                 row.insert("first_at".into(), json!(timeparse::rfc3339(timeparse::from_micros(original.t_us))));
                 row.insert("span_seconds".into(), json!(timeparse::seconds(cluster.span_us())));
                 row.insert("cause".into(), json!(cause));
+                row.insert("confidence".into(), json!(confidence));
+                row.insert("evidence".into(), evidence_value.clone());
                 self.by_and_sums(&mut row, cluster.keeper().by.as_deref(), &sums);
                 let values: Map<String, Value> = self
                     .compared
@@ -464,12 +518,18 @@ impl<W: Write> Findings<W> {
                     row.insert("duplicate_id".into(), json!(extra.id.to_string()));
                     row.insert("gap_seconds".into(), json!(timeparse::seconds(gap)));
                     row.insert("cause".into(), json!(cause));
+                    row.insert("confidence".into(), json!(confidence));
+                    row.insert("evidence".into(), evidence_value.clone());
                     let mut one = Sums::new(self.sums.len());
                     one.add([extra]);
                     self.by_and_sums(&mut row, extra.by.as_deref(), &one);
                     listed.push(Value::Object(row));
                 }
             }
+        }
+        if confidence < self.min_confidence {
+            self.below_min += 1;
+            return Ok(());
         }
         match &mut self.kept {
             None => {
@@ -478,7 +538,7 @@ impl<W: Write> Findings<W> {
                 }
             }
             Some((limit, heap)) => {
-                heap.push(std::cmp::Reverse(Kept { extras: extras.len(), n, rows: listed }));
+                heap.push(std::cmp::Reverse(Kept { confidence, extras: extras.len(), n, rows: listed }));
                 if heap.len() > *limit
                     && let Some(dropped) = heap.pop()
                 {
@@ -538,6 +598,7 @@ impl<W: Write> Findings<W> {
             let text = format!("in {} clusters no row {rule}: each keeps its first row", self.keep_unmatched);
             self.emitter.meta("keep_unmatched", self.keep_unmatched, text)?;
         }
+        let not_compared = self.not_compared(scanned);
         let e = &mut self.emitter;
         let more = match not_listed {
             0 => String::new(),
@@ -598,6 +659,18 @@ impl<W: Write> Findings<W> {
         crate::metrics::gauge("idemctl_scan_extra_rows", "Rows retries created", &[], self.extra_rows as f64);
         crate::metrics::gauge("idemctl_scan_rows_scanned", "Rows the scan read", &[], scanned.rows as f64);
         e.summary("clusters_by_cause", &causes, "")?;
+        let by_confidence: Map<String, Value> =
+            Confidence::ALL.iter().zip(self.confidence).map(|(c, n)| (c.as_str().to_string(), json!(n))).collect();
+        let mut confidence_text: Vec<String> =
+            by_confidence.iter().filter(|(_, v)| **v != json!(0)).map(|(k, v)| format!("{k} {v}")).collect();
+        if self.below_min > 0 {
+            confidence_text.push(format!(
+                "{} below --min-confidence {} counted, not listed",
+                self.below_min,
+                self.min_confidence.as_str()
+            ));
+        }
+        e.summary("clusters_by_confidence", &by_confidence, confidence_text.join(", "))?;
         let share = if scanned.rows == 0 { 0.0 } else { self.extra_rows as f64 / scanned.rows as f64 };
         e.summary(
             "extra_rows",
@@ -614,6 +687,9 @@ impl<W: Write> Findings<W> {
             near.near_rows as f64,
         );
         e.summary("near_misses", near_value, near_text)?;
+        // Never a false clean: a scan that compared nothing, or left out
+        // most of what it read, found nothing because it looked at nothing.
+        e.summary("not_compared", &not_compared, not_compared.clone().unwrap_or_default())?;
         if !self.sums.is_empty() {
             for (column, sums) in self.sums.iter().zip(&self.at_stake.per_column) {
                 for (currency, amount) in sums {
@@ -646,13 +722,65 @@ impl<W: Write> Findings<W> {
             self.emitter.finish_incomplete("interrupted")?;
             return Err(crate::exit::Interrupted.into());
         }
-        self.emitter.mark_clean(self.clusters == 0 && !not_clean);
+        self.emitter.mark_clean(self.clusters == 0 && !not_clean && not_compared.is_none());
         self.emitter.finish()?;
         if let Some(audit) = &self.audit {
             audit.save()?;
         }
-        Ok(Outcome::from_findings(self.clusters > 0 || not_clean))
+        Ok(Outcome::from_findings(self.clusters > 0 || not_clean || not_compared.is_some()))
     }
+
+    /// Why the scan cannot say the table is clean although it found no
+    /// cluster: it read no row (an empty table, or a filter or range that
+    /// selects nothing), or most rows' created-at could not be read.
+    fn not_compared(&self, scanned: &Scanned) -> Option<String> {
+        let limited = match (self.filtered.as_deref(), self.unreadable_share_ok(scanned)) {
+            _ if scanned.rows == 0 && scanned.unreadable > 0 => {
+                return Some(format!(
+                    "not clean: none of the {} rows read has a readable created-at time, so nothing was compared \
+                     (name the creation-time column with --created-at)",
+                    scanned.unreadable
+                ));
+            }
+            (_, false) => {
+                return Some(format!(
+                    "not clean: {} of the {} rows read have no readable created-at time and were not compared \
+                     (name the creation-time column with --created-at)",
+                    scanned.unreadable,
+                    scanned.rows + scanned.unreadable
+                ));
+            }
+            (limited, true) => limited,
+        };
+        if scanned.rows > 0 {
+            return None;
+        }
+        Some(match limited {
+            Some(what) => format!("not clean: {what} selects no row, so nothing was compared"),
+            None => "not clean: the table holds no row with a created-at time, so nothing was compared".to_string(),
+        })
+    }
+
+    /// Whether the rows left out for an unreadable created-at are few
+    /// enough (under half of those read) for the rest to speak for the table.
+    fn unreadable_share_ok(&self, scanned: &Scanned) -> bool {
+        scanned.unreadable * 2 <= scanned.rows + scanned.unreadable || scanned.rows + scanned.unreadable == 0
+    }
+}
+
+/// What limits the rows a scan reads, as the flags say it, or `None`.
+fn filtered(args: &ScanArgs) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(filter) = &args.filter {
+        parts.push(format!("--where {filter:?}"));
+    }
+    if let Some(since) = args.since {
+        parts.push(format!("--since {}", timeparse::rfc3339(since)));
+    }
+    if let Some(until) = args.until {
+        parts.push(format!("--until {}", timeparse::rfc3339(until)));
+    }
+    (!parts.is_empty()).then(|| parts.join(" with "))
 }
 
 /// The watched columns whose values differ within the cluster, each with

@@ -8,6 +8,7 @@
 mod audit;
 mod columns;
 mod confirm;
+mod evidence;
 mod findings;
 mod plan;
 mod read;
@@ -46,12 +47,15 @@ pub struct ScanArgs {
     /// The creation-time column [default: created_at, inserted_at, created, ... whichever exists]
     #[arg(long, value_name = "COL")]
     pub created_at: Option<String>,
-    /// Equal rows at most this far apart, one after another, are one cluster [default: 5s]
-    #[arg(long, value_name = "DURATION", value_parser = timeparse::duration)]
+    /// Equal rows at most this far apart, one after another, are one cluster [default: 2m]
+    #[arg(long, value_name = "DURATION", value_parser = timeparse::window)]
     pub window: Option<Duration>,
     /// Compare exactly these columns instead of the default set
     #[arg(long, value_name = "COL,...", value_delimiter = ',')]
     pub columns: Vec<String>,
+    /// List only clusters at least this sure: certain, likely or doubtful (the counts and the exit code keep every cluster) [default: doubtful]
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub min_confidence: Option<evidence::Confidence>,
     /// Leave these columns out of the comparison (repeatable, or comma-separated)
     #[arg(long, value_name = "COL,...", value_delimiter = ',')]
     pub ignore: Vec<String>,
@@ -117,7 +121,7 @@ impl ScanArgs {
             && let Some(text) = &file.window
         {
             self.window =
-                Some(timeparse::duration(text).map_err(|e| anyhow::anyhow!("config scan.{}.window: {e}", self.table))?);
+                Some(timeparse::window(text).map_err(|e| anyhow::anyhow!("config scan.{}.window: {e}", self.table))?);
         }
         let fill = |flag: &mut Option<String>, file: &Option<String>| {
             if flag.is_none() {
@@ -148,9 +152,14 @@ impl ScanArgs {
     }
 
     fn window(&self) -> Duration {
-        self.window.unwrap_or(Duration::from_secs(5))
+        self.window.unwrap_or(DEFAULT_WINDOW)
     }
 }
+
+/// The default window: long enough for a retry after a client's timeout
+/// (10-60 s) and one backoff; the evidence of each cluster tells a
+/// legitimate repeat inside it from a retry.
+pub const DEFAULT_WINDOW: Duration = Duration::from_secs(120);
 
 /// Which row of a cluster stays: the others are the damage.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,6 +229,9 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     // any of them is clustered.
     let warm = columns::warm_up(&mut rows, plan.carried.len(), &bar).await?;
     columns::decide(&mut plan, &warm, window_us, &mut db).await.context("deciding the compared columns")?;
+    plan.leave_out_later_changes();
+    plan.choose_actor(args.by.as_deref());
+    plan.subsecond = warm.rows.iter().any(|(_, t)| t.rem_euclid(1_000_000) != 0);
     plan.choose_keep(args.keep.clone());
     let mut confirming = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
     confirming.set_subject(&plan.table.schema, &plan.table.name);
@@ -265,13 +277,16 @@ async fn cluster(
         .most_distinct_first(&plan.distinct)
         .prose(&plan.prose);
     let mut clusterer = Clusterer::new(window_us);
+    let mut interleave = evidence::Interleave::new(plan.actor_ix(), window_us);
     let mut pending: Vec<Cluster> = Vec::new();
     let mut pending_rows = 0;
-    let push =
+    let mut push =
         |clusterer: &mut Clusterer, detector: &mut Detector, id: crate::window::RowId, t_us: i64, hashes: &[u64]| {
             detector.push(&id, t_us, hashes);
             let key = crate::fingerprint::key(hashes, &compared);
-            clusterer.push(&key.to_le_bytes(), Member::new(id, t_us));
+            let mut member = Member::new(id, t_us);
+            member.interleaved = interleave.push(key, hashes, t_us);
+            clusterer.push(&key.to_le_bytes(), member);
         };
     let WarmUp { rows: held, hashes } = warm;
     for (i, (id, t_us)) in held.into_iter().enumerate() {

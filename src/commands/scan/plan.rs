@@ -161,6 +161,7 @@ pub enum Rule {
     Counter,
     MintedPerAttempt,
     RewrittenOriginal,
+    ChangedAfterCreation,
     CannotCompare,
 }
 
@@ -220,6 +221,11 @@ pub struct Plan {
     /// Which hold what people write (most values their own, differences
     /// not tokens): never suggested to leave out.
     pub written: Vec<bool>,
+    /// The compared column naming who wrote each row (a user, a customer):
+    /// their other rows between two equal ones are evidence of a new intent.
+    pub actor: Option<String>,
+    /// The created-at column keeps fractions of a second (seen in the first rows).
+    pub subsecond: bool,
 }
 
 impl Plan {
@@ -288,12 +294,145 @@ impl Plan {
         self.excluded
             .iter()
             .filter(|e| {
-                matches!(e.rule, Rule::Ignored | Rule::NotInColumns | Rule::MintedPerAttempt | Rule::RewrittenOriginal)
+                matches!(
+                    e.rule,
+                    Rule::Ignored
+                        | Rule::NotInColumns
+                        | Rule::MintedPerAttempt
+                        | Rule::RewrittenOriginal
+                        | Rule::ChangedAfterCreation
+                )
             })
             .filter(|e| self.table.column(&e.column).is_ok_and(|c| !c.is_temporal()))
             .map(|e| e.column.clone())
             .collect()
     }
+}
+
+/// Words of a column the application changes after the row is created: its
+/// state, who works on it, how far it got, when it was finished. A retry
+/// copies the request, not what happened to the original afterwards.
+const LATER_WORDS: &[&str] = &[
+    "status",
+    "state",
+    "stage",
+    "phase",
+    "assignee",
+    "assigned",
+    "progress",
+    "done_ratio",
+    "percent",
+    "closed",
+    "completed",
+    "finished",
+    "resolved",
+    "archived",
+    "close_at",
+    "closed_at",
+    "captured",
+    "settled",
+    "paid_at",
+    "starred",
+    "pinned",
+    "read_at",
+    "seen",
+];
+
+/// Words of a column naming who wrote a row, in order of preference.
+const ACTOR_WORDS: &[&str] = &[
+    "user",
+    "author",
+    "creator",
+    "poster",
+    "sender",
+    "owner",
+    "customer",
+    "client",
+    "member",
+    "account",
+    "requester",
+    "reporter",
+    "buyer",
+    "partner",
+    "person",
+    "profile",
+    "contact",
+];
+
+impl Plan {
+    /// Leaves out the compared columns that the application changes after
+    /// the row is created (by their name, a state or a finishing time, and
+    /// never one the data already decided on), each named as such: they are
+    /// watched, so that a cluster shows how its rows moved on.
+    pub fn leave_out_later_changes(&mut self) {
+        if self.fixed {
+            return;
+        }
+        for i in 0..self.carried.len() {
+            if !self.compared[i] || self.written.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            let name = self.carried[i].name.to_lowercase();
+            let words: Vec<&str> = name.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+            let camel = split_camel(&self.carried[i].name);
+            let later = LATER_WORDS
+                .iter()
+                .any(|w| words.contains(w) || camel.iter().any(|c| c == w) || (w.contains('_') && name.contains(w)));
+            if later {
+                let reason = "changed after creation: a state the row moves through later (a retry copies the \
+                              request, not what happened to the original afterwards)"
+                    .to_string();
+                self.exclude(i, Rule::ChangedAfterCreation, reason);
+            }
+        }
+    }
+
+    /// The actor: `--by` where it is compared, else a compared reference
+    /// whose name says who wrote the row (`user_id`, `author_id`).
+    pub fn choose_actor(&mut self, by: Option<&str>) {
+        let compared = self.compared_names();
+        if let Some(by) = by.filter(|b| compared.iter().any(|c| c == b)) {
+            self.actor = Some(by.to_string());
+            return;
+        }
+        let reference = |name: &str| {
+            let column = self.table.column(name).ok();
+            let lower = name.to_lowercase();
+            column.is_some_and(|c| c.foreign) || lower.ends_with("id") || lower.ends_with("_by")
+        };
+        self.actor = ACTOR_WORDS
+            .iter()
+            .find_map(|w| compared.iter().find(|c| reference(c) && split_camel(c).iter().any(|p| p == w)).cloned());
+    }
+
+    /// The actor column's place among the carried ones.
+    pub fn actor_ix(&self) -> Option<usize> {
+        let actor = self.actor.as_deref()?;
+        self.carried.iter().position(|c| c.name == actor)
+    }
+}
+
+/// A name's words, lower case: `createdById` and `created_by_id` are both
+/// `created`, `by`, `id`.
+fn split_camel(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            continue;
+        }
+        if c.is_ascii_uppercase() && !word.is_empty() && !word.ends_with(|p: char| p.is_ascii_uppercase()) {
+            words.push(std::mem::take(&mut word));
+        }
+        word.push(c.to_ascii_lowercase());
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 /// Resolves the id, created-at, key and compared columns against the
@@ -357,44 +496,67 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         distinct: Vec::new(),
         prose: Vec::new(),
         written: Vec::new(),
+        actor: None,
+        subsecond: false,
         table,
     };
     plan.mark_unique_with();
     Ok(plan)
 }
 
-/// The created-at column: named, one of the usual names, or the one time
-/// column whose name says it is the creation's.
+/// The created-at column: named, else chosen by its nature: a time the row
+/// gets at insert (a time type, or an integer epoch that is no reference),
+/// a full instant before a date, the usual names breaking ties, then a name
+/// that speaks of creation or insertion.
 fn created_at_column(args: &ScanArgs, table: &Table) -> Result<Column> {
-    Ok(match &args.created_at {
-        Some(name) => table.column(name)?.clone(),
-        None => table
-            .find_column(CREATED_AT_NAMES)
-            .or_else(|| {
-                // Else the one time column whose name says it is the creation's.
-                let named: Vec<&Column> = table
-                    .columns
-                    .iter()
-                    .filter(|c| c.name.to_lowercase().contains("creat") && looks_like_time(table, c))
-                    .collect();
-                match named.as_slice() {
-                    [one] => Some(*one),
-                    _ => None,
-                }
-            })
-            .cloned()
-            .with_context(|| {
-                let times: Vec<&str> =
-                    table.columns.iter().filter(|c| c.is_temporal()).map(|c| c.name.as_str()).collect();
-                let some =
-                    if times.is_empty() { String::new() } else { format!(" (its time columns: {})", times.join(", ")) };
-                format!(
-                    "table {:?} has no created-at column among {}, ...: name it with --created-at{some}",
-                    table.name,
-                    CREATED_AT_NAMES[..8].join(", ")
-                )
-            })?,
+    if let Some(name) = &args.created_at {
+        return Ok(table.column(name)?.clone());
+    }
+    let candidates: Vec<&Column> = table.columns.iter().filter(|c| time_by_nature(table, c)).collect();
+    let rank = |c: &Column| -> Option<(u8, usize)> {
+        let lower = c.name.to_lowercase().replace(['_', '-'], "");
+        let by_list = CREATED_AT_NAMES.iter().position(|n| n.replace('_', "") == lower);
+        let by_word = ["creat", "insert", "added"].iter().any(|w| lower.contains(w));
+        let order = match (by_list, by_word) {
+            (Some(i), _) => i,
+            (None, true) => CREATED_AT_NAMES.len(),
+            (None, false) => return None,
+        };
+        // A date alone cannot order the rows of one day.
+        let precision = if c.base_type == "date" { 1 } else { 0 };
+        Some((precision, order))
+    };
+    let chosen = candidates.iter().filter_map(|c| rank(c).map(|r| (r, *c))).min_by_key(|(r, _)| *r).map(|(_, c)| c);
+    chosen.cloned().with_context(|| {
+        let times: Vec<&str> = candidates.iter().map(|c| c.name.as_str()).collect();
+        let some = if times.is_empty() { String::new() } else { format!(" (its time columns: {})", times.join(", ")) };
+        format!(
+            "table {:?} has no created-at column among {}, ...: name it with --created-at{some}",
+            table.name,
+            CREATED_AT_NAMES[..8].join(", ")
+        )
     })
+}
+
+/// Whether a column can hold the time a row was created, by its nature: a
+/// time type, or an integer epoch (on SQLite, a column not declared as
+/// something else) whose name speaks of time; never a reference to another
+/// row (a foreign key, `..._id`, `..._by`).
+fn time_by_nature(table: &Table, column: &Column) -> bool {
+    if column.foreign || column.is_array() {
+        return false;
+    }
+    if column.is_temporal() {
+        return true;
+    }
+    let name = column.name.to_lowercase();
+    let reference = ["id", "by", "uid", "_user", "_to"].iter().any(|e| name.ends_with(e));
+    let timely = ["creat", "insert", "added", "unix", "epoch", "time", "date", "_at", "_on", "_ts"]
+        .iter()
+        .any(|w| name.contains(w))
+        || name.ends_with("at")
+        || name.ends_with("ts");
+    !reference && timely && looks_like_time(table, column)
 }
 
 /// The row id column: named, the primary key, or a partitioned table's key

@@ -60,39 +60,79 @@ pub struct Fixture {
     /// Retries a scan cannot tell from a legitimate repeat by the row alone:
     /// not expected among the findings, expected among the near misses.
     pub hidden: BTreeSet<String>,
+    /// Rows the application wrote as a new intent (an import, a bulk create,
+    /// a toggle, a bot, a re-entered payment) that equal an earlier row on
+    /// everything but what it mints per write: if a scan lists one, it must
+    /// be `doubtful`.
+    pub legit: BTreeSet<String>,
+    /// Rows of other tables (a child table referencing this one), written
+    /// after this table's rows.
+    pub children: Vec<Child>,
 }
 
-impl Fixture {
-    pub fn new(table: &'static str, columns: &[&'static str]) -> Fixture {
-        Fixture { table, columns: columns.to_vec(), rows: Vec::new(), extras: BTreeSet::new(), hidden: BTreeSet::new() }
+/// Rows of another table, written after the fixture's own.
+pub struct Child {
+    pub table: &'static str,
+    pub columns: Vec<&'static str>,
+    pub rows: Vec<Vec<V>>,
+}
+
+impl Child {
+    pub fn new(table: &'static str, columns: &[&'static str]) -> Child {
+        Child { table, columns: columns.to_vec(), rows: Vec::new() }
     }
 
     /// Appends a row given as (column, value) pairs; columns left out are NULL.
     pub fn push(&mut self, values: &[(&str, V)]) {
-        let mut row = vec![V::Null; self.columns.len()];
-        for (name, value) in values {
-            let i = self.columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
-            row[i] = value.clone();
+        self.rows.push(row_of(&self.columns, values));
+    }
+}
+
+fn row_of(columns: &[&'static str], values: &[(&str, V)]) -> Vec<V> {
+    let mut row = vec![V::Null; columns.len()];
+    for (name, value) in values {
+        let i = columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
+        row[i] = value.clone();
+    }
+    row
+}
+
+impl Fixture {
+    pub fn new(table: &'static str, columns: &[&'static str]) -> Fixture {
+        Fixture {
+            table,
+            columns: columns.to_vec(),
+            rows: Vec::new(),
+            extras: BTreeSet::new(),
+            hidden: BTreeSet::new(),
+            legit: BTreeSet::new(),
+            children: Vec::new(),
         }
-        self.rows.push(row);
     }
 
-    /// Writes the rows into the table `ddl` creates.
+    /// Appends a row given as (column, value) pairs; columns left out are NULL.
+    pub fn push(&mut self, values: &[(&str, V)]) {
+        self.rows.push(row_of(&self.columns, values));
+    }
+
+    /// Writes the rows into the table `ddl` creates, then the children's.
     pub fn load(&self, db: &TestDb, ddl: &str) {
         db.exec(ddl);
-        let columns: Vec<String> = self.columns.iter().map(|c| db.ident(c)).collect();
-        for chunk in self.rows.chunks(250) {
-            let values: Vec<String> = chunk
-                .iter()
-                .map(|row| format!("({})", row.iter().map(|v| literal(db.engine, v)).collect::<Vec<_>>().join(", ")))
-                .collect();
-            db.exec(&format!(
-                "INSERT INTO {} ({}) VALUES {}",
-                db.ident(self.table),
-                columns.join(", "),
-                values.join(",\n")
-            ));
+        insert(db, self.table, &self.columns, &self.rows);
+        for child in &self.children {
+            insert(db, child.table, &child.columns, &child.rows);
         }
+    }
+}
+
+fn insert(db: &TestDb, table: &str, columns: &[&str], rows: &[Vec<V>]) {
+    let columns: Vec<String> = columns.iter().map(|c| db.ident(c)).collect();
+    for chunk in rows.chunks(250) {
+        let values: Vec<String> = chunk
+            .iter()
+            .map(|row| format!("({})", row.iter().map(|v| literal(db.engine, v)).collect::<Vec<_>>().join(", ")))
+            .collect();
+        db.exec(&format!("INSERT INTO {} ({}) VALUES {}", db.ident(table), columns.join(", "), values.join(",\n")));
     }
 }
 

@@ -1,0 +1,73 @@
+//! `round-trip`: the gaps between the rows look like a client's: a second
+//! request within a round trip (a double submit, a retry after a dropped
+//! response), or after a client's timeout, then backoff.
+
+use super::{Context, Evidence, Side, Strength, Weight, gaps, shown};
+use crate::window::Cluster;
+
+pub struct RoundTrip;
+
+/// A second request this soon (and not at the very same instant) is a double
+/// submit or an immediate retry: people do not mean the same thing twice
+/// within a second.
+const DOUBLE_SUBMIT_US: i64 = 1_000_000;
+/// Clients give up on a response after about this long, then try again.
+const TIMEOUT_US: std::ops::RangeInclusive<i64> = 5_000_000..=120_000_000;
+
+impl Evidence for RoundTrip {
+    fn name(&self) -> &'static str {
+        "round-trip"
+    }
+
+    fn weigh(&self, cluster: &Cluster, context: &Context) -> Vec<Weight> {
+        let gaps = gaps(cluster);
+        // Retries are few; a long run of rows is something else.
+        if gaps.is_empty() || gaps.len() > 3 {
+            return Vec::new();
+        }
+        let same_instant = |g: i64| g == 0 && context.subsecond;
+        if gaps.iter().all(|&g| g <= DOUBLE_SUBMIT_US && !same_instant(g)) {
+            let list: Vec<String> = gaps.iter().map(|&g| shown(g)).collect();
+            return vec![Weight::new(
+                self.name(),
+                Side::For,
+                Strength::Strong,
+                format!("{} apart: a double submit or a retry within one round trip", list.join(", ")),
+            )];
+        }
+        let timed_out = gaps.iter().all(|g| TIMEOUT_US.contains(g));
+        // Backoff: each wait at least as long as the one before.
+        let backing_off = gaps.windows(2).all(|w| w[1] * 10 >= w[0] * 9);
+        if timed_out && backing_off {
+            let list: Vec<String> = gaps.iter().map(|&g| shown(g)).collect();
+            let what =
+                if gaps.len() > 1 { "after a client's timeout, then backoff" } else { "after a client's timeout" };
+            return vec![Weight::new(
+                self.name(),
+                Side::For,
+                Strength::Weak,
+                format!("{} apart: {what}", list.join(", ")),
+            )];
+        }
+        Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{cluster, context};
+    use super::*;
+
+    #[test]
+    fn gaps_of_clients() {
+        let c = context();
+        assert_eq!(RoundTrip.weigh(&cluster(&[0, 60]), &c)[0].strength, Strength::Strong);
+        assert_eq!(RoundTrip.weigh(&cluster(&[0, 30_000]), &c)[0].strength, Strength::Weak);
+        assert_eq!(RoundTrip.weigh(&cluster(&[0, 30_000, 90_000]), &c)[0].strength, Strength::Weak);
+        // Shrinking waits are no backoff.
+        assert!(RoundTrip.weigh(&cluster(&[0, 60_000, 70_000]), &c).is_empty());
+        // The same instant is no round trip where the column keeps fractions.
+        assert!(RoundTrip.weigh(&cluster(&[0, 0]), &c).is_empty());
+        assert!(RoundTrip.weigh(&cluster(&[0, 0, 1, 2, 3]), &c).is_empty());
+    }
+}
