@@ -64,8 +64,8 @@ impl Demo {
                 format!("{idemctl} scan --database-url {url} --table orders --output rows --format csv"),
             ),
             (
-                "a wider window joins slower retries",
-                format!("{idemctl} scan --database-url {url} --table orders --window 60s"),
+                "a wider window joins slower retries, and repeat purchases too",
+                format!("{idemctl} scan --database-url {url} --table orders --window 20m"),
             ),
             (
                 "the last day, for a pipeline",
@@ -233,8 +233,8 @@ fn generate(now: DateTime<Utc>, clock: DateTime<Utc>) -> (Vec<OrderRow>, Vec<Key
                 attempts[0].1 = same.clone();
                 attempts.push((gap, same));
             }
-            // The same customer buying the same thing again a minute later: not damage.
-            63..=80 => attempts.push((Duration::seconds(40 + rng.below(60) as i64), (!legacy).then(|| key(1)))),
+            // The same customer buying the same thing again later: not damage.
+            63..=80 => attempts.push((Duration::seconds(300 + rng.below(900) as i64), (!legacy).then(|| key(1)))),
             _ => {}
         }
         for (i, (offset, attempt_key)) in attempts.iter().enumerate() {

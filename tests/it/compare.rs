@@ -328,10 +328,16 @@ fn csv_header_without_rows(db: &TestDb) {
     db.exec("DELETE FROM payments WHERE id IN (2, 4, 5, 7)");
     let clusters = scan(db, "payments", &["--format", "csv"]);
     assert_eq!(clusters.code, 0, "{}", clusters.stderr);
-    assert_eq!(clusters.stdout, "cluster,original_id,extra_ids,count,first_at,span_seconds,cause,values\n");
+    assert_eq!(
+        clusters.stdout,
+        "cluster,original_id,extra_ids,count,first_at,span_seconds,cause,confidence,evidence,values,changed\n"
+    );
     let rows =
         scan(db, "payments", &["--format", "csv", "--output", "rows", "--sum", "amount_cents", "--by", "account"]);
-    assert_eq!(rows.stdout, "cluster,original_id,duplicate_id,gap_seconds,cause,account,amount_cents\n");
+    assert_eq!(
+        rows.stdout,
+        "cluster,original_id,duplicate_id,gap_seconds,cause,confidence,evidence,account,amount_cents\n"
+    );
     let bare = scan(db, "payments", &["--format", "csv", "--no-header"]);
     assert_eq!(bare.stdout, "");
 }

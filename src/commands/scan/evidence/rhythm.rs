@@ -10,6 +10,10 @@ pub struct Rhythm;
 const EVEN: f64 = 0.05;
 /// A schedule's period is at least this long (a burst is another kind).
 const PERIOD_US: i64 = 1_000_000;
+/// Clients retry a few times at a fixed interval too: a short rhythm is a
+/// schedule only over more rows than a client tries, a long one from three.
+const CLIENT_TRIES: usize = 4;
+const LONG_PERIOD_US: i64 = 60_000_000;
 
 impl Evidence for Rhythm {
     fn name(&self) -> &'static str {
@@ -22,7 +26,9 @@ impl Evidence for Rhythm {
             return Vec::new();
         }
         let (lo, hi) = (*gaps.iter().min().unwrap(), *gaps.iter().max().unwrap());
-        if lo >= PERIOD_US && (hi - lo) as f64 <= EVEN * hi as f64 {
+        let rows = cluster.members.len();
+        let long = lo >= LONG_PERIOD_US || rows > CLIENT_TRIES;
+        if lo >= PERIOD_US && long && (hi - lo) as f64 <= EVEN * hi as f64 {
             return vec![Weight::new(
                 self.name(),
                 Side::Against,
@@ -45,5 +51,8 @@ mod tests {
         assert_eq!(Rhythm.weigh(&cluster(&[0, 60_000, 120_000]), &c)[0].side, Side::Against);
         assert!(Rhythm.weigh(&cluster(&[0, 20_000, 60_000]), &c).is_empty());
         assert!(Rhythm.weigh(&cluster(&[0, 60_000]), &c).is_empty());
+        // A client retrying every 3 s, three times: not a schedule; five rows are.
+        assert!(Rhythm.weigh(&cluster(&[0, 3_000, 6_000]), &c).is_empty());
+        assert_eq!(Rhythm.weigh(&cluster(&[0, 3_000, 6_000, 9_000, 12_000]), &c)[0].side, Side::Against);
     }
 }

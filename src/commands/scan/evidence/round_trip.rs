@@ -38,6 +38,15 @@ impl Evidence for RoundTrip {
         let timed_out = gaps.iter().all(|g| TIMEOUT_US.contains(g));
         // Backoff: each wait at least as long as the one before.
         let backing_off = gaps.windows(2).all(|w| w[1] * 10 >= w[0] * 9);
+        if gaps.iter().all(|&g| g > 0 && g < *TIMEOUT_US.start()) {
+            let list: Vec<String> = gaps.iter().map(|&g| shown(g)).collect();
+            return vec![Weight::new(
+                self.name(),
+                Side::For,
+                Strength::Weak,
+                format!("{} apart: within a client's retry", list.join(", ")),
+            )];
+        }
         if timed_out && backing_off {
             let list: Vec<String> = gaps.iter().map(|&g| shown(g)).collect();
             let what =
@@ -63,6 +72,7 @@ mod tests {
         let c = context();
         assert_eq!(RoundTrip.weigh(&cluster(&[0, 60]), &c)[0].strength, Strength::Strong);
         assert_eq!(RoundTrip.weigh(&cluster(&[0, 30_000]), &c)[0].strength, Strength::Weak);
+        assert_eq!(RoundTrip.weigh(&cluster(&[0, 3_000]), &c)[0].strength, Strength::Weak);
         assert_eq!(RoundTrip.weigh(&cluster(&[0, 30_000, 90_000]), &c)[0].strength, Strength::Weak);
         // Shrinking waits are no backoff.
         assert!(RoundTrip.weigh(&cluster(&[0, 60_000, 70_000]), &c).is_empty());
