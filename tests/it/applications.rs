@@ -4,6 +4,7 @@
 //! why each column was left out.
 
 mod apps;
+mod corpus;
 
 use std::collections::BTreeSet;
 
@@ -304,4 +305,11 @@ fn discourse() {
 #[test]
 fn mastodon() {
     mastodon_statuses();
+}
+
+/// Every table of the corpus with no column flags: tuning and validation
+/// figures apart, each held to its floor; never exit 0 on a damaged table.
+#[test]
+fn corpus_figures() {
+    corpus::run_corpus(&corpus::corpus());
 }

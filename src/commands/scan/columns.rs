@@ -22,7 +22,7 @@ const WARM_BYTES: usize = 8 << 20;
 /// Near-miss rows below which the data decides nothing.
 pub const MIN_EVIDENCE: u64 = 5;
 /// Rounds of decisions, at most.
-const ROUNDS: usize = 4;
+const ROUNDS: usize = 6;
 
 /// The first rows of the pass, held until the comparison is decided.
 #[derive(Default)]
@@ -291,6 +291,48 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
         let reason = format!("differs in {} of {near} near-miss pairs; {evidence}", stats.differs[j]);
         changes.push(Change::Exclude { column: j, rule, reason, value });
     }
+    // A column that keeps a fair share of near misses apart where one row of
+    // the pair still holds what a new row starts with (NULL, zero, false,
+    // its default) and the other has moved on: the application changed it
+    // after creation (a state, a version, who edited it), and a retry copies
+    // the request, not what happened to the original afterwards.
+    for (j, carried) in plan.carried.iter().enumerate() {
+        let text = matches!(carried.kind, ValueKind::Text) || plan.written.get(j).copied().unwrap_or(false);
+        if !plan.compared[j] || text || near < MIN_EVIDENCE || stats.differs[j] * 5 < near {
+            continue;
+        }
+        if changes.iter().any(|c| c.column() == j) {
+            continue;
+        }
+        let default = plan.table.column(&carried.name).ok().and_then(|c| c.default.clone());
+        let initial = |v: &Option<String>| match v.as_deref() {
+            None => true,
+            Some(v) => {
+                let v = v.trim_matches('\'');
+                ["0", "", "false", "f", "0.0"].contains(&v)
+                    || default.as_deref().is_some_and(|d| d.trim_matches('\'').split("::").next() == Some(v))
+            }
+        };
+        let pairs: Vec<&PairValues> = facts.pairs.iter().filter(|p| p.differing.contains(&j)).collect();
+        // Or a number that only grows after creation (a lock version, a
+        // count of edits): the older row of the pair holds the larger one.
+        let number = |v: &Option<String>| v.as_deref().and_then(|v| v.parse::<f64>().ok());
+        let integer = carried.kind == ValueKind::Integer;
+        let grown = |p: &&&PairValues| {
+            integer && matches!((number(&p.earlier[j]), number(&p.later[j])), (Some(a), Some(b)) if a > b)
+        };
+        let moved = pairs.iter().filter(|p| initial(&p.earlier[j]) != initial(&p.later[j]) || grown(p)).count();
+        if pairs.len() >= 3 && moved * 10 >= pairs.len() * 8 {
+            let reason = format!(
+                "changed after creation: differs in {} of {near} near-miss pairs, and in {moved} of {} sampled \
+                 pairs one row still holds what a new row starts with (NULL, zero, its default) while the other \
+                 has moved on",
+                stats.differs[j],
+                pairs.len()
+            );
+            changes.push(Change::Exclude { column: j, rule: Rule::ChangedAfterCreation, reason, value: None });
+        }
+    }
     // A column left out for its nature goes back in when rows equal on
     // everything else share its value more often than its nature explains:
     // retries copy it. A time that moves with the creation is equal in such
@@ -383,7 +425,11 @@ fn minted(
                 _ => false,
             })
             .count();
-        if share(greater) {
+        // A sequence minted per write has about a value per row; a reference
+        // to who wrote the row, shared by many rows, that happens to be
+        // greater in the pairs seen is no sequence.
+        let person = super::plan::names_a_person(&plan.carried[j].name);
+        if share(greater) && (unique_with.is_some() || distinct >= 0.5 * rows || !person) {
             let example = pairs.first().map(|p| format!(" ({} then {})", shown(&p.earlier[j]), shown(&p.later[j])));
             return Some((
                 Rule::MintedPerAttempt,

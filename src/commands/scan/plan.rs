@@ -412,6 +412,14 @@ impl Plan {
     }
 }
 
+/// Whether a column's name says it refers to who wrote the row (`user_id`,
+/// `authorId`, `created_by`).
+pub fn names_a_person(name: &str) -> bool {
+    let words = split_camel(name);
+    let reference = words.last().is_some_and(|w| w == "id" || w == "by") || name.to_lowercase().ends_with("id");
+    reference && ACTOR_WORDS.iter().any(|w| words.iter().any(|p| p == w))
+}
+
 /// A name's words, lower case: `createdById` and `created_by_id` are both
 /// `created`, `by`, `id`.
 fn split_camel(name: &str) -> Vec<String> {

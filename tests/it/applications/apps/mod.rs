@@ -5,13 +5,26 @@
 //! column flags and compare.
 
 pub mod calcom;
+pub mod chatwoot;
 pub mod discourse;
+pub mod firefly;
 pub mod ghost;
+pub mod gitea;
+pub mod gitlab;
+pub mod invoiceninja;
 pub mod killbill;
 pub mod lago;
+pub mod magento;
 pub mod mastodon;
+pub mod mattermost;
+pub mod medusa;
+pub mod odoo;
+pub mod paperless;
+pub mod redmine;
 pub mod saleor;
 pub mod spree;
+pub mod woocommerce;
+pub mod zammad;
 
 use std::collections::BTreeSet;
 

@@ -1,0 +1,428 @@
+//! Paperless-ngx v3 (Python, Django ORM; SQLite by default, PostgreSQL, MariaDB): `documents_document`, as
+//! `ConsumerPlugin._store` (documents/consumer.py) writes it from the Celery task `consume_file`, fed by the
+//! consume folder, `PostDocumentView` (POST /api/documents/post_document/, web UI and mobile apps) and the mail rules.
+//! Read: paperless-ngx/paperless-ngx src/documents/models.py (Document, SoftDeleteModel, ModelWithOwner),
+//! src/documents/migrations/0001_squashed.py, 0005_alter_document_checksum_unique.py, 0006/0009 (content_length),
+//! 0012_document_root_document.py, 0015_document_version_index_and_more.py, 0016_sha256_checksums.py,
+//! 0022_add_perf_indexes.py (DDL produced with Django 5.2 `sqlmigrate` from those fields), src/documents/consumer.py
+//! (run, _store, apply_overrides, _create_version_from_root, pre_check_duplicate, pre_check_asn_value,
+//! should_produce_archive), src/documents/file_handling.py (generate_unique_filename, generate_filename),
+//! src/documents/views.py (PostDocumentView), src/paperless_mail/mail.py (rule loop, ProcessedMail in the chord
+//! body), src/paperless_mail/models.py, src/paperless/settings/__init__.py (PAPERLESS_TASK_WORKERS=1,
+//! CONSUMER_DELETE_DUPLICATES off), docs/migration-v3.md and docs/usage.md ("Duplicate documents"),
+//! django-soft-delete 1.0 models.py (delete saves only deleted_at, restored_at, transaction_id).
+//! A create: `title` is the file's stem (or the override), `content` the OCR/text layer, `checksum` the SHA-256 of
+//! the original file, `archive_checksum` that of the PDF/A OCRmyPDF writes (images and scans only, born-digital PDFs
+//! get none; its metadata has the run's time, so it differs on every consumption), `created` the date parsed from
+//! the text (else the file's mtime), `added` timezone.now() when the row is created, `modified` auto_now at the
+//! task's last save, `filename`/`archive_filename` from PAPERLESS_FILENAME_FORMAT
+//! "{{ created_year }}/{{ correspondent }}/{{ title }}" (or the storage path's template) made free with `_01`.
+//! v3 no longer rejects a duplicate checksum: it logs a warning and consumes it. A retried create is one more
+//! consume task: same file (same checksum, content, title, created), fresh id, added, modified, filenames and
+//! archive checksum. One worker runs the tasks in order, so two uploads sent together are stored one OCR run apart.
+//! Later the owner works the inbox (renames scans, sets correspondent/type: the file is renamed, `modified` moves),
+//! trashes a copy found in the Duplicates tab (`deleted_at`, `transaction_id`; `modified` kept), uploads versions.
+//! Retries: a mobile app re-uploading after its 30-60 s timeout (some twice), double submits 5-100 ms apart, a mail
+//! consumed again at the next 10-minute check because its chord body had not yet recorded the ProcessedMail.
+//! Legitimate repeats: a vendor's terms PDF attached to every invoice mail (several mails in one check: seconds
+//! apart), and a signature logo (image001.png) consumed from every mail of a sender by a rule without a filter.
+use super::{DAY, Fixture, HOUR, MINUTE, Rng, SECOND, T0, V};
+use crate::common::Engine;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const ENGINES: &[Engine] = &[Engine::Sqlite, Engine::Postgres];
+
+const INDEXES: &str = r#"
+CREATE UNIQUE INDEX "documents_document_root_version_index_uniq" ON "documents_document" ("root_document_id", "version_index") WHERE ("root_document_id" IS NOT NULL AND "version_index" IS NOT NULL);
+CREATE INDEX "documents_document_title_6b08e02a" ON "documents_document" ("title");
+CREATE INDEX "documents_document_checksum_75209391" ON "documents_document" ("checksum");
+CREATE INDEX "documents_document_page_count_a5279e92" ON "documents_document" ("page_count");
+CREATE INDEX "documents_document_created_bedd0818" ON "documents_document" ("created");
+CREATE INDEX "documents_document_modified_2eae15bc" ON "documents_document" ("modified");
+CREATE INDEX "documents_document_added_28cfa360" ON "documents_document" ("added");
+CREATE INDEX "documents_document_version_index_febcbe7b" ON "documents_document" ("version_index");
+CREATE INDEX "documents_document_correspondent_id_6164eb0c" ON "documents_document" ("correspondent_id");
+CREATE INDEX "documents_document_owner_id_04d2b723" ON "documents_document" ("owner_id");
+CREATE INDEX "documents_document_root_document_id_78094bf2" ON "documents_document" ("root_document_id");
+CREATE INDEX "documents_document_document_type_id_1f88b50c" ON "documents_document" ("document_type_id");
+CREATE INDEX "documents_document_storage_path_id_07d27bdb" ON "documents_document" ("storage_path_id");
+CREATE INDEX "documents_d_owner_i_ec6ab3_idx" ON "documents_document" ("owner_id", "created");"#;
+
+pub fn ddl(engine: Engine) -> String {
+    match engine {
+        Engine::Postgres => format!(
+            r#"CREATE TABLE "documents_document" ("id" integer NOT NULL PRIMARY KEY GENERATED BY DEFAULT AS IDENTITY, "deleted_at" timestamp with time zone NULL, "restored_at" timestamp with time zone NULL, "transaction_id" uuid NULL, "title" varchar(128) NOT NULL, "content" text NOT NULL, "mime_type" varchar(256) NOT NULL, "checksum" varchar(64) NOT NULL, "archive_checksum" varchar(64) NULL, "page_count" integer NULL CHECK ("page_count" >= 0), "created" date NOT NULL, "modified" timestamp with time zone NOT NULL, "added" timestamp with time zone NOT NULL, "filename" varchar(1024) NULL UNIQUE, "archive_filename" varchar(1024) NULL UNIQUE, "original_filename" varchar(1024) NULL, "archive_serial_number" integer NULL UNIQUE CHECK ("archive_serial_number" >= 0), "correspondent_id" integer NULL, "document_type_id" integer NULL, "storage_path_id" integer NULL, "owner_id" integer NULL, "content_length" integer GENERATED ALWAYS AS (LENGTH("content")) STORED, "root_document_id" integer NULL, "version_label" varchar(64) NULL, "version_index" integer NULL CHECK ("version_index" >= 0));
+ALTER TABLE "documents_document" ADD CONSTRAINT "documents_document_root_document_id_78094bf2_fk_documents" FOREIGN KEY ("root_document_id") REFERENCES "documents_document" ("id") DEFERRABLE INITIALLY DEFERRED;
+CREATE INDEX "documents_document_title_6b08e02a_like" ON "documents_document" ("title" varchar_pattern_ops);
+CREATE INDEX "documents_document_checksum_75209391_like" ON "documents_document" ("checksum" varchar_pattern_ops);
+CREATE INDEX "documents_document_filename_3ee5ad97_like" ON "documents_document" ("filename" varchar_pattern_ops);
+CREATE INDEX "documents_document_archive_filename_fc3cb023_like" ON "documents_document" ("archive_filename" varchar_pattern_ops);{INDEXES}"#
+        ),
+        Engine::Sqlite => format!(
+            r#"CREATE TABLE "documents_document" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "deleted_at" datetime NULL, "restored_at" datetime NULL, "transaction_id" char(32) NULL, "title" varchar(128) NOT NULL, "content" text NOT NULL, "mime_type" varchar(256) NOT NULL, "checksum" varchar(64) NOT NULL, "archive_checksum" varchar(64) NULL, "page_count" integer unsigned NULL CHECK ("page_count" >= 0), "created" date NOT NULL, "modified" datetime NOT NULL, "added" datetime NOT NULL, "filename" varchar(1024) NULL UNIQUE, "archive_filename" varchar(1024) NULL UNIQUE, "original_filename" varchar(1024) NULL, "archive_serial_number" integer unsigned NULL UNIQUE CHECK ("archive_serial_number" >= 0), "correspondent_id" integer NULL, "document_type_id" integer NULL, "storage_path_id" integer NULL, "owner_id" integer NULL, "content_length" integer unsigned GENERATED ALWAYS AS (LENGTH("content")) STORED, "root_document_id" integer NULL REFERENCES "documents_document" ("id") DEFERRABLE INITIALLY DEFERRED, "version_label" varchar(64) NULL, "version_index" integer unsigned NULL CHECK ("version_index" >= 0));{INDEXES}"#
+        ),
+        Engine::MySql => unreachable!("this fixture covers SQLite and PostgreSQL"),
+    }
+}
+
+const COLUMNS: &str = "id deleted_at restored_at transaction_id title content mime_type checksum archive_checksum \
+    page_count created modified added filename archive_filename original_filename archive_serial_number \
+    correspondent_id document_type_id storage_path_id owner_id root_document_id version_label version_index";
+const CORR: &str = "Stadtwerke Musterstadt|Deutsche Telekom|Vodafone|Allianz Versicherung|HUK-Coburg|\
+    Finanzamt Musterstadt|Sparkasse Musterstadt|ING|Amazon|Hetzner Online|Dr. med. Weber|Techniker Krankenkasse|\
+    Brandt & Partner GmbH|Hausverwaltung Schmitt|ADAC|Deutsche Bahn|Stadt Musterstadt|Sportverein Musterstadt e.V.|\
+    Grundschule am Park|Zahnarztpraxis Kim|Autohaus Becker|IKEA|MediaMarkt|Apotheke am Markt|DKB|Otto|\
+    Schornsteinfeger Meier";
+// Document types 1..=10: Rechnung, Kontoauszug, Vertrag, Brief, Lohnabrechnung, Versicherung, Steuer, AGB,
+// Quittung, Bescheid. Storage paths: 1 "Steuer/{{ created_year }}/{{ title }}" (matched with type 7),
+// 2 "Versicherungen/{{ correspondent }}/{{ title }}" (type 6).
+const SUBJECTS: &str = "Jahresabrechnung|Vertragsanpassung|Beitragsanpassung|Mahnung|Terminbestätigung|\
+    Kündigungsbestätigung|Steuerbescheid|Nebenkostenabrechnung|Lohnsteuerbescheinigung|Elternbrief";
+const PDF: &str = "application/pdf";
+
+fn corr_name(c: usize) -> &'static str {
+    CORR.split('|').nth(c - 1).unwrap()
+}
+
+fn subject(r: &mut Rng) -> &'static str {
+    let all: Vec<&'static str> = SUBJECTS.split('|').collect();
+    all[r.below(all.len() as u64) as usize]
+}
+
+fn day(us: i64, fmt: &str) -> String {
+    chrono::DateTime::from_timestamp_micros(us).unwrap().format(fmt).to_string()
+}
+
+/// The text the OCR (or the text layer) gives.
+fn letter(r: &mut Rng, corr: usize, date: i64, subject: &str) -> String {
+    let (street, customer, case) = (r.range(1, 120), r.range(100_000, 999_999), r.hex(8).to_uppercase());
+    let mut s = format!(
+        "{}\nMusterstraße {street}, 12345 Musterstadt\n\nMusterstadt, {}\n\n{subject}\nKundennummer {customer} \
+         Vorgang {case}\nSehr geehrte Damen und Herren,\n",
+        corr_name(corr),
+        day(date, "%d.%m.%Y")
+    );
+    for _ in 0..r.range(2, 6) {
+        let (verb, what, by) = (r.one(&["bitte", "hiermit", "anbei", "gemäß"]), subject_lc(r), r.range(1, 60));
+        let euro = r.range(500, 250_000) as f64 / 100.0;
+        s.push_str(&format!("{verb} {what} zum {} {euro:.2} EUR.\n", day(date + by * DAY, "%d.%m.%Y")));
+    }
+    s + "Mit freundlichen Grüßen"
+}
+
+fn subject_lc(r: &mut Rng) -> String {
+    subject(r).to_lowercase()
+}
+
+fn stem_of(name: &str) -> String {
+    name.rsplit_once('.').map_or(name, |(s, _)| s).to_string()
+}
+
+#[derive(Clone, Copy, PartialEq, Default)]
+enum Mark {
+    #[default]
+    Plain,
+    Retry,
+    Legit,
+}
+
+#[derive(Clone, Default)]
+struct Job {
+    key: usize,
+    at: i64,
+    proc: i64,
+    title: String,
+    content: String,
+    mime: &'static str,
+    checksum: String,
+    archive: bool,
+    pages: Option<i64>,
+    created: i64,
+    orig: String,
+    asn: Option<i64>,
+    corr: Option<usize>,
+    dtype: Option<usize>,
+    owner: Option<i64>,
+    root: Option<usize>,
+    label: Option<&'static str>,
+    /// Later: when, and the title, correspondent and type the owner gave it.
+    #[allow(clippy::type_complexity)]
+    edit: Option<(i64, Option<String>, Option<usize>, Option<usize>)>,
+    trash: Option<i64>,
+    mark: Mark,
+}
+
+/// One consume task for a file: its title is the file's stem; images and scans get an archive PDF.
+fn job(r: &mut Rng, at: i64, mime: &'static str, orig: String, content: String) -> Job {
+    let pages = (mime == PDF).then(|| 1 + r.skewed(6) as i64);
+    let scanned = mime.starts_with("image/") || orig.starts_with("Scan");
+    let proc = match (mime, scanned) {
+        ("image/png", _) => r.range(1_200, 3_000) * 1_000,
+        (_, true) => (4 + 7 * pages.unwrap_or(1)) * SECOND + r.range(0, 5_000) * 1_000,
+        _ => r.range(600, 2_800) * 1_000,
+    };
+    let (title, checksum) = (stem_of(&orig), r.hex(64));
+    Job { at, proc, title, content, mime, checksum, archive: scanned, pages, created: at, orig, ..Default::default() }
+}
+
+impl Job {
+    fn meta(self, corr: Option<usize>, dtype: Option<usize>, owner: Option<i64>, created: i64) -> Job {
+        Job { corr, dtype, owner, created, ..self }
+    }
+}
+
+fn add(jobs: &mut Vec<Job>, mut j: Job) {
+    j.key = jobs.len();
+    jobs.push(j);
+}
+
+pub fn fixture() -> Fixture {
+    let mut r = Rng::new(20_261_001);
+    let owners = [3i64, 3, 3, 4, 4, 5, 6, 7, 8, 9];
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut asn = 1_200;
+    // The vendors' terms and the club's logo: the same files every time they come.
+    let mut terms = Vec::new();
+    for (corr, name) in [(1, "AGB_Stadtwerke_2026.pdf"), (2, "AGB_Telekom_Festnetz.pdf")] {
+        let content = letter(&mut r, corr, T0 - 214 * DAY, "Allgemeine Geschäftsbedingungen");
+        let t = job(&mut r, 0, PDF, name.into(), content).meta(Some(corr), Some(8), Some(3), T0 - 214 * DAY);
+        terms.push(Job { pages: Some(4), ..t });
+    }
+    let logo = r.hex(64);
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for d in 0..28 {
+        let base = T0 + d * DAY;
+        // The scanner on the shelf drops batches into the consume folder; ASN stickers on most of them.
+        for _ in 0..r.range(1, 3) {
+            let mut t = base + r.range(7 * 60, 21 * 60) * MINUTE;
+            for _ in 0..r.range(4, 22) {
+                t += r.range(25, 95) * SECOND;
+                let (corr, date, subject) = (1 + r.skewed(27) as usize, t - r.range(1, 25) * DAY, subject(&mut r));
+                let content = letter(&mut r, corr, date, subject);
+                let (matched, dtype) = (r.chance(0.7), r.one(&[4, 4, 1, 3, 6, 7, 10, 5]));
+                let name = format!("Scan_{}.pdf", day(t, "%Y%m%d_%H%M%S"));
+                let mut j = job(&mut r, t + 5 * SECOND, PDF, name, content).meta(
+                    matched.then_some(corr),
+                    matched.then_some(dtype),
+                    None,
+                    date,
+                );
+                if r.chance(0.6) {
+                    asn += 1;
+                    j.asn = Some(asn);
+                }
+                if r.chance(0.85) {
+                    let title = format!("{subject} {}", corr_name(corr));
+                    j.edit = Some((j.at + r.range(10, 4_000) * MINUTE, Some(title), Some(corr), Some(dtype)));
+                }
+                add(&mut jobs, j);
+            }
+        }
+        // Mail: the rule for invoices@ (owner 3, title from the attachment's name), checked every 10 minutes.
+        for _ in 0..r.range(14, 30) {
+            let tick = base + r.range(6 * 6, 23 * 6) * 10 * MINUTE;
+            let corr = r.one(&[1, 1, 2, 2, 3, 9, 9, 10, 15, 16, 22, 23, 25, 26]);
+            let number = format!("R{}-{}", day(tick, "%Y"), r.range(100_000, 999_999));
+            let date = tick - r.range(0, 3) * DAY;
+            let content = letter(&mut r, corr, date, &format!("Rechnung {number}"));
+            let t = tick + r.range(2_000, 9_000) * 1_000;
+            let mut inv =
+                job(&mut r, t, PDF, format!("Rechnung_{number}.pdf"), content).meta(Some(corr), Some(1), Some(3), date);
+            if r.chance(0.3) {
+                inv.edit = Some((t + r.range(30, 6_000) * MINUTE, None, None, None));
+            }
+            add(&mut jobs, inv.clone());
+            // Mail consumed twice: the next check ran before the chord body recorded the ProcessedMail.
+            if r.chance(0.006) || (d == 26 && jobs.len().is_multiple_of(9)) {
+                let at = tick + 10 * MINUTE + r.range(2_000, 9_000) * 1_000;
+                add(&mut jobs, Job { at, proc: r.range(600, 2_800) * 1_000, edit: None, mark: Mark::Retry, ..inv });
+            }
+        }
+        // The Stadtwerke (1) and Telekom (2) send one mail per contract, each with the same terms PDF.
+        if d % 7 == 2 || d % 7 == 5 {
+            let corr = if d % 7 == 2 { 1 } else { 2 };
+            let mut tick = base + r.range(8 * 6, 10 * 6) * 10 * MINUTE;
+            for n in 0..r.range(2, 4) {
+                if n > 0 && r.chance(0.35) {
+                    tick += 10 * MINUTE * r.range(1, 3);
+                }
+                let t = tick + r.range(1_000, 3_000) * 1_000 + n * 2_500_000;
+                let number = format!("R{}-{}", day(t, "%Y"), r.range(100_000, 999_999));
+                let content = letter(&mut r, corr, t - DAY, &format!("Rechnung {number}"));
+                let inv = job(&mut r, t, PDF, format!("Rechnung_{number}.pdf"), content);
+                add(&mut jobs, inv.meta(Some(corr), Some(1), Some(3), t - DAY));
+                let terms = &terms[corr - 1];
+                let mark = if seen.insert(terms.checksum.clone()) { Mark::Plain } else { Mark::Legit };
+                add(&mut jobs, Job { at: t + 1_000, proc: r.range(800, 3_000) * 1_000, mark, ..terms.clone() });
+            }
+        }
+        // The club's mails (rule "Verein", owner 4, no attachment filter) carry its logo: image001.png.
+        for _ in 0..r.range(0, 2) {
+            let tick = base + r.range(8 * 6, 22 * 6) * 10 * MINUTE;
+            // Some mailings reach the user twice (two lists): both mails come in the same check.
+            for m in 0..(1 + r.chance(0.4) as i64) {
+                let t = tick + r.range(1_500, 4_000) * 1_000 + m * r.range(300, 1_200) * 1_000;
+                let subject = r.one(&["Einladung Mitgliederversammlung", "Trainingsplan", "Spielbericht"]);
+                let content = letter(&mut r, 18, t, subject);
+                let name = format!("Rundschreiben_{}.pdf", day(t, "%Y_%m_%d_%H%M"));
+                add(&mut jobs, job(&mut r, t, PDF, name, content).meta(Some(18), Some(4), Some(4), t));
+                let text = "Sportverein Musterstadt e.V.\nSeit 1921".to_string();
+                let j = job(&mut r, t + 900, "image/png", "image001.png".into(), text).meta(Some(18), None, Some(4), t);
+                let mark = if seen.insert(logo.clone()) { Mark::Plain } else { Mark::Legit };
+                add(&mut jobs, Job { checksum: logo.clone(), mark, ..j });
+            }
+        }
+        // Web UI and mobile app uploads, owner = the uploader.
+        for _ in 0..r.range(18, 34) {
+            let t = base + r.range(6 * 60, 23 * 60) * MINUTE + r.range(0, 59_999) * 1_000;
+            let (owner, corr, photo) = (r.one(&owners), 1 + r.skewed(27) as usize, r.chance(0.35));
+            let kind = r.one(&["Rechnung", "Kontoauszug", "Vertrag", "Beleg", "Lohnabrechnung", "Angebot"]);
+            let (mime, orig) = match (photo, r.below(3)) {
+                (true, 0) => (PDF, format!("Scan {}.pdf", day(t, "%Y-%m-%d %H.%M.%S"))),
+                (true, _) => ("image/jpeg", format!("IMG_{}.jpg", day(t, "%Y%m%d_%H%M%S"))),
+                _ => (PDF, format!("{kind}_{}.pdf", r.range(1_000, 99_999))),
+            };
+            let date = if photo { t } else { t - r.range(0, 40) * DAY };
+            let subject = subject(&mut r);
+            let content = letter(&mut r, corr, date, subject);
+            let (matched, dtype) = (r.chance(0.75), r.one(&[1, 1, 9, 9, 2, 3, 5, 6, 7]));
+            let mut j = job(&mut r, t, mime, orig, content).meta(
+                matched.then_some(corr),
+                matched.then_some(dtype),
+                Some(owner),
+                date,
+            );
+            if r.chance(0.55) {
+                let receipt = r.one(&["Kassenbon", "Quittung", "Beleg"]);
+                let title = photo.then(|| format!("{receipt} {}", corr_name(corr)));
+                j.edit = Some((t + r.range(2, 3_000) * MINUTE, title, Some(corr), Some(dtype)));
+            }
+            add(&mut jobs, j.clone());
+            // The app's upload timed out after the server had the file: it sends it again (some twice).
+            let late = d >= 25 && r.chance(0.08);
+            if photo && (r.chance(0.09) || late) {
+                let mut at = t + r.range(10_000, 60_000) * 1_000;
+                for n in 0..(1 + r.chance(0.25) as i64) {
+                    if n == 1 {
+                        at += r.range(20_000, 120_000) * 1_000;
+                    }
+                    let trash = r.chance(0.35).then(|| at + r.range(30, 3_000) * MINUTE);
+                    let proc = j.proc + r.range(-800, 800) * 1_000;
+                    add(&mut jobs, Job { at, proc, edit: None, trash, mark: Mark::Retry, ..j.clone() });
+                }
+            } else if r.chance(0.02) || (late && r.chance(0.3)) {
+                // A double submit: the same file sent twice, 5-100 ms apart.
+                let at = t + r.range(5, 100) * 1_000;
+                add(&mut jobs, Job { at, edit: None, mark: Mark::Retry, ..j });
+            }
+        }
+    }
+    // New versions of uploaded contracts (a signed copy): root_document, version_index within the root.
+    let roots: Vec<Job> = jobs
+        .iter()
+        .filter(|j| j.mark == Mark::Plain && j.dtype == Some(3) && j.owner.is_some())
+        .step_by(3)
+        .take(14)
+        .cloned()
+        .collect();
+    for root in roots {
+        let at = root.at - root.at.rem_euclid(DAY) + r.range(1, 8) * DAY + r.range(8 * 60, 21 * 60) * MINUTE;
+        let (title, corr) = match &root.edit {
+            Some((_, t, c, _)) => (t.clone().unwrap_or(root.title.clone()), c.or(root.corr)),
+            None => (root.title.clone(), root.corr),
+        };
+        let name = format!("{}_unterschrieben.pdf", root.title);
+        let v = job(&mut r, at, PDF, name, root.content.clone() + "\nUnterschrieben");
+        let label = r.chance(0.5).then_some("unterschrieben");
+        add(
+            &mut jobs,
+            Job { title, root: Some(root.key), label, ..v.meta(corr, root.dtype, root.owner, root.created) },
+        );
+    }
+    jobs.sort_by_key(|j| (j.at, j.key));
+    // One worker: tasks run one after another; the row is created once the parse is done.
+    let mut busy = 0;
+    let (mut ids, mut versions, mut root_touch) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
+    let (mut files, mut archives) = (BTreeSet::new(), BTreeSet::new());
+    let columns: Vec<&'static str> = COLUMNS.split_whitespace().collect();
+    let mut f = Fixture::new("documents_document", &columns);
+    let mut rows = Vec::new();
+    for (i, j) in jobs.iter().enumerate() {
+        let id = 1 + i as i64;
+        ids.insert(j.key, id);
+        let added = busy.max(j.at) + j.proc;
+        let saved = added + r.range(80, 600) * 1_000;
+        busy = saved + r.range(150, 900) * 1_000;
+        let (title, corr, dtype) = match &j.edit {
+            Some((_, t, c, d)) => (t.clone().unwrap_or(j.title.clone()), c.or(j.corr), d.or(j.dtype)),
+            None => (j.title.clone(), j.corr, j.dtype),
+        };
+        // The file is named from the row as it is now (a save renames it); `_01` when the name is taken.
+        let ext = &j.orig[j.orig.rfind('.').unwrap()..];
+        let spath = [(Some(7), Some(1)), (Some(6), Some(2))].iter().find(|p| p.0 == j.dtype).and_then(|p| p.1);
+        let (year, folder) = (day(j.created, "%Y"), corr.map_or("none", corr_name));
+        let base = match spath {
+            Some(1) => format!("Steuer/{year}/{title}"),
+            Some(_) => format!("Versicherungen/{folder}/{title}"),
+            None => format!("{year}/{folder}/{title}"),
+        };
+        let vindex = j.root.map(|rk| {
+            let n = versions.entry(rk).or_insert(0);
+            *n += 1;
+            root_touch.insert(rk, saved);
+            *n
+        });
+        let base = vindex.map_or(base.clone(), |n| format!("{base}_v{n}"));
+        let (mut n, mut filename) = (0, format!("{base}{ext}"));
+        while !files.insert(filename.clone()) {
+            n += 1;
+            filename = format!("{base}_{n:02}{ext}");
+        }
+        let archive_name = j.archive.then(|| {
+            let (mut n, mut a) = (0, format!("{}.pdf", stem_of(&filename)));
+            while !archives.insert(a.clone()) {
+                n += 1;
+                a = format!("{base}_{n:02}.pdf");
+            }
+            a
+        });
+        let modified = j.edit.as_ref().map_or(saved, |e| e.0.max(saved));
+        match j.mark {
+            Mark::Retry => f.extras.insert(id.to_string()),
+            Mark::Legit => f.legit.insert(id.to_string()),
+            Mark::Plain => false,
+        };
+        let trash = j.trash.or_else(|| (j.mark == Mark::Legit && r.chance(0.2)).then(|| saved + r.range(1, 90) * HOUR));
+        let values = vec![
+            ("id", V::I(id)),
+            ("deleted_at", trash.map_or(V::Null, V::AtZ)),
+            ("transaction_id", trash.map_or(V::Null, |_| V::t(r.hex(32)))),
+            ("title", V::t(title.chars().take(127).collect::<String>())),
+            ("content", V::t(&j.content)),
+            ("mime_type", V::t(j.mime)),
+            ("checksum", V::t(&j.checksum)),
+            ("archive_checksum", if j.archive { V::t(r.hex(64)) } else { V::Null }),
+            ("page_count", V::opt_i(j.pages)),
+            ("created", V::t(day(j.created, "%Y-%m-%d"))),
+            ("added", V::AtZ(added)),
+            ("filename", V::t(filename)),
+            ("archive_filename", V::opt_t(archive_name.as_deref())),
+            ("original_filename", V::t(&j.orig)),
+            ("archive_serial_number", V::opt_i(j.asn)),
+            ("correspondent_id", V::opt_i(corr.map(|c| c as i64))),
+            ("document_type_id", V::opt_i(dtype.map(|d| d as i64))),
+            ("storage_path_id", V::opt_i(spath)),
+            ("owner_id", V::opt_i(j.owner)),
+            ("root_document_id", V::opt_i(j.root.map(|rk| ids[&rk]))),
+            ("version_label", V::opt_t(j.label)),
+            ("version_index", V::opt_i(vindex)),
+        ];
+        rows.push((j.key, modified, values));
+    }
+    for (key, modified, mut values) in rows {
+        // Adding a version moves the root's `modified` too.
+        values.push(("modified", V::AtZ(root_touch.get(&key).map_or(modified, |&t: &i64| t.max(modified)))));
+        f.push(&values);
+    }
+    f
+}

@@ -1,0 +1,305 @@
+//! The corpus: creation tables of real applications (`apps/`), each filled
+//! as its create path writes rows, its retries and its legitimate repeats,
+//! scanned with no column flags. Half tunes the rules; the other half is the
+//! validation set no rule is changed for. Prints each table's figures
+//! (recall over every cluster; precision over `certain` + `likely`; the
+//! share of retries that are `certain` or `likely`; legitimate repeats
+//! listed above `doubtful`), and fails where a table falls below the floor
+//! recorded for it, or a damaged table exits 0.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::apps::{self, Fixture};
+use crate::common::{Engine, TestDb, csv_records, run};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    Tune,
+    Validate,
+}
+
+/// One application's table.
+pub struct App {
+    pub name: &'static str,
+    pub split: Split,
+    pub engines: &'static [Engine],
+    pub ddl: fn(Engine) -> String,
+    pub fixture: fn() -> Fixture,
+    /// The floors this table is held to: recall, precision of certain +
+    /// likely, the share of retries certain or likely (as measured when the
+    /// rules were last changed, so that a change that costs any fails).
+    pub floor: (f64, f64, f64),
+}
+
+/// What one scan of one table found, against what the fixture knows.
+#[derive(Debug, Default)]
+pub struct Figures {
+    pub rows: usize,
+    pub retries: usize,
+    pub legit: usize,
+    pub recall: f64,
+    pub precision: f64,
+    pub sure: f64,
+    pub legit_sure: usize,
+    pub code: i32,
+    pub confidences: BTreeMap<String, usize>,
+}
+
+pub fn measure(db: &TestDb, app: &App) -> Figures {
+    let f = (app.fixture)();
+    f.load(db, &(app.ddl)(db.engine));
+    let out = run(db.idemctl(&["scan", "--table", f.table, "--output", "rows", "--format", "csv"]));
+    assert!(out.code == 0 || out.code == 1, "{} on {:?}: {}", app.name, db.engine, out.stderr);
+    let records = csv_records(&out.stdout);
+    let at = |name: &str| records[0].iter().position(|h| h == name).unwrap();
+    let (dup, conf) = (at("duplicate_id"), at("confidence"));
+    let mut found = BTreeSet::new();
+    let mut sure = BTreeSet::new();
+    let mut confidences = BTreeMap::new();
+    for r in &records[1..] {
+        found.insert(r[dup].clone());
+        *confidences.entry(r[conf].clone()).or_default() += 1;
+        if r[conf] != "doubtful" {
+            sure.insert(r[dup].clone());
+        }
+    }
+    // CORPUS_SHOW=1: what the scan decided, and what it missed or wrongly listed.
+    if std::env::var_os("CORPUS_SHOW").is_some() {
+        eprintln!("{}", out.stderr);
+        eprintln!("missed: {:?}", f.extras.difference(&found).take(20).collect::<Vec<_>>());
+        eprintln!("listed above doubtful, not retries: {:?}", sure.difference(&f.extras).take(20).collect::<Vec<_>>());
+    }
+    let ratio = |a: usize, b: usize| if b == 0 { 1.0 } else { a as f64 / b as f64 };
+    let extras = &f.extras;
+    Figures {
+        rows: f.rows.len(),
+        retries: extras.len(),
+        legit: f.legit.len(),
+        recall: ratio(found.intersection(extras).count(), extras.len()),
+        precision: ratio(sure.intersection(extras).count(), sure.len()),
+        sure: ratio(sure.intersection(extras).count(), extras.len()),
+        legit_sure: sure.intersection(&f.legit).count(),
+        code: out.code,
+        confidences,
+    }
+}
+
+/// Scans every table of the corpus on each of its engines, prints the
+/// figures, tuning and validation apart, and checks them.
+pub fn run_corpus(corpus: &[App]) {
+    let mut failures = Vec::new();
+    for split in [Split::Tune, Split::Validate] {
+        eprintln!("{split:?}:");
+        let only = std::env::var("CORPUS_APP").ok();
+        for app in corpus.iter().filter(|a| a.split == split && only.as_deref().is_none_or(|o| o == a.name)) {
+            for &engine in app.engines {
+                let Some(db) = TestDb::new(engine) else { continue };
+                let m = measure(&db, app);
+                eprintln!(
+                    "  {:<14} {:<8} rows {:>5} retries {:>3} legit {:>3}  recall {:.3}  precision {:.3}  sure {:.3}  \
+                     legit listed above doubtful {:>2}  exit {}  {:?}",
+                    app.name,
+                    format!("{engine:?}"),
+                    m.rows,
+                    m.retries,
+                    m.legit,
+                    m.recall,
+                    m.precision,
+                    m.sure,
+                    m.legit_sure,
+                    m.code,
+                    m.confidences
+                );
+                if m.retries > 0 && m.code == 0 {
+                    failures.push(format!("{} on {engine:?}: a damaged table exited 0", app.name));
+                }
+                let (recall, precision, sure) = app.floor;
+                if m.recall + 1e-9 < recall || m.precision + 1e-9 < precision || m.sure + 1e-9 < sure {
+                    failures.push(format!(
+                        "{} on {engine:?}: recall {:.3} precision {:.3} sure {:.3}, under the floor {recall} {precision} {sure}",
+                        app.name, m.recall, m.precision, m.sure
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+const PG: &[Engine] = &[Engine::Postgres];
+
+/// The corpus: 11 tables to tune on (the first eight and GitLab, Redmine,
+/// Firefly III), 12 to validate that no rule was changed for.
+pub fn corpus() -> Vec<App> {
+    use Split::*;
+    vec![
+        App {
+            name: "calcom",
+            split: Tune,
+            engines: PG,
+            ddl: |_| apps::calcom::DDL.to_string(),
+            fixture: apps::calcom::fixture,
+            floor: (1.0, 1.0, 1.0),
+        },
+        App {
+            name: "discourse",
+            split: Tune,
+            engines: PG,
+            ddl: |_| format!("{};\n{}", apps::discourse::SEQUENCE, apps::discourse::DDL),
+            fixture: apps::discourse::fixture,
+            floor: (1.0, 1.0, 1.0),
+        },
+        App {
+            name: "ghost",
+            split: Tune,
+            engines: &[Engine::MySql, Engine::Sqlite],
+            ddl: |e| apps::ghost::ddl(e).to_string(),
+            fixture: apps::ghost::fixture,
+            floor: (1.0, 1.0, 1.0),
+        },
+        App {
+            name: "killbill",
+            split: Tune,
+            engines: &[Engine::MySql, Engine::Postgres],
+            ddl: |e| apps::killbill::ddl(e).to_string(),
+            fixture: apps::killbill::fixture,
+            floor: (1.0, 1.0, 1.0),
+        },
+        App {
+            name: "lago",
+            split: Tune,
+            engines: PG,
+            ddl: |_| apps::lago::DDL.to_string(),
+            fixture: apps::lago::fixture,
+            floor: (1.0, 1.0, 0.9),
+        },
+        App {
+            name: "mastodon",
+            split: Tune,
+            engines: PG,
+            ddl: |_| apps::mastodon::DDL.to_string(),
+            fixture: apps::mastodon::fixture,
+            floor: (1.0, 1.0, 1.0),
+        },
+        App {
+            name: "saleor",
+            split: Tune,
+            engines: PG,
+            ddl: |_| apps::saleor::DDL.to_string(),
+            fixture: apps::saleor::fixture,
+            floor: (1.0, 1.0, 1.0),
+        },
+        App {
+            name: "spree",
+            split: Tune,
+            engines: &[Engine::Postgres, Engine::MySql],
+            ddl: |e| apps::spree::ddl(e).to_string(),
+            fixture: || apps::spree::fixture().fixture,
+            floor: (1.0, 1.0, 1.0),
+        },
+        App {
+            name: "chatwoot",
+            split: Validate,
+            engines: apps::chatwoot::ENGINES,
+            ddl: apps::chatwoot::ddl,
+            fixture: apps::chatwoot::fixture,
+            floor: (1.0, 0.76, 0.78),
+        },
+        App {
+            name: "firefly",
+            split: Tune,
+            engines: apps::firefly::ENGINES,
+            ddl: apps::firefly::ddl,
+            fixture: apps::firefly::fixture,
+            floor: (0.97, 0.36, 0.82),
+        },
+        App {
+            name: "gitea",
+            split: Validate,
+            engines: apps::gitea::ENGINES,
+            ddl: apps::gitea::ddl,
+            fixture: apps::gitea::fixture,
+            floor: (0.33, 0.5, 0.16),
+        },
+        App {
+            name: "gitlab",
+            split: Tune,
+            engines: apps::gitlab::ENGINES,
+            ddl: apps::gitlab::ddl,
+            fixture: apps::gitlab::fixture,
+            floor: (1.0, 0.7, 1.0),
+        },
+        App {
+            name: "mattermost",
+            split: Validate,
+            engines: apps::mattermost::ENGINES,
+            ddl: apps::mattermost::ddl,
+            fixture: apps::mattermost::fixture,
+            floor: (0.5, 0.43, 0.49),
+        },
+        App {
+            name: "medusa",
+            split: Validate,
+            engines: apps::medusa::ENGINES,
+            ddl: apps::medusa::ddl,
+            fixture: apps::medusa::fixture,
+            floor: (1.0, 0.03, 1.0),
+        },
+        App {
+            name: "odoo",
+            split: Validate,
+            engines: apps::odoo::ENGINES,
+            ddl: apps::odoo::ddl,
+            fixture: apps::odoo::fixture,
+            floor: (0.0, 1.0, 0.0),
+        },
+        App {
+            name: "paperless",
+            split: Validate,
+            engines: apps::paperless::ENGINES,
+            ddl: apps::paperless::ddl,
+            fixture: apps::paperless::fixture,
+            floor: (0.54, 1.0, 0.54),
+        },
+        App {
+            name: "redmine",
+            split: Tune,
+            engines: apps::redmine::ENGINES,
+            ddl: apps::redmine::ddl,
+            fixture: apps::redmine::fixture,
+            floor: (0.83, 0.13, 0.83),
+        },
+        App {
+            name: "woocommerce",
+            split: Validate,
+            engines: apps::woocommerce::ENGINES,
+            ddl: apps::woocommerce::ddl,
+            fixture: apps::woocommerce::fixture,
+            floor: (0.06, 0.83, 0.06),
+        },
+        App {
+            name: "invoiceninja",
+            split: Validate,
+            engines: apps::invoiceninja::ENGINES,
+            ddl: apps::invoiceninja::ddl,
+            fixture: apps::invoiceninja::fixture,
+            floor: (0.5, 0.1, 0.5),
+        },
+        App {
+            name: "zammad",
+            split: Validate,
+            engines: apps::zammad::ENGINES,
+            ddl: apps::zammad::ddl,
+            fixture: apps::zammad::fixture,
+            floor: (0.16, 1.0, 0.16),
+        },
+        App {
+            name: "magento",
+            split: Validate,
+            engines: apps::magento::ENGINES,
+            ddl: apps::magento::ddl,
+            fixture: apps::magento::fixture,
+            floor: (0.42, 0.27, 0.42),
+        },
+    ]
+}
