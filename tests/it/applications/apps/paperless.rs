@@ -201,12 +201,8 @@ pub fn fixture() -> Fixture {
                 let content = letter(&mut r, corr, date, subject);
                 let (matched, dtype) = (r.chance(0.7), r.one(&[4, 4, 1, 3, 6, 7, 10, 5]));
                 let name = format!("Scan_{}.pdf", day(t, "%Y%m%d_%H%M%S"));
-                let mut j = job(&mut r, t + 5 * SECOND, PDF, name, content).meta(
-                    matched.then_some(corr),
-                    matched.then_some(dtype),
-                    None,
-                    date,
-                );
+                let (c, ty) = (matched.then_some(corr), matched.then_some(dtype));
+                let mut j = job(&mut r, t + 5 * SECOND, PDF, name, content).meta(c, ty, None, date);
                 if r.chance(0.6) {
                     asn += 1;
                     j.asn = Some(asn);
@@ -286,12 +282,8 @@ pub fn fixture() -> Fixture {
             let subject = subject(&mut r);
             let content = letter(&mut r, corr, date, subject);
             let (matched, dtype) = (r.chance(0.75), r.one(&[1, 1, 9, 9, 2, 3, 5, 6, 7]));
-            let mut j = job(&mut r, t, mime, orig, content).meta(
-                matched.then_some(corr),
-                matched.then_some(dtype),
-                Some(owner),
-                date,
-            );
+            let (c, ty) = (matched.then_some(corr), matched.then_some(dtype));
+            let mut j = job(&mut r, t, mime, orig, content).meta(c, ty, Some(owner), date);
             if r.chance(0.55) {
                 let receipt = r.one(&["Kassenbon", "Quittung", "Beleg"]);
                 let title = photo.then(|| format!("{receipt} {}", corr_name(corr)));
