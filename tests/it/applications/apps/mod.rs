@@ -23,6 +23,7 @@ pub mod paperless;
 pub mod redmine;
 pub mod saleor;
 pub mod spree;
+pub mod wallabag;
 pub mod woocommerce;
 pub mod zammad;
 
