@@ -19,7 +19,7 @@
 //! site is down; a person closing an issue and filing it again a few minutes later; an upstream
 //! duplicate carried over by a migration. Retries (few): a double submit of the web form 40-90 ms
 //! apart, and `tea`/CI clients re-sending after a 30 s timeout, once with a second retry.
-use super::{DAY, Fixture, HOUR, MINUTE, Rng, SECOND, T0, V, WORDS, sentence};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, sentence};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Sqlite, Engine::MySql];
@@ -59,14 +59,6 @@ CREATE INDEX `IDX_issue_closed_unix` ON `issue` (`closed_unix`);";
 const COLUMNS: &str = "id repo_id index poster_id original_author original_author_id name content content_version \
     milestone_id priority is_closed is_pull num_comments time_estimate ref deadline_unix created_unix updated_unix \
     closed_unix is_locked";
-
-#[derive(Clone, Copy, PartialEq, Default)]
-enum Mark {
-    #[default]
-    Plain,
-    Retry,
-    Legit,
-}
 
 #[derive(Clone, Default)]
 struct Issue {
@@ -325,11 +317,7 @@ pub fn fixture() -> Fixture {
             ("closed_unix", V::I(it.closed)),
             ("is_locked", V::B(it.locked)),
         ]);
-        match it.mark {
-            Mark::Retry => f.extras.insert(id.to_string()),
-            Mark::Legit => f.legit.insert(id.to_string()),
-            Mark::Plain => false,
-        };
+        f.mark(id, it.mark);
     }
     f
 }

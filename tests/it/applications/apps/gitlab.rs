@@ -21,7 +21,7 @@
 //! bulk afterwards. Also independent reports of the same title by other people, later closed as duplicates.
 use std::collections::BTreeMap;
 
-use super::{DAY, Fixture, HOUR, MINUTE, Rng, SECOND, T0, V, WORDS, sentence};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, sentence};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Postgres];
@@ -99,14 +99,6 @@ const ONBOARDING: &str = "Set up laptop and SSO|Request VPN access|Read the engi
 const CHECKLIST: &[&str] =
     &["Add tests", "Update documentation", "Add changelog entry", "Update the API docs", "Add a feature flag"];
 
-#[derive(Clone, Copy, PartialEq, Default)]
-enum Role {
-    #[default]
-    Plain,
-    Retry,
-    Legit,
-}
-
 #[derive(Clone, Default)]
 struct Issue {
     uid: usize,
@@ -121,7 +113,7 @@ struct Issue {
     milestone: Option<i64>,
     weight: Option<i64>,
     due: Option<i64>,
-    role: Role,
+    mark: Mark,
     /// A retry's original (uid).
     of: Option<usize>,
     /// Closed in bulk at a time the generator fixed (closed_at, closed_by); no other activity.
@@ -218,7 +210,7 @@ pub fn fixture() -> Fixture {
             let mut seen: Vec<String> = Vec::new();
             for (name, desc) in rows {
                 let mut i = base(at, project, author, name.clone(), described(project, desc));
-                i.role = if seen.contains(&name) { Role::Legit } else { Role::Plain };
+                i.mark = if seen.contains(&name) { Mark::Legit } else { Mark::Plain };
                 seen.push(name);
                 push(&mut v, i);
                 at += r.range(80_000, 350_000);
@@ -235,7 +227,7 @@ pub fn fixture() -> Fixture {
                 let at = t + k * 5 * MINUTE + r.range(1_000_000, 20_000_000);
                 let desc = "The scheduled health check against https://staging.example.com/-/readiness returned 503.\n\nThis issue was opened automatically by the monitoring job.";
                 let mut i = base(at, project, bot, "Health check failed: staging".into(), Some(desc.into()));
-                i.role = if k > 0 { Role::Legit } else { Role::Plain };
+                i.mark = if k > 0 { Mark::Legit } else { Mark::Plain };
                 i.bulk_closed = (close < NOW).then_some((close, closer));
                 close += r.range(20_000, 60_000);
                 push(&mut v, i);
@@ -252,7 +244,7 @@ pub fn fixture() -> Fixture {
                 let name = if k == 1 && r.chance(0.45) { seen[0] } else { *r.pick(CHECKLIST) };
                 let mut i = base(at, project, author, name.to_string(), None);
                 i.kind = 5;
-                i.role = if seen.contains(&name) { Role::Legit } else { Role::Plain };
+                i.mark = if seen.contains(&name) { Mark::Legit } else { Mark::Plain };
                 seen.push(name);
                 push(&mut v, i);
                 at += r.range(10, 90) * SECOND + r.below(1_000_000) as i64;
@@ -282,7 +274,7 @@ pub fn fixture() -> Fixture {
             if r.chance(0.03) {
                 // The email worker failed after the issue was saved; Sidekiq re-ran it.
                 let at = t + r.range(15_000, 40_000) * 1_000 + r.below(1_000) as i64;
-                push(&mut v, Issue { at, role: Role::Retry, of: Some(u), ..i });
+                push(&mut v, Issue { at, mark: Mark::Retry, of: Some(u), ..i });
             }
         } else {
             let project = 1 + r.skewed(40) as i64;
@@ -300,14 +292,14 @@ pub fn fixture() -> Fixture {
                 late_left -= i32::from(late);
                 if api {
                     let a1 = t + r.range(10_000, 60_000) * 1_000 + r.below(1_000) as i64;
-                    push(&mut v, Issue { at: a1, role: Role::Retry, of: Some(u), ..i.clone() });
+                    push(&mut v, Issue { at: a1, mark: Mark::Retry, of: Some(u), ..i.clone() });
                     if r.chance(0.3) {
                         let a2 = a1 + r.range(20_000, 120_000) * 1_000 + r.below(1_000) as i64;
-                        push(&mut v, Issue { at: a2, role: Role::Retry, of: Some(u), ..i.clone() });
+                        push(&mut v, Issue { at: a2, mark: Mark::Retry, of: Some(u), ..i.clone() });
                     }
                 } else {
                     let a1 = t + r.range(5_000, 100_000);
-                    push(&mut v, Issue { at: a1, role: Role::Retry, of: Some(u), ..i.clone() });
+                    push(&mut v, Issue { at: a1, mark: Mark::Retry, of: Some(u), ..i.clone() });
                 }
             }
             if r.chance(0.01) {
@@ -348,7 +340,7 @@ pub fn fixture() -> Fixture {
         let mut last = i.at;
         let mut upvotes = 0;
         let mut health = None;
-        if i.role == Role::Retry {
+        if i.mark == Mark::Retry {
             let x = r.below(100);
             let c = i.at + r.range(10 * 60, 2 * 86_400) * SECOND + r.below(1_000_000) as i64;
             if x < 45 && c < NOW {
@@ -433,9 +425,7 @@ pub fn fixture() -> Fixture {
             ("imported_from", V::I(0)),
             ("correct_work_item_type_id", V::I(i.kind)),
         ]);
-        if i.role != Role::Plain {
-            if i.role == Role::Retry { &mut f.extras } else { &mut f.legit }.insert(id.to_string());
-        }
+        f.mark(id, i.mark);
     }
     f
 }

@@ -27,7 +27,7 @@
 //! MySQL's table is `Posts` with CamelCase columns; here it is `posts`, as one fixture serves both.
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{DAY, Fixture, HOUR, MINUTE, Rng, SECOND, T0, V, WORDS, sentence};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, sentence};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Postgres, Engine::MySql];
@@ -88,14 +88,6 @@ enum Src {
     Bot,
     Hook,
     System,
-}
-
-#[derive(Clone, Copy, PartialEq, Default)]
-enum Mark {
-    #[default]
-    Plain,
-    Retry,
-    Legit,
 }
 
 #[derive(Clone, Default)]
@@ -412,11 +404,7 @@ pub fn fixture() -> Fixture {
             ("ispinned", V::B(p.pinned)),
             ("remoteid", V::opt_t(p.remote)),
         ]);
-        match p.mark {
-            Mark::Retry => f.extras.insert(p.id.clone()),
-            Mark::Legit => f.legit.insert(p.id.clone()),
-            Mark::Plain => false,
-        };
+        f.mark(&p.id, p.mark);
     }
     f
 }

@@ -64,6 +64,16 @@ impl V {
     }
 }
 
+/// What a fixture's row is: a plain create, a retry's extra row (the damage
+/// a scan must find), or a legitimate repeat (listed only as `doubtful`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mark {
+    #[default]
+    Plain,
+    Retry,
+    Legit,
+}
+
 /// A filled table: its columns, its rows in insert order, and the ids of the
 /// rows its retries added (the damage a scan must find).
 pub struct Fixture {
@@ -127,6 +137,16 @@ impl Fixture {
     /// Appends a row given as (column, value) pairs; columns left out are NULL.
     pub fn push(&mut self, values: &[(&str, V)]) {
         self.rows.push(row_of(&self.columns, values));
+    }
+
+    /// Files a row's id under what it is: `extras` for a retry's row,
+    /// `legit` for a legitimate repeat.
+    pub fn mark(&mut self, id: impl ToString, mark: Mark) {
+        match mark {
+            Mark::Retry => self.extras.insert(id.to_string()),
+            Mark::Legit => self.legit.insert(id.to_string()),
+            Mark::Plain => false,
+        };
     }
 
     /// Writes the rows into the table `ddl` creates, then the children's.

@@ -26,7 +26,7 @@
 //! consumed again at the next 10-minute check because its chord body had not yet recorded the ProcessedMail.
 //! Legitimate repeats: a vendor's terms PDF attached to every invoice mail (several mails in one check: seconds
 //! apart), and a signature logo (image001.png) consumed from every mail of a sender by a rule without a filter.
-use super::{DAY, Fixture, HOUR, MINUTE, Rng, SECOND, T0, V};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V};
 use crate::common::Engine;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -116,14 +116,6 @@ fn subject_lc(r: &mut Rng) -> String {
 
 fn stem_of(name: &str) -> String {
     name.rsplit_once('.').map_or(name, |(s, _)| s).to_string()
-}
-
-#[derive(Clone, Copy, PartialEq, Default)]
-enum Mark {
-    #[default]
-    Plain,
-    Retry,
-    Legit,
 }
 
 #[derive(Clone, Default)]
@@ -379,11 +371,7 @@ pub fn fixture() -> Fixture {
             a
         });
         let modified = j.edit.as_ref().map_or(saved, |e| e.0.max(saved));
-        match j.mark {
-            Mark::Retry => f.extras.insert(id.to_string()),
-            Mark::Legit => f.legit.insert(id.to_string()),
-            Mark::Plain => false,
-        };
+        f.mark(id, j.mark);
         let trash = j.trash.or_else(|| (j.mark == Mark::Legit && r.chance(0.2)).then(|| saved + r.range(1, 90) * HOUR));
         let values = vec![
             ("id", V::I(id)),

@@ -24,7 +24,7 @@
 //! some of the extra issues, relate others as duplicates (closed with the original), leave the rest.
 //! Legitimate repeats: CSV imports of QA smoke tests, one identical row per platform (the platform is a custom field,
 //! in `custom_values`), 20-80 ms apart; an issue copied by its author 30 s-4 min later for another platform.
-use super::{Child, DAY, Fixture, HOUR, Rng, SECOND, T0, V, WORDS, sentence};
+use super::{Child, DAY, Fixture, HOUR, Mark, Rng, SECOND, T0, V, WORDS, sentence};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql, Engine::Sqlite];
@@ -99,14 +99,6 @@ const PLATFORMS: &[&str] = &["Windows", "macOS", "Linux", "Android", "iOS"];
 const FLOWS: &[&str] = &["login", "checkout", "password reset", "file upload", "search", "profile update"];
 const SUBTASKS: &[&str] = &["Code review", "Write tests", "Update documentation", "Deploy to staging"];
 
-#[derive(Clone, Copy, PartialEq, Default)]
-enum Role {
-    #[default]
-    Plain,
-    Retry,
-    Legit,
-}
-
 #[derive(Clone, Default)]
 struct Issue {
     uid: usize,
@@ -126,7 +118,7 @@ struct Issue {
     private: bool,
     platform: Option<&'static str>,
     parent: Option<usize>,
-    role: Role,
+    mark: Mark,
     of: Option<usize>,
 }
 
@@ -207,7 +199,7 @@ pub fn fixture() -> Fixture {
                     i.platform = Some(*p);
                     i.start = None;
                     i.version = Some(QA * 100 + 2);
-                    i.role = if k == 0 { Role::Plain } else { Role::Legit };
+                    i.mark = if k == 0 { Mark::Plain } else { Mark::Legit };
                     push(&mut v, i);
                     at += r.range(20_000, 80_000);
                 }
@@ -240,14 +232,14 @@ pub fn fixture() -> Fixture {
 
         // The retries: the same request processed twice.
         if normal == 140 || normal == 902 {
-            push(&mut v, Issue { at: t + r.range(5_000, 100_000), role: Role::Retry, of: Some(u), ..i.clone() });
+            push(&mut v, Issue { at: t + r.range(5_000, 100_000), mark: Mark::Retry, of: Some(u), ..i.clone() });
         } else if normal == 611 || normal == 1_300 || late {
             late_done |= late;
             let a1 = t + if late { r.range(12, 30) } else { r.range(31, 45) } * SECOND + r.below(1_000_000) as i64;
-            push(&mut v, Issue { at: a1, role: Role::Retry, of: Some(u), ..i.clone() });
+            push(&mut v, Issue { at: a1, mark: Mark::Retry, of: Some(u), ..i.clone() });
             if normal == 611 {
                 let a2 = a1 + r.range(60, 100) * SECOND;
-                push(&mut v, Issue { at: a2, role: Role::Retry, of: Some(u), ..i.clone() });
+                push(&mut v, Issue { at: a2, mark: Mark::Retry, of: Some(u), ..i.clone() });
             }
         }
         // The author copies the issue for another platform.
@@ -255,7 +247,7 @@ pub fn fixture() -> Fixture {
             let other = *r.pick(PLATFORMS);
             if Some(other) != i.platform {
                 let at = t + r.range(30, 240) * SECOND + r.below(1_000_000) as i64;
-                push(&mut v, Issue { at, platform: Some(other), role: Role::Legit, ..i.clone() });
+                push(&mut v, Issue { at, platform: Some(other), mark: Mark::Legit, ..i.clone() });
             }
         }
         // Subtasks of a feature, added over the next hours and days.
@@ -297,7 +289,7 @@ pub fn fixture() -> Fixture {
     for i in &v {
         let (assignee, priority, start, due) = (i.assignee, i.priority, i.start, i.due);
         let mut l = Life { status: 1, assignee, priority, start, due, last: i.at, ..Life::default() };
-        if i.role == Role::Retry {
+        if i.mark == Mark::Retry {
             let x = r.below(100);
             let c = i.at + r.range(10 * 60, 2 * 86_400) * SECOND;
             let original = lives[pos[i.of.unwrap()]];
@@ -421,9 +413,7 @@ pub fn fixture() -> Fixture {
                 ("value", V::t(p)),
             ]);
         }
-        if i.role != Role::Plain {
-            if i.role == Role::Retry { &mut f.extras } else { &mut f.legit }.insert(id.to_string());
-        }
+        f.mark(id, i.mark);
     }
     f.children.push(cv);
     f

@@ -25,7 +25,7 @@
 //! user agent), two equal partial refunds of one order (15-180 s), and a buyer's two equal
 //! marketplace orders synced in one batch (under a second apart, each its own transaction id).
 
-use super::{Child, DAY, Fixture, HOUR, MINUTE, Rng, SECOND, T0, V};
+use super::{Child, DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql];
@@ -169,13 +169,6 @@ enum Fate {
     Hung,
     Abandoned,
     Unpaid,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Mark {
-    Plain,
-    Retry,
-    Legit,
 }
 
 #[derive(Clone)]
@@ -469,11 +462,7 @@ pub fn fixture() -> Fixture {
                 ("phone", V::t(&p.phone)),
             ]);
         }
-        match o.mark {
-            Mark::Retry => f.extras.insert(id.to_string()),
-            Mark::Legit => f.legit.insert(id.to_string()),
-            Mark::Plain => false,
-        };
+        f.mark(id, o.mark);
     }
     f.children.push(addresses);
     f
