@@ -414,6 +414,8 @@ fn clusters_across_distant_ids(db: &TestDb) {
 on_every_engine!(
     options_from_the_config_file,
     times_without_zone,
+    nothing_compared_is_not_clean,
+    created_at_by_its_nature,
     clusters_across_distant_ids,
     exact_extra_rows_and_causes,
     clusters_as_json,
@@ -546,4 +548,55 @@ fn times_without_zone(db: &TestDb) {
     assert_eq!(doc["clusters"][0]["first_at"], "2026-01-01T10:00:00.250Z");
     assert_eq!(doc["clusters"][0]["span_seconds"], 3.5);
     assert_eq!(doc["rows_scanned"], 2, "a NULL created-at is not scanned");
+}
+
+/// Every way a scan can end having compared nothing says so and is not clean:
+/// a filter or a range that selects no row (exit 1, one line), and a window
+/// of zero (exit 2, before anything is read).
+fn nothing_compared_is_not_clean(db: &TestDb) {
+    orders(db);
+    for (args, said) in [
+        (&["--where", "1 = 0"][..], "not clean: --where \"1 = 0\" selects no row, so nothing was compared"),
+        (&["--since", "2030-01-01T00:00:00Z"][..], "not clean: --since 2030-01-01T00:00:00Z selects no row"),
+        (&["--until", "2020-01-01T00:00:00Z"][..], "not clean: --until 2020-01-01T00:00:00Z selects no row"),
+    ] {
+        let out = scan(db, args);
+        assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(said), "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains("rows scanned: 0"), "{args:?}: {}", out.stderr);
+        let json = scan(db, &[args, &["--format", "json"]].concat());
+        assert!(json.json()["not_compared"].as_str().unwrap().starts_with("not clean: "), "{}", json.stdout);
+    }
+    // A scan that compared rows and found nothing says nothing of the kind.
+    let found = scan(db, &["--format", "json"]);
+    assert_eq!(found.json()["not_compared"], Value::Null);
+    let zero = scan(db, &["--window", "0s"]);
+    assert_eq!((zero.code, zero.stderr.lines().count()), (2, 1), "{}", zero.stderr);
+    assert!(zero.stderr.contains("joins no two rows"), "{}", zero.stderr);
+    let old = scan(db, &["--since", "100y"]);
+    assert_eq!((old.code, old.stderr.lines().count()), (2, 1), "{}", old.stderr);
+    assert!(old.stderr.contains("before 1970"), "{}", old.stderr);
+}
+
+/// The created-at column is a time the row got at insert, never a reference
+/// whose name begins like one (`created_by_id`), whatever the names say.
+fn created_at_by_its_nature(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE tickets (id {pk}, created_by_id INTEGER, title {text}, date_added {ts});
+         INSERT INTO tickets (id, created_by_id, title, date_added) VALUES
+           (1, 7, 'printer', {t0}), (2, 7, 'printer', {t1}), (3, 8, 'vpn', {t1})",
+        pk = db.ty("pk"),
+        text = db.ty("text"),
+        ts = db.ty("ts"),
+        t0 = db.ts("2026-01-01 10:00:00"),
+        t1 = db.ts("2026-01-01 10:00:02"),
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "tickets", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    let created = doc["excluded_columns"].as_array().unwrap().iter().find(|e| e["rule"] == "created-at").cloned();
+    assert_eq!(created.unwrap()["column"], "date_added", "{}", doc["excluded_columns"]);
+    assert_eq!(doc["rows_scanned"], 3);
+    assert_eq!(doc["clusters"][0]["extra_ids"], json!(["2"]));
+    assert!(doc["compared_columns"].as_array().unwrap().contains(&json!("created_by_id")));
 }

@@ -238,7 +238,7 @@ pub struct Findings<W: Write> {
     filtered: Option<String>,
     /// What every kind of evidence may know of the table.
     context: evidence::Context,
-    /// Clusters by confidence: certain, likely, doubtful.
+    /// Clusters by confidence, indexed by it.
     confidence: [u64; 3],
     /// `--min-confidence`: clusters below it are counted, not listed.
     min_confidence: Confidence,
@@ -448,7 +448,7 @@ impl<W: Write> Findings<W> {
         let cause = Cause::of(self.has_key.then(|| cluster.members.iter().map(|m| m.key.as_deref())));
         self.causes[cause as usize] += 1;
         let (confidence, weights) = evidence::judge(&cluster, &self.context);
-        self.confidence[Confidence::ALL.iter().position(|c| *c == confidence).unwrap_or(2)] += 1;
+        self.confidence[confidence as usize] += 1;
         // JSON carries every piece of evidence; CSV and the table the reasons in short.
         let evidence_value = if self.flat {
             json!(
@@ -660,7 +660,7 @@ impl<W: Write> Findings<W> {
         crate::metrics::gauge("idemctl_scan_rows_scanned", "Rows the scan read", &[], scanned.rows as f64);
         e.summary("clusters_by_cause", &causes, "")?;
         let by_confidence: Map<String, Value> =
-            Confidence::ALL.iter().zip(self.confidence).map(|(c, n)| (c.as_str().to_string(), json!(n))).collect();
+            Confidence::ALL.iter().map(|&c| (c.as_str().to_string(), json!(self.confidence[c as usize]))).collect();
         let mut confidence_text: Vec<String> =
             by_confidence.iter().filter(|(_, v)| **v != json!(0)).map(|(k, v)| format!("{k} {v}")).collect();
         if self.below_min > 0 {
@@ -731,40 +731,25 @@ impl<W: Write> Findings<W> {
     }
 
     /// Why the scan cannot say the table is clean although it found no
-    /// cluster: it read no row (an empty table, or a filter or range that
-    /// selects nothing), or most rows' created-at could not be read.
+    /// cluster: most rows it read have no readable created-at time, or it
+    /// read no row at all (an empty table, or a filter or range that
+    /// selects nothing).
     fn not_compared(&self, scanned: &Scanned) -> Option<String> {
-        let limited = match (self.filtered.as_deref(), self.unreadable_share_ok(scanned)) {
-            _ if scanned.rows == 0 && scanned.unreadable > 0 => {
-                return Some(format!(
-                    "not clean: none of the {} rows read has a readable created-at time, so nothing was compared \
-                     (name the creation-time column with --created-at)",
-                    scanned.unreadable
-                ));
-            }
-            (_, false) => {
-                return Some(format!(
-                    "not clean: {} of the {} rows read have no readable created-at time and were not compared \
-                     (name the creation-time column with --created-at)",
-                    scanned.unreadable,
-                    scanned.rows + scanned.unreadable
-                ));
-            }
-            (limited, true) => limited,
-        };
+        let read = scanned.rows + scanned.unreadable;
+        if scanned.unreadable * 2 > read {
+            return Some(format!(
+                "not clean: {} of the {read} rows read have no readable created-at time and were not compared \
+                 (name the creation-time column with --created-at)",
+                scanned.unreadable
+            ));
+        }
         if scanned.rows > 0 {
             return None;
         }
-        Some(match limited {
+        Some(match &self.filtered {
             Some(what) => format!("not clean: {what} selects no row, so nothing was compared"),
             None => "not clean: the table holds no row with a created-at time, so nothing was compared".to_string(),
         })
-    }
-
-    /// Whether the rows left out for an unreadable created-at are few
-    /// enough (under half of those read) for the rest to speak for the table.
-    fn unreadable_share_ok(&self, scanned: &Scanned) -> bool {
-        scanned.unreadable * 2 <= scanned.rows + scanned.unreadable || scanned.rows + scanned.unreadable == 0
     }
 }
 
