@@ -480,7 +480,7 @@ fn the_progress_bar_never_lands_in_the_data(db: &TestDb) {
     let bin = assert_cmd::cargo::cargo_bin("idemctl");
     let scan =
         format!("{} scan --table orders --database-url '{}' --where '{slow}' --format csv", bin.display(), db.url);
-    let header = "cluster,original_id,extra_ids,count,first_at,span_seconds,cause,values";
+    let header = "cluster,original_id,extra_ids,count,first_at,span_seconds,cause,confidence,evidence,values";
     let piped = on_a_terminal(&format!("{scan} | head -3"));
     assert!(piped.lines().any(|l| l.trim_end() == header), "{piped:?}");
     assert!(!piped.contains("scanning"), "the bar was drawn beside the pipe: {piped:?}");
@@ -551,7 +551,11 @@ fn default_tables_fit_80_and_100_columns(db: &TestDb) {
         let reap = at(width, &["reap", "--dry-run"]);
         assert_eq!(header(&reap), sorted("operation key state age outcome"), "{reap}");
         let scan = at(width, &["scan", "--table", "orders"]);
-        assert_eq!(header(&scan), sorted("cluster original id extra ids count span seconds cause values"), "{scan}");
+        assert_eq!(
+            header(&scan),
+            sorted("cluster original id extra ids count span seconds cause confidence values"),
+            "{scan}"
+        );
         assert!(!scan.contains("first at"), "{scan}");
         // expire's figures as lines, one figure each.
         let expire = at(width, &["expire", "--dry-run"]);

@@ -168,7 +168,7 @@ impl Sums {
 
 /// The keys every row has: a column of the table named like one of them is
 /// reported as `by_NAME` (or `sum_NAME`) in CSV and the table.
-const FIXED_KEYS: [&str; 14] = [
+const FIXED_KEYS: [&str; 15] = [
     "cluster",
     "original_id",
     "kept_id",
@@ -183,6 +183,7 @@ const FIXED_KEYS: [&str; 14] = [
     "gap_seconds",
     "confidence",
     "evidence",
+    "cause_confidence",
 ];
 
 /// `--by` column's key in CSV and the table: its own name.
@@ -236,6 +237,8 @@ pub struct Findings<W: Write> {
     keep_unmatched: u64,
     /// What limits the rows read (`--where`, `--since`, `--until`), in words.
     filtered: Option<String>,
+    /// The table format: cause, confidence and reasons in one column.
+    for_people: bool,
     /// What every kind of evidence may know of the table.
     context: evidence::Context,
     /// Clusters by confidence, indexed by it.
@@ -327,11 +330,17 @@ impl<W: Write> Findings<W> {
         let watched = plan.watched();
         let watched_for_context = watched.clone();
         let keyed = plan.keep != Keep::First;
+        // For people the cause, the confidence and its reasons share one
+        // column of text, which narrows with the terminal; CSV and JSON
+        // keep each apart.
+        let for_people = matches!(args.report.format, crate::report::Format::Table);
+        let judged: &[&str] = if for_people { &["cause_confidence"] } else { &["cause", "confidence", "evidence"] };
         let columns: Vec<&str> = match args.output {
             ScanOutput::Clusters => {
                 let mut c = vec!["cluster", "original_id"];
                 c.extend(keyed.then_some("kept_id"));
-                c.extend(["extra_ids", "count", "first_at", "span_seconds", "cause", "confidence", "evidence"]);
+                c.extend(["extra_ids", "count", "first_at", "span_seconds"]);
+                c.extend(judged);
                 c.extend(args.by.is_some().then_some("by"));
                 c.extend((!sums.is_empty()).then_some("sum"));
                 c.push("values");
@@ -341,7 +350,8 @@ impl<W: Write> Findings<W> {
             ScanOutput::Rows => {
                 let mut c = vec!["cluster", "original_id"];
                 c.extend(keyed.then_some("kept_id"));
-                c.extend(["duplicate_id", "gap_seconds", "cause", "confidence", "evidence"]);
+                c.extend(["duplicate_id", "gap_seconds"]);
+                c.extend(judged);
                 c.extend(args.by.is_some().then_some("by"));
                 c.extend((!sums.is_empty()).then_some("sum"));
                 c
@@ -376,6 +386,7 @@ impl<W: Write> Findings<W> {
             "cause",
             "confidence",
             "evidence",
+            "cause_confidence",
         ]
         .map(String::from)
         .into();
@@ -412,6 +423,7 @@ impl<W: Write> Findings<W> {
             causes: [0; 4],
             keep_unmatched: 0,
             filtered: filtered(args),
+            for_people,
             context: evidence::Context {
                 subsecond: plan.subsecond,
                 has_key: plan.key.is_some(),
@@ -450,16 +462,19 @@ impl<W: Write> Findings<W> {
         let (confidence, weights) = evidence::judge(&cluster, &self.context);
         self.confidence[confidence as usize] += 1;
         // JSON carries every piece of evidence; CSV and the table the reasons in short.
-        let evidence_value = if self.flat {
-            json!(
-                weights
-                    .iter()
-                    .map(|w| format!("{} {}", if w.side == evidence::Side::For { "+" } else { "-" }, w.reason))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )
+        let reasons: Vec<String> = weights
+            .iter()
+            .map(|w| format!("{} {}", if w.side == evidence::Side::For { "+" } else { "-" }, w.reason))
+            .collect();
+        let judged: Vec<(&str, Value)> = if self.for_people {
+            let text = match reasons.is_empty() {
+                true => format!("{}, {}", cause.as_str(), confidence.as_str()),
+                false => format!("{}, {}: {}", cause.as_str(), confidence.as_str(), reasons.join("; ")),
+            };
+            vec![("cause_confidence", json!(text))]
         } else {
-            json!(weights)
+            let evidence = if self.flat { json!(reasons.join("; ")) } else { json!(weights) };
+            vec![("cause", json!(cause)), ("confidence", json!(confidence)), ("evidence", evidence)]
         };
         let original = cluster.original();
         let extras = cluster.extras();
@@ -484,9 +499,7 @@ impl<W: Write> Findings<W> {
                 row.insert("count".into(), json!(cluster.members.len()));
                 row.insert("first_at".into(), json!(timeparse::rfc3339(timeparse::from_micros(original.t_us))));
                 row.insert("span_seconds".into(), json!(timeparse::seconds(cluster.span_us())));
-                row.insert("cause".into(), json!(cause));
-                row.insert("confidence".into(), json!(confidence));
-                row.insert("evidence".into(), evidence_value.clone());
+                row.extend(judged.iter().map(|(k, v)| (k.to_string(), v.clone())));
                 self.by_and_sums(&mut row, cluster.keeper().by.as_deref(), &sums);
                 let values: Map<String, Value> = self
                     .compared
@@ -517,9 +530,7 @@ impl<W: Write> Findings<W> {
                     }
                     row.insert("duplicate_id".into(), json!(extra.id.to_string()));
                     row.insert("gap_seconds".into(), json!(timeparse::seconds(gap)));
-                    row.insert("cause".into(), json!(cause));
-                    row.insert("confidence".into(), json!(confidence));
-                    row.insert("evidence".into(), evidence_value.clone());
+                    row.extend(judged.iter().map(|(k, v)| (k.to_string(), v.clone())));
                     let mut one = Sums::new(self.sums.len());
                     one.add([extra]);
                     self.by_and_sums(&mut row, extra.by.as_deref(), &one);
@@ -689,6 +700,10 @@ impl<W: Write> Findings<W> {
         e.summary("near_misses", near_value, near_text)?;
         // Never a false clean: a scan that compared nothing, or left out
         // most of what it read, found nothing because it looked at nothing.
+        let (not_compared, looked_at_nothing) = match not_compared {
+            Some((text, finding)) => (Some(text), finding),
+            None => (None, false),
+        };
         e.summary("not_compared", &not_compared, not_compared.clone().unwrap_or_default())?;
         if !self.sums.is_empty() {
             for (column, sums) in self.sums.iter().zip(&self.at_stake.per_column) {
@@ -722,34 +737,45 @@ impl<W: Write> Findings<W> {
             self.emitter.finish_incomplete("interrupted")?;
             return Err(crate::exit::Interrupted.into());
         }
-        self.emitter.mark_clean(self.clusters == 0 && !not_clean && not_compared.is_none());
+        self.emitter.mark_clean(self.clusters == 0 && !not_clean && !looked_at_nothing);
         self.emitter.finish()?;
         if let Some(audit) = &self.audit {
             audit.save()?;
         }
-        Ok(Outcome::from_findings(self.clusters > 0 || not_clean || not_compared.is_some()))
+        Ok(Outcome::from_findings(self.clusters > 0 || not_clean || looked_at_nothing))
     }
 
     /// Why the scan cannot say the table is clean although it found no
     /// cluster: most rows it read have no readable created-at time, or it
     /// read no row at all (an empty table, or a filter or range that
     /// selects nothing).
-    fn not_compared(&self, scanned: &Scanned) -> Option<String> {
+    /// The sentence, and whether it is a finding.
+    fn not_compared(&self, scanned: &Scanned) -> Option<(String, bool)> {
         let read = scanned.rows + scanned.unreadable;
         if scanned.unreadable * 2 > read {
-            return Some(format!(
-                "not clean: {} of the {read} rows read have no readable created-at time and were not compared \
+            return Some((
+                format!(
+                    "not clean: {} of the {read} rows read have no readable created-at time and were not compared \
                  (name the creation-time column with --created-at)",
-                scanned.unreadable
+                    scanned.unreadable
+                ),
+                true,
             ));
         }
         if scanned.rows > 0 {
             return None;
         }
-        Some(match &self.filtered {
+        // A scheduled audit's run over a range where no row was written had
+        // nothing to do: said, and not a finding.
+        if self.audit.is_some() {
+            let text = "nothing new: no row was written since the last run (--state), so nothing was compared";
+            return Some((text.to_string(), false));
+        }
+        let text = match &self.filtered {
             Some(what) => format!("not clean: {what} selects no row, so nothing was compared"),
             None => "not clean: the table holds no row with a created-at time, so nothing was compared".to_string(),
-        })
+        };
+        Some((text, true))
     }
 }
 
