@@ -960,6 +960,10 @@ mod private {
             ],
         )?;
         let port = spare_port();
+        // A tmpdir of its own: mariadbd deletes the `#sql*` files it finds
+        // in its tmpdir as it starts, and in the shared /tmp those are the
+        // shared server's live temporary tables.
+        std::fs::create_dir_all(at("tmp")).map_err(|e| e.to_string())?;
         let server = Command::new("/usr/sbin/mariadbd")
             .args([
                 "--no-defaults".to_string(),
@@ -969,6 +973,7 @@ mod private {
                 format!("--socket={}", at("mysqld.sock")),
                 format!("--pid-file={}", at("mysqld.pid")),
                 format!("--log-error={}", at("error.log")),
+                format!("--tmpdir={}", at("tmp")),
                 "--user=root".to_string(),
                 "--skip-name-resolve".to_string(),
                 "--innodb-buffer-pool-size=32M".to_string(),
