@@ -12,7 +12,8 @@ use rustc_hash::FxHashMap;
 
 use crate::window::RowId;
 
-/// Rows each row is compared with, at most: the most recent in its window.
+/// Rows each row is compared with, at most: the most recent in its window
+/// that could be a near miss of it (`Detector::index`).
 const MAX_PARTNERS: usize = 256;
 /// Near-miss pairs kept as samples, per set of differing columns and in all.
 const SAMPLES_PER_SET: usize = 12;
@@ -101,6 +102,16 @@ pub struct Detector {
     /// Per compared column (in `compared` order): whether it holds written
     /// text, where a difference makes two rows other messages, not retries.
     prose: Vec<bool>,
+    /// The rows in the window by their values on each group of compared
+    /// columns: split into `max_differing + 1` groups, two rows that differ
+    /// in at most `max_differing` columns are equal on at least one group,
+    /// so only rows sharing a group's values are compared (however many
+    /// rows a long window holds). Each list holds rows' sequence numbers,
+    /// oldest first.
+    index: Vec<FxHashMap<u64, VecDeque<u64>>>,
+    /// Rows that have left the window: the sequence number of `recent[0]`.
+    popped: u64,
+    partners: Vec<u64>,
     pub stats: Stats,
 }
 
@@ -124,6 +135,9 @@ impl Detector {
             previous: Vec::new(),
             scratch: Vec::new(),
             prose: Vec::new(),
+            index: Vec::new(),
+            popped: 0,
+            partners: Vec::new(),
             stats: Stats {
                 equal_in_exact: vec![0; width],
                 equal_in_neighbours: vec![0; width],
@@ -173,10 +187,25 @@ impl Detector {
             self.previous.clear();
             self.previous.extend_from_slice(hashes);
         }
+        let groups = (self.max_differing + 1).min(n).max(1);
+        if self.index.len() != groups {
+            self.index = vec![FxHashMap::default(); groups];
+        }
         let horizon = t_us.saturating_sub(self.window_us);
         while self.recent.front().is_some_and(|(t, _)| *t < horizon) {
+            let oldest = &self.hashes[self.start * stride..self.start * stride + n];
+            for (g, bucket) in self.index.iter_mut().enumerate() {
+                let key = group_key(oldest, g, groups);
+                if let Some(rows) = bucket.get_mut(&key) {
+                    rows.pop_front();
+                    if rows.is_empty() {
+                        bucket.remove(&key);
+                    }
+                }
+            }
             self.recent.pop_front();
             self.start += 1;
+            self.popped += 1;
         }
         if self.start > 1024 && self.start * 2 > self.hashes.len() / stride.max(1) {
             self.hashes.drain(..self.start * stride);
@@ -188,7 +217,16 @@ impl Detector {
         let live = &self.hashes[self.start * stride..];
         let mut best: Option<(usize, usize)> = None;
         let mut in_prose = false;
-        for k in (0..self.recent.len()).rev().take(MAX_PARTNERS) {
+        self.partners.clear();
+        for (g, bucket) in self.index.iter().enumerate() {
+            if let Some(rows) = bucket.get(&group_key(mine, g, groups)) {
+                self.partners.extend(rows.iter().rev().take(MAX_PARTNERS));
+            }
+        }
+        self.partners.sort_unstable_by(|a, b| b.cmp(a));
+        self.partners.dedup();
+        self.partners.truncate(MAX_PARTNERS);
+        for k in self.partners.iter().map(|seq| (seq - self.popped) as usize) {
             let theirs = &live[k * stride..k * stride + n];
             let mut differing = 0;
             for (a, b) in mine.iter().zip(theirs) {
@@ -255,12 +293,23 @@ impl Detector {
                 }
             }
         }
+        let seq = self.popped + self.recent.len() as u64;
+        for (g, bucket) in self.index.iter_mut().enumerate() {
+            bucket.entry(group_key(&self.scratch, g, groups)).or_default().push_back(seq);
+        }
         self.recent.push_back((t_us, id.clone()));
         self.hashes.extend_from_slice(&self.scratch);
         if self.evidence {
             self.hashes.extend_from_slice(hashes);
         }
     }
+}
+
+/// A row's values on group `g` of `groups` of its compared columns (in
+/// compared order), folded into one key.
+fn group_key(compared: &[u64], g: usize, groups: usize) -> u64 {
+    let n = compared.len();
+    compared[g * n / groups..(g + 1) * n / groups].iter().fold(0, |acc, h| acc ^ h)
 }
 
 /// A HyperLogLog sketch of 1,024 registers: distinct values to about 3%.
@@ -339,6 +388,50 @@ mod tests {
         rows(&mut d, &[(1, 0, [1, 2, 3, 4]), (2, 1, [1, 2, 3, 5]), (3, 2, [1, 2, 3, 4])]);
         assert_eq!(d.stats.exact_rows, 1);
         assert_eq!(d.stats.near_rows, 1);
+    }
+
+    /// The index finds what comparing every row in the window with every
+    /// other finds: the same exact rows, near misses and differing columns.
+    #[test]
+    fn the_index_finds_what_comparing_all_pairs_finds() {
+        let mut r = 7u64;
+        let mut next = |m: u64| {
+            r = crate::fingerprint::mix(r, 3);
+            r % m
+        };
+        let width = 8;
+        let max = max_differing(width);
+        let mut d = Detector::new(20_000_000, width, &[true; 8], max);
+        let mut seen: Vec<(i64, Vec<u64>)> = Vec::new();
+        let (mut near, mut exact, mut differs) = (0u64, 0u64, vec![0u64; width]);
+        for i in 0..3_000i64 {
+            let t = i * 100_000;
+            // Few values a column, so that rows often nearly match.
+            let row: Vec<u64> = (0..width).map(|j| crate::fingerprint::mix(next(3), j)).collect();
+            d.push(&RowId::Int(i), t, &row);
+            let best = seen
+                .iter()
+                .rev()
+                .filter(|(u, _)| *u >= t - 20_000_000)
+                .map(|(_, h)| (h.iter().zip(&row).filter(|(a, b)| a != b).count(), h))
+                .filter(|(n, _)| *n <= max)
+                .fold(None::<(usize, &Vec<u64>)>, |b, c| if b.is_none_or(|b| c.0 < b.0) { Some(c) } else { b });
+            match best {
+                Some((0, _)) => exact += 1,
+                Some((_, h)) => {
+                    near += 1;
+                    for (j, (a, b)) in h.iter().zip(&row).enumerate() {
+                        if a != b {
+                            differs[j] += 1;
+                        }
+                    }
+                }
+                None => {}
+            }
+            seen.push((t, row));
+        }
+        assert!(near > 1_000 && exact > 50, "{near} {exact}");
+        assert_eq!((d.stats.near_rows, d.stats.exact_rows, &d.stats.differs), (near, exact, &differs));
     }
 
     #[test]
