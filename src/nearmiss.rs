@@ -106,9 +106,13 @@ pub struct Detector {
     /// columns: split into `max_differing + 1` groups, two rows that differ
     /// in at most `max_differing` columns are equal on at least one group,
     /// so only rows sharing a group's values are compared (however many
-    /// rows a long window holds). Each list holds rows' sequence numbers,
-    /// oldest first.
-    index: Vec<FxHashMap<u64, VecDeque<u64>>>,
+    /// rows a long window holds). Per group, the newest row's sequence
+    /// number by its values; `links` chains each row to the one before it
+    /// with the same values.
+    index: Vec<FxHashMap<u64, u64>>,
+    /// Per row in `recent`, per group: the sequence number of the row
+    /// before it with the same values on that group, or `NONE`.
+    links: VecDeque<u64>,
     /// Rows that have left the window: the sequence number of `recent[0]`.
     popped: u64,
     partners: Vec<u64>,
@@ -136,6 +140,7 @@ impl Detector {
             scratch: Vec::new(),
             prose: Vec::new(),
             index: Vec::new(),
+            links: VecDeque::new(),
             popped: 0,
             partners: Vec::new(),
             stats: Stats {
@@ -190,19 +195,19 @@ impl Detector {
         let groups = (self.max_differing + 1).min(n).max(1);
         if self.index.len() != groups {
             self.index = vec![FxHashMap::default(); groups];
+            self.links = std::iter::repeat_n(NONE, groups * self.recent.len()).collect();
         }
         let horizon = t_us.saturating_sub(self.window_us);
         while self.recent.front().is_some_and(|(t, _)| *t < horizon) {
             let oldest = &self.hashes[self.start * stride..self.start * stride + n];
-            for (g, bucket) in self.index.iter_mut().enumerate() {
+            for (g, newest) in self.index.iter_mut().enumerate() {
                 let key = group_key(oldest, g, groups);
-                if let Some(rows) = bucket.get_mut(&key) {
-                    rows.pop_front();
-                    if rows.is_empty() {
-                        bucket.remove(&key);
-                    }
+                // Rows before it are gone already; rows after it chain past it.
+                if newest.get(&key) == Some(&self.popped) {
+                    newest.remove(&key);
                 }
             }
+            self.links.drain(..groups);
             self.recent.pop_front();
             self.start += 1;
             self.popped += 1;
@@ -218,9 +223,13 @@ impl Detector {
         let mut best: Option<(usize, usize)> = None;
         let mut in_prose = false;
         self.partners.clear();
-        for (g, bucket) in self.index.iter().enumerate() {
-            if let Some(rows) = bucket.get(&group_key(mine, g, groups)) {
-                self.partners.extend(rows.iter().rev().take(MAX_PARTNERS));
+        for (g, newest) in self.index.iter().enumerate() {
+            let mut seq = newest.get(&group_key(mine, g, groups)).copied().unwrap_or(NONE);
+            let mut taken = 0;
+            while seq != NONE && seq >= self.popped && taken < MAX_PARTNERS {
+                self.partners.push(seq);
+                taken += 1;
+                seq = self.links[(seq - self.popped) as usize * groups + g];
             }
         }
         self.partners.sort_unstable_by(|a, b| b.cmp(a));
@@ -294,8 +303,9 @@ impl Detector {
             }
         }
         let seq = self.popped + self.recent.len() as u64;
-        for (g, bucket) in self.index.iter_mut().enumerate() {
-            bucket.entry(group_key(&self.scratch, g, groups)).or_default().push_back(seq);
+        for (g, newest) in self.index.iter_mut().enumerate() {
+            let before = newest.insert(group_key(&self.scratch, g, groups), seq);
+            self.links.push_back(before.unwrap_or(NONE));
         }
         self.recent.push_back((t_us, id.clone()));
         self.hashes.extend_from_slice(&self.scratch);
@@ -304,6 +314,9 @@ impl Detector {
         }
     }
 }
+
+/// No row: the end of a chain in `Detector::links`.
+const NONE: u64 = u64::MAX;
 
 /// A row's values on group `g` of `groups` of its compared columns (in
 /// compared order), folded into one key.
