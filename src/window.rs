@@ -50,7 +50,13 @@ pub struct Member {
     /// The row's actor wrote another row between the previous equal row and
     /// this one (evidence of a separate intent).
     pub interleaved: bool,
+    /// The row's children, one list per child table the scan reads, each
+    /// sorted (read when the cluster is confirmed).
+    pub children: Vec<ChildRows>,
 }
+
+/// One parent row's rows of one child table: the compared columns of each.
+pub type ChildRows = Vec<Box<[Option<Box<str>>]>>;
 
 impl Member {
     /// A row as the stream first sees it: the rest is read when it is confirmed.
@@ -64,6 +70,7 @@ impl Member {
             watched: Vec::new(),
             keep: false,
             interleaved: false,
+            children: Vec::new(),
         }
     }
 }

@@ -416,6 +416,7 @@ on_every_engine!(
     times_without_zone,
     nothing_compared_is_not_clean,
     created_at_by_its_nature,
+    child_rows_tell_requests_apart,
     clusters_across_distant_ids,
     exact_extra_rows_and_causes,
     clusters_as_json,
@@ -599,4 +600,85 @@ fn created_at_by_its_nature(db: &TestDb) {
     assert_eq!(doc["rows_scanned"], 3);
     assert_eq!(doc["clusters"][0]["extra_ids"], json!(["2"]));
     assert!(doc["compared_columns"].as_array().unwrap().contains(&json!("created_by_id")));
+}
+
+/// Child rows: two equal orders whose lines differ are two purchases
+/// (doubtful, and why); equal lines are what a retry writes; a note added
+/// later to one order only says nothing against it; a polymorphic child is
+/// read for its own type only; `--no-child-rows` reads none.
+fn child_rows_tell_requests_apart(db: &TestDb) {
+    let (pk, text, ts) = (db.ty("pk"), db.ty("text"), db.ty("ts"));
+    let fk = match db.engine {
+        Engine::Sqlite => "INTEGER REFERENCES orders (id)",
+        _ => "BIGINT REFERENCES orders (id)",
+    };
+    db.exec(&format!(
+        "CREATE TABLE orders (id {pk}, customer_id INTEGER, total INTEGER, created_at {ts});
+         CREATE TABLE order_lines (id {pk}, order_id {fk}, sku {text}, qty INTEGER);
+         CREATE TABLE notes (id {pk}, notable_type {text}, notable_id INTEGER, body {text});
+         INSERT INTO orders (id, customer_id, total, created_at) VALUES
+           (1, 7, 900, {a0}), (2, 7, 900, {a1}),
+           (3, 8, 500, {b0}), (4, 8, 500, {b1}),
+           (5, 9, 300, {c0}), (6, 9, 300, {c1}),
+           (7, 5, 100, {d0}), (8, 5, 100, {d1});
+         INSERT INTO order_lines (id, order_id, sku, qty) VALUES
+           (1, 1, 'A', 1), (2, 2, 'B', 1), (3, 3, 'C', 2), (4, 4, 'C', 2),
+           (5, 5, 'D', 1), (6, 6, 'D', 1), (7, 7, 'E', 1), (8, 8, 'E', 1);
+         INSERT INTO notes (id, notable_type, notable_id, body) VALUES
+           (1, 'Order', 5, 'called the customer'),
+           (2, 'Order', 7, 'gift wrap'), (3, 'Order', 8, 'leave at the door'),
+           (4, 'Invoice', 3, 'paid by card'), (5, 'Invoice', 4, 'paid by transfer')",
+        a0 = db.ts("2026-01-01 10:00:00"),
+        a1 = db.ts("2026-01-01 10:00:00.400"),
+        b0 = db.ts("2026-01-01 11:00:00"),
+        b1 = db.ts("2026-01-01 11:00:00.300"),
+        c0 = db.ts("2026-01-01 12:00:00"),
+        c1 = db.ts("2026-01-01 12:00:00.200"),
+        d0 = db.ts("2026-01-01 13:00:00"),
+        d1 = db.ts("2026-01-01 13:00:00.500"),
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "orders", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    let links: Vec<(String, String)> = doc["child_tables"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}", out.stdout))
+        .iter()
+        .map(|l| (l["table"].as_str().unwrap().to_string(), l["how"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(links, [("order_lines".into(), "foreign-key".into()), ("notes".into(), "polymorphic".into())]);
+    let judged = |doc: &Value| -> Vec<(String, String, String)> {
+        doc["clusters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let reasons: Vec<&str> =
+                    c["evidence"].as_array().unwrap().iter().map(|w| w["reason"].as_str().unwrap()).collect();
+                (
+                    c["original_id"].as_str().unwrap().to_string(),
+                    c["confidence"].as_str().unwrap().to_string(),
+                    reasons.join("; "),
+                )
+            })
+            .collect()
+    };
+    let clusters = judged(&doc);
+    assert_eq!(
+        clusters.iter().map(|c| (c.0.as_str(), c.1.as_str())).collect::<Vec<_>>(),
+        [("1", "doubtful"), ("3", "certain"), ("5", "certain"), ("7", "doubtful")]
+    );
+    assert!(clusters[0].2.contains("their order_lines rows differ (sku \"A\" vs \"B\")"), "{}", clusters[0].2);
+    assert!(clusters[1].2.contains("the same 1 order_lines rows"), "{}", clusters[1].2);
+    assert!(!clusters[1].2.contains("notes"), "{}", clusters[1].2);
+    assert!(!clusters[2].2.contains("differ"), "{}", clusters[2].2);
+    assert!(
+        clusters[3].2.contains("their notes rows differ (body \"gift wrap\" vs \"leave at the door\")"),
+        "{}",
+        clusters[3].2
+    );
+    let without = run(db.idemctl(&["scan", "--table", "orders", "--format", "json", "--no-child-rows"]));
+    assert_eq!(without.json()["child_tables"], Value::Null, "{}", without.stdout);
+    let plain = judged(&without.json());
+    assert!(plain.iter().all(|c| c.1 == "certain"), "{plain:?}");
 }

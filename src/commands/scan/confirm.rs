@@ -29,6 +29,7 @@ pub struct Confirm {
     lookup: Lookup,
     layout: Layout,
     keep: Keep,
+    children: Vec<super::children::Link>,
 }
 
 /// Where each thing sits in a looked-up row, after the id.
@@ -73,7 +74,13 @@ impl Confirm {
         exprs.extend(plan.watched().iter().map(|c| shown(c)));
         let watched = start..exprs.len();
         let lookup = Lookup::new(dialect, &plan.table, &plan.id, &exprs);
-        Confirm { db, lookup, layout: Layout { key, by, money, keep, compared, watched }, keep: plan.keep.clone() }
+        Confirm {
+            db,
+            lookup,
+            layout: Layout { key, by, money, keep, compared, watched },
+            keep: plan.keep.clone(),
+            children: plan.children.clone(),
+        }
     }
 
     /// Confirms each batch of candidates as it comes, and reports the findings.
@@ -143,6 +150,9 @@ impl Confirm {
             confirmed.extend(window::confirm(rows, window_us));
         }
         confirmed.sort_by(|a, b| (a.original().t_us, &a.original().id).cmp(&(b.original().t_us, &b.original().id)));
+        super::children::attach(&mut self.db, &mut self.children, &mut confirmed)
+            .await
+            .context("reading child rows")?;
         for mut cluster in confirmed {
             let (kept, matched) = match &self.keep {
                 Keep::First => (0, true),

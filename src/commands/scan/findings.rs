@@ -282,6 +282,15 @@ impl<W: Write> Findings<W> {
             json!({"reason": plan.key.as_ref().map(|_| &plan.key_choice.reason), "not_chosen": plan.key_choice.not_chosen}),
             "",
         )?;
+        if !plan.children.is_empty() {
+            let described: Vec<String> = plan.children.iter().map(|l| l.describe()).collect();
+            let json: Vec<Value> = plan
+                .children
+                .iter()
+                .map(|l| json!({"table": l.table, "column": l.column, "how": l.how.as_str(), "compared": l.content}))
+                .collect();
+            emitter.meta("child_tables", json, described.join("; "))?;
+        }
         if !sums.is_empty() {
             let currencies: Map<String, Value> = sums.iter().map(|s| (s.name.clone(), json!(s.currency))).collect();
             let text: Vec<String> = sums
@@ -437,6 +446,7 @@ impl<W: Write> Findings<W> {
                     .collect(),
                 watched: watched_for_context,
                 actor: plan.actor.clone(),
+                children: plan.children.iter().map(|l| (l.table.clone(), l.content.clone())).collect(),
             },
             confidence: [0; 3],
             min_confidence: args.min_confidence.unwrap_or(Confidence::Doubtful),

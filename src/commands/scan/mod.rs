@@ -6,6 +6,7 @@
 //! clusterer, confirmed on their values (`confirm`) and reported (`findings`).
 
 mod audit;
+mod children;
 mod columns;
 mod confirm;
 mod evidence;
@@ -56,6 +57,9 @@ pub struct ScanArgs {
     /// List only clusters at least this sure: certain, likely or doubtful (the counts and the exit code keep every cluster) [default: doubtful]
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub min_confidence: Option<evidence::Confidence>,
+    /// Do not read child tables' rows (the rows of other tables that hold a cluster's row id) as evidence
+    #[arg(long)]
+    pub no_child_rows: bool,
     /// Leave these columns out of the comparison (repeatable, or comma-separated)
     #[arg(long, value_name = "COL,...", value_delimiter = ',')]
     pub ignore: Vec<String>,
@@ -233,6 +237,9 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     plan.choose_actor(args.by.as_deref());
     plan.subsecond = warm.rows.iter().any(|(_, t)| t.rem_euclid(1_000_000) != 0);
     plan.choose_keep(args.keep.clone());
+    if !args.no_child_rows {
+        plan.children = children::discover(&mut db, &plan.table, &plan.id).await.unwrap_or_default();
+    }
     let mut confirming = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
     confirming.set_subject(&plan.table.schema, &plan.table.name);
     let confirm = Confirm::new(&args, &plan, confirming);

@@ -226,6 +226,8 @@ pub struct Plan {
     pub actor: Option<String>,
     /// The created-at column keeps fractions of a second (seen in the first rows).
     pub subsecond: bool,
+    /// The child tables whose rows each cluster's members are compared on.
+    pub children: Vec<super::children::Link>,
 }
 
 impl Plan {
@@ -506,6 +508,7 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         written: Vec::new(),
         actor: None,
         subsecond: false,
+        children: Vec::new(),
         table,
     };
     plan.mark_unique_with();

@@ -8,6 +8,7 @@
 //! the judge asks every kind in [`KINDS`] about every confirmed cluster and
 //! adds up what they say. Adding a kind touches no other.
 
+mod children;
 mod instant;
 mod interleaved;
 mod key;
@@ -94,6 +95,9 @@ pub struct Context {
     /// The column naming who wrote each row, whose other rows between two
     /// members the stream marks (`Member::interleaved`).
     pub actor: Option<String>,
+    /// The child tables read for each member (`Member::children`, in this
+    /// order), with the columns compared in each.
+    pub children: Vec<(String, Vec<String>)>,
 }
 
 /// A kind of evidence: looks at a confirmed cluster and says what it sees.
@@ -107,6 +111,7 @@ pub trait Evidence: Sync {
 /// Every kind of evidence the judge asks, in the order reasons are given.
 pub const KINDS: &[&dyn Evidence] = &[
     &outcome::FailedThenDone,
+    &children::ChildRowsDiffer,
     &instant::OneInstant,
     &rhythm::Rhythm,
     &interleaved::Interleaved,
