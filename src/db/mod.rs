@@ -1,6 +1,7 @@
 //! Connections, the dialect layer and catalog introspection. What one
 //! engine knows is its driver's (`engine/`, with `queries/<engine>/`).
 
+pub mod accepts;
 pub mod catalog;
 pub mod demo;
 pub mod dialect;

@@ -318,9 +318,9 @@ pub fn check_assignments(keys: &KeyTable, args: &Reaping, dialect: Dialect) -> R
 /// (`--set state='gone'` where the column allows `'done'` and `'dead'`).
 pub async fn check_set_values(db: &mut Db, keys: &KeyTable, args: &Reaping) -> Result<()> {
     for a in args.set.iter().chain(&args.release_set).chain(&args.fail_set) {
-        let SetValue::Text(value) = &a.value else { continue };
         let column = keys.table.column(&a.column)?;
-        if let Some(allowed) = crate::db::catalog::allowed_values(db, &keys.table, &column.name).await?
+        if let SetValue::Text(value) = &a.value
+            && let Some(allowed) = crate::db::catalog::allowed_values(db, &keys.table, &column.name).await?
             && !allowed.contains(value)
         {
             bail!(
@@ -329,6 +329,17 @@ pub async fn check_set_values(db: &mut Db, keys: &KeyTable, args: &Reaping) -> R
                 column.name,
                 allowed.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(", ")
             );
+        }
+        // What the write would bind, asked of the server as the write would.
+        let (value, shown) = match &a.value {
+            SetValue::Text(t) => (Some(t.clone()), format!("'{t}'")),
+            SetValue::Int(n) => (Some(n.to_string()), n.to_string()),
+            SetValue::Number(n) => (Some(n.clone()), n.clone()),
+            SetValue::Null => (None, "NULL".to_string()),
+            _ => continue,
+        };
+        if let Some(why) = crate::db::accepts::refusal(db, &keys.table, column, value.as_deref()).await? {
+            bail!("--set {}={shown}: the server would refuse it: {why}", column.name);
         }
     }
     Ok(())

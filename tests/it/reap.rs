@@ -266,7 +266,69 @@ on_every_engine!(
     a_key_that_refuses_its_change_is_left_alone,
     short_maximum_durations_are_refused,
     status_columns_of_enum_types,
+    a_value_the_server_refuses_is_refused_by_the_dry_run,
 );
+
+/// A `--set` value the column cannot take: the dry run refuses it, in one
+/// line and exit 2, as the real run does, and nothing changes. SQLite's
+/// ordinary tables take any value, and there both runs agree the other way.
+fn a_value_the_server_refuses_is_refused_by_the_dry_run(db: &TestDb) {
+    key_table(db);
+    let before = snapshot(db);
+    let refused: &[(&str, &str)] = match db.engine {
+        Engine::Sqlite => &[("created_at=NULL", "created_at to NULL, which the table declares NOT NULL")],
+        Engine::Postgres => &[
+            ("response_code='oops'", "the server would refuse it: invalid input syntax for type integer: \"oops\""),
+            (
+                "response_code=99999999999",
+                "the server would refuse it: value \"99999999999\" is out of range for type integer",
+            ),
+            ("created_at=NULL", "created_at to NULL, which the table declares NOT NULL"),
+        ],
+        Engine::MySql => &[
+            ("response_code='oops'", "the server would refuse it: Truncated incorrect INTEGER value: 'oops'"),
+            ("response_code=99999999999", "the server would refuse it: Out of range"),
+            ("created_at=NULL", "created_at to NULL, which the table declares NOT NULL"),
+        ],
+    };
+    for (set, why) in refused {
+        for dry in [true, false] {
+            let mut args = vec!["--set", set];
+            args.extend(dry.then_some("--dry-run"));
+            let out = reap(db, &args);
+            assert_eq!((out.code, out.stderr.lines().count()), (2, 1), "{set} dry={dry}: {}", out.stderr);
+            assert!(out.stderr.contains(why), "{set}: {}", out.stderr);
+            assert_eq!(out.stdout, "", "{set}");
+            assert_eq!(snapshot(db), before, "{set} dry={dry}");
+        }
+    }
+    // What the column takes is promised and done alike.
+    let dry = reap(db, &["--set", "response_code=409", "--dry-run"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert_eq!(outcomes(&dry), pairs(&[("k-nolock", "would-release"), ("k-ord-6m", "would-release")]));
+    if db.engine == Engine::Sqlite {
+        let text = reap(db, &["--set", "response_code='oops'", "--dry-run"]);
+        assert_eq!(text.code, 0, "an ordinary SQLite table stores text in an INTEGER column: {}", text.stderr);
+        // A STRICT table does not, and the dry run says so.
+        db.exec(&format!(
+            "CREATE TABLE strict_keys (k TEXT PRIMARY KEY, status TEXT NOT NULL, response_code INTEGER,
+                locked_at TEXT, created_at TEXT NOT NULL) STRICT;
+             INSERT INTO strict_keys VALUES ('a', 'in_progress', NULL, {t}, {t})",
+            t = crate::common::ago(db, chrono::Duration::seconds(600))
+        ));
+        for (set, code) in [("response_code='oops'", 2), ("response_code='42'", 0)] {
+            let out = reap(db, &["--table", "strict_keys", "--key-column", "k", "--set", set, "--dry-run"]);
+            assert_eq!(out.code, code, "{set}: {}", out.stderr);
+            if code == 2 {
+                assert!(
+                    out.stderr.contains("cannot store TEXT value in INTEGER column strict_keys.response_code"),
+                    "{}",
+                    out.stderr
+                );
+            }
+        }
+    }
+}
 
 const ONE_MINUTE: [&str; 2] = ["--max-duration", "1m"];
 
