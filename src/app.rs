@@ -280,8 +280,16 @@ pub fn run(cli: Cli) -> Result<Outcome> {
             // The canceller has what is left of the run's one grace, not a grace of its own.
             let _ = tokio::time::timeout(interrupt::grace_left(), cancelling).await;
             // A fleet has said which of its databases failed and which were interrupted.
-            if !is_fleet && result.as_ref().is_err_and(|e| e.downcast_ref::<exit::LockHeld>().is_none()) {
-                return Err(exit::Interrupted.into());
+            if !is_fleet
+                && let Err(err) = &result
+                && err.downcast_ref::<exit::LockHeld>().is_none()
+            {
+                // A writer says what it had done when the signal came ("nothing was deleted").
+                let interrupted = anyhow::Error::new(exit::Interrupted);
+                return Err(match err.downcast_ref::<crate::batch_run::RunStopped>() {
+                    Some(stopped) => interrupted.context(crate::batch_run::RunStopped(stopped.0.clone())),
+                    None => interrupted,
+                });
             }
         }
         result

@@ -197,7 +197,7 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     checks.extend(lifetime(&mut db, &mut keys, horizon).await?);
     checks.push(stuck_now(&mut db, &keys, (mapped, design.kind), &durations, &args.connect.target("doctor")).await?);
     for table in &creation_tables {
-        checks.push(natural_unique(table, &dialect));
+        checks.push(natural_unique(&mut db, &args, table, &dialect).await?);
     }
     db.close().await?;
 
@@ -956,8 +956,13 @@ async fn stuck_now(
 /// The unique constraint to add, on the table's own columns where it has
 /// them: who sent the request (customer, account, user, tenant) and the
 /// reference the client sends with it.
-fn unique_fix(table: &Table, dialect: &Dialect) -> String {
-    let free: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).filter(|c| !table.mints(c)).collect();
+fn unique_fix(table: &Table, dialect: &Dialect, minted: &[String]) -> String {
+    let free: Vec<&str> = table
+        .columns
+        .iter()
+        .map(|c| c.name.as_str())
+        .filter(|c| !table.mints(c) && !minted.iter().any(|m| m == c))
+        .collect();
     let lower = |c: &&str| c.to_ascii_lowercase();
     let who = free.iter().find(|c| {
         let c = lower(c);
@@ -971,13 +976,22 @@ fn unique_fix(table: &Table, dialect: &Dialect) -> String {
             .iter()
             .any(|w| c.contains(w))
     });
+    // A nullable reference leaves the rows without one unprotected. The
+    // SQL comes last, after the only ": ", so that it runs as printed.
+    let nullable = reference.filter(|r| table.column(r).is_ok_and(|c| !c.not_null)).map(|r| {
+        format!(
+            " ({r} is nullable and a unique index lets NULLs repeat, so rows without one stay unprotected until it \
+             is made NOT NULL)"
+        )
+    });
+    let nullable = nullable.unwrap_or_default();
     match (who, reference) {
         (Some(who), Some(reference)) => format!(
-            "add a unique constraint on what makes a request's row itself: {}",
+            "add a unique constraint on what makes a request's row itself{nullable}: {}",
             unique_index_sql(dialect, table, &[who, reference])
         ),
         (None, Some(reference)) => format!(
-            "add a unique constraint on the reference the client sends: {}",
+            "add a unique constraint on the reference the client sends{nullable}: {}",
             unique_index_sql(dialect, table, &[reference])
         ),
         (Some(who), None) => format!(
@@ -993,26 +1007,154 @@ fn unique_fix(table: &Table, dialect: &Dialect) -> String {
     }
 }
 
-fn natural_unique(table: &Table, dialect: &Dialect) -> Check {
+/// What a scan of a creation table found, as doctor judges its unique
+/// constraints by: the extra rows retries left, and the columns the scan
+/// found minted per attempt.
+struct Scanned {
+    rows: u64,
+    extra_rows: u64,
+    /// Columns left out because each write mints its own value.
+    minted: Vec<String>,
+}
+
+/// Scans a creation table as `idemctl scan --table` would (its config file
+/// section too), reading the report itself.
+async fn scan_creation(args: &DoctorArgs, table: &Table, db_has_schemas: bool) -> Result<Scanned> {
+    #[derive(clap::Parser)]
+    struct Line {
+        #[command(flatten)]
+        scan: crate::commands::scan::ScanArgs,
+    }
+    let name = match db_has_schemas {
+        true => format!("{}.{}", table.schema, table.name),
+        false => table.name.clone(),
+    };
+    let mut scan = <Line as clap::Parser>::try_parse_from(["scan", "--table", &name])?.scan;
+    scan.connect = args.connect.clone();
+    scan.config = args.mapping.config.clone();
+    scan.report = crate::report::Output { format: crate::report::Format::Json, quiet: true, ..Default::default() };
+    let out = SharedBuf::default();
+    let report = out.clone();
+    crate::commands::scan::run_into(scan, move |a| Emitter::own(&a.report, report, a.rows_key())).await?;
+    let doc: serde_json::Value =
+        serde_json::from_slice(&out.0.lock().map_err(|_| anyhow::anyhow!("scan report lost"))?)?;
+    let number = |k: &str| doc[k].as_u64().unwrap_or(0);
+    let minted = doc["excluded_columns"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| matches!(e["rule"].as_str(), Some("unique-alone" | "minted-per-attempt" | "default-mints")))
+        .filter_map(|e| e["column"].as_str().map(str::to_string))
+        .collect();
+    Ok(Scanned { rows: number("rows_scanned"), extra_rows: number("extra_rows"), minted })
+}
+
+/// A buffer a scan's report is written into, read once the scan is done.
+#[derive(Clone, Default)]
+struct SharedBuf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A creation table's unique constraint judged by what it refuses in the
+/// data: one that scan's extra rows got past refuses no retry (a value
+/// each attempt mints, or NULL, which a unique index lets repeat).
+async fn natural_unique(db: &mut Db, args: &DoctorArgs, table: &Table, dialect: &Dialect) -> Result<Check> {
     let name = format!("creation:{}", table.name);
     let minted = |col: &str| table.mints(col);
     let natural: Vec<Vec<String>> =
         unique_sets(table, &[]).into_iter().filter(|cols| cols.iter().all(|c| !minted(c))).collect();
-    match natural.first() {
-        Some(cols) => Check::new(
-            &name,
-            Verdict::Pass,
-            format!("unique {} refuses a second row, even once the key has expired", list(cols)),
-            "",
+    let scanned = match scan_creation(args, table, dialect.has_schemas()).await {
+        Ok(scanned) => scanned,
+        Err(err) if crate::interrupt::is_set() => return Err(err),
+        Err(err) => {
+            return Ok(Check::new(
+                &name,
+                Verdict::Warn,
+                format!(
+                    "scan could not read the table, so what its constraints refuse is unknown: {}",
+                    crate::exit::one_line(&err)
+                ),
+                format!("idemctl scan --table {}", table.name),
+            ));
+        }
+    };
+    let extra = scanned.extra_rows;
+    let steps = |constraint: String| match extra {
+        0 => constraint,
+        n => format!(
+            "first remove the {n} extra rows scan lists (idemctl scan --table {} --output rows), over which a unique \
+             index may fail to build, then {constraint}",
+            table.name
         ),
-        None => Check::new(
+    };
+    let Some(cols) = natural.first() else {
+        let found = match extra {
+            0 => String::new(),
+            n => format!("; scan finds {n} extra rows in {} rows", scanned.rows),
+        };
+        return Ok(Check::new(
             &name,
             Verdict::Fail,
-            "no unique constraint besides the minted primary key: a retry that arrives after its key expired \
-             (or bypasses the key table) creates a second row",
-            unique_fix(table, dialect),
-        ),
+            format!(
+                "no unique constraint besides the minted primary key: a retry that arrives after its key expired \
+                 (or bypasses the key table) creates a second row{found}"
+            ),
+            steps(unique_fix(table, dialect, &scanned.minted)),
+        ));
+    };
+    if scanned.rows == 0 {
+        return Ok(Check::new(
+            &name,
+            Verdict::Warn,
+            format!(
+                "unique {} would refuse a second row, but the table has no rows for scan to check what it refuses",
+                list(cols)
+            ),
+            format!("run doctor again once requests have created rows in {}", table.name),
+        ));
     }
+    if extra == 0 {
+        return Ok(Check::new(
+            &name,
+            Verdict::Pass,
+            format!(
+                "unique {} refuses a second row, even once the key has expired; scan finds no extra rows in {} rows",
+                list(cols),
+                scanned.rows
+            ),
+            "",
+        ));
+    }
+    // Why the constraint let the retries through, column by column.
+    let mut why = Vec::new();
+    for col in cols {
+        if scanned.minted.contains(col) {
+            why.push(format!("{col} is minted per attempt (each retry writes its own)"));
+            continue;
+        }
+        let sql = format!("SELECT COUNT(*) FROM {} WHERE {} IS NULL", table.sql_name(dialect), dialect.ident(col));
+        let nulls: u64 = db.query_value(&sql, &[]).await?.and_then(|v| v.parse().ok()).unwrap_or(0);
+        if nulls > 0 {
+            why.push(format!("{col} is NULL on {nulls} of {} rows (a unique index lets NULLs repeat)", scanned.rows));
+        }
+    }
+    if why.is_empty() {
+        why.push("the retries' rows differ on it".to_string());
+    }
+    Ok(Check::new(
+        &name,
+        Verdict::Fail,
+        format!("unique {} would have refused 0 of the {extra} extra rows scan finds: {}", list(cols), why.join("; ")),
+        steps(unique_fix(table, dialect, &scanned.minted)),
+    ))
 }
 
 impl crate::commands::Definition for DoctorArgs {

@@ -61,6 +61,9 @@ pub struct ExpireArgs {
     /// Allow a horizon under 24 hours
     #[arg(help_heading = "What to change", long)]
     pub allow_short_retention: bool,
+    /// Allow a run that deletes 99% or more of a table whose newest row is under a day old
+    #[arg(help_heading = "What to change", long)]
+    pub allow_large_delete: bool,
     /// Only rows matching this SQL condition (raw SQL)
     #[arg(help_heading = "What to change", long = "where", value_name = "SQL")]
     pub filter: Option<String>,
@@ -224,6 +227,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     };
     let expiry = Expiry::resolve(&mut db, &mut target, settings.horizon, timeparse::now()).await?;
     expiry.time.check_for_writing()?;
+    expiry::check_expiry_column(&mut db, &mut target, &expiry, settings.horizon.is_some()).await?;
     if settings.leases_over.is_some() && target.tells_in_progress().is_some() {
         target.read_state_times(&mut db).await?;
         for time in target.state_columns() {
@@ -233,6 +237,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     let dialect = db.dialect();
     let (expired, binds) =
         expiry.condition(&dialect, &target, settings.leases_over, args.filter.as_deref(), expiry.cutoff)?;
+    expiry::check_large_delete(&mut db, &target, (&expired, &binds), args.allow_large_delete).await?;
     let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &target.table).await?) };
     let retired = match args.drop_partitions {
         true => retire_partitions(&mut db, &target.table, &expiry, &expired, &binds, &args).await?,
@@ -269,6 +274,18 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         }
     }
     if args.dry_run {
+        if !args.report.quiet
+            && let Some(m) = matching.filter(|m| *m > 0)
+        {
+            let total = expiry::rows_in(&mut db, &target).await?.max(m);
+            crate::report::say(&format!(
+                "dry run: would delete {} of the {} rows of {} ({:.1}%)",
+                crate::units::grouped(m),
+                crate::units::grouped(total),
+                target.table.name,
+                100.0 * m as f64 / total as f64
+            ));
+        }
         if !args.report.quiet {
             say_dry_run(&args, &walk.describe(&dialect, &table, &expired, args.batch_size), &dialect);
         }

@@ -46,6 +46,107 @@ pub fn check_floor(horizon: Option<Duration>, allow_short: bool, kind: Option<su
     Ok(())
 }
 
+/// A purge reaching at least this share of a table's rows, while the table
+/// is still written to, is refused without `--allow-large-delete`.
+pub const LARGE_DELETE_SHARE: f64 = 0.99;
+
+/// "Still written to": its newest row is younger than this.
+const STILL_WRITTEN: Duration = Duration::from_secs(24 * 3600);
+
+/// Refuses an expiry column that is no expiry time: the created-at column
+/// itself, or one at or before the creation time on nearly every row of a
+/// sample. Either would count every row expired as soon as it is written.
+/// With a horizon (`--older-than`), the created-at column is the point.
+pub async fn check_expiry_column(db: &mut Db, target: &mut KeyTable, expiry: &Expiry, horizon: bool) -> Result<()> {
+    let Some(created) = target.created_at.clone().filter(|_| !horizon) else { return Ok(()) };
+    if created == expiry.column {
+        bail!(
+            "--expires-at-column {created} is the creation time: every row would count as expired the moment it is \
+             written; for a retention horizon on it, give --older-than DURATION (24h at least)"
+        );
+    }
+    target.read_times(db, &[Some(created.clone())]).await?;
+    let dialect = db.dialect();
+    let (Some(e), Some(c)) =
+        (target.micros(&dialect, &Some(expiry.column.clone()))?, target.micros(&dialect, &Some(created.clone()))?)
+    else {
+        return Ok(());
+    };
+    let sql = db::fill(
+        crate::db::dialect::query_file!(shared, "expiry_before_creation.sql"),
+        &[("table", &target.table.sql_name(&dialect)), ("expires", &e), ("created", &c)],
+    );
+    let row = db.query_text(&sql, &[]).await?.into_iter().next().unwrap_or_default();
+    let number = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0) as u64;
+    let (sampled, before) = (number(0), number(1));
+    if sampled >= 20 && before as f64 >= 0.9 * sampled as f64 {
+        bail!(
+            "--expires-at-column {}: on {before} of {sampled} sampled rows it is at or before {created}, the creation \
+             time, so nearly every row would count as expired as soon as it is written: it is not an expiry time; map \
+             the column that says when a key expires, or give --older-than DURATION",
+            expiry.column
+        );
+    }
+    Ok(())
+}
+
+/// Refuses, without `allow`, a purge that would delete nearly all
+/// (`LARGE_DELETE_SHARE`: a mapping error matches every row, while a
+/// purge that fell behind by 99 horizons still goes) of a table whose newest row is under a day old:
+/// a mapping that matches everything, not a retention horizon. Counts the
+/// matching rows only up to that share of the table's rows.
+pub async fn check_large_delete(
+    db: &mut Db,
+    target: &KeyTable,
+    (expired, binds): (&str, &[Bind]),
+    allow: bool,
+) -> Result<()> {
+    if allow {
+        return Ok(());
+    }
+    let dialect = db.dialect();
+    let table = target.table.sql_name(&dialect);
+    let total = rows_in(db, target).await?;
+    if total < 10 {
+        return Ok(());
+    }
+    let share = (total as f64 * LARGE_DELETE_SHARE).ceil() as u64;
+    let matching = count_matching(db, &table, expired, binds, Some(share)).await?;
+    if matching < share {
+        return Ok(());
+    }
+    let newest_age = match &target.created_at {
+        Some(created) => {
+            let Some(c) = target.micros(&dialect, &Some(created.clone())).ok().flatten() else { return Ok(()) };
+            let sql = format!("SELECT MAX({c}) FROM {table}");
+            let newest: Option<i64> =
+                db.query_value(&sql, &[]).await?.and_then(|v| v.parse::<f64>().ok()).map(|v| v as i64);
+            let Some(newest) = newest else { return Ok(()) };
+            let age = timeparse::now().timestamp_micros() - newest;
+            if age > STILL_WRITTEN.as_micros() as i64 {
+                return Ok(());
+            }
+            format!(", and its newest row is {} old", timeparse::span(Duration::from_micros(age.max(0) as u64)))
+        }
+        None => String::new(),
+    };
+    let matching = count_matching(db, &table, expired, binds, None).await?;
+    bail!(
+        "expire would delete {} of the {total} rows of {}{newest_age}: a mapping that deletes nearly everything from a \
+         table in use is most likely wrong (check it with --dry-run); if it is right, give --allow-large-delete",
+        matching,
+        target.table.name
+    )
+}
+
+/// The table's rows: counted, or for a large table the catalog's estimate.
+pub async fn rows_in(db: &mut Db, target: &KeyTable) -> Result<u64> {
+    match db::scan::row_estimate(db, &target.table).await {
+        Some(n) if n > 1_000_000 => Ok(n),
+        _ => count_matching(db, &target.table.sql_name(&db.dialect()), "1 = 1", &[], None).await,
+    }
+}
+
 /// The rows of `table` that `condition` matches; with `cap`, counted up to
 /// one past it (so `> cap` reads "at least").
 pub async fn count_matching(

@@ -624,7 +624,7 @@ impl KeyTable {
     }
 
     /// A time column in microseconds since the epoch, when mapped (and read).
-    fn micros(&self, dialect: &Dialect, name: &Option<String>) -> Result<Option<String>> {
+    pub fn micros(&self, dialect: &Dialect, name: &Option<String>) -> Result<Option<String>> {
         let Some(name) = name else { return Ok(None) };
         match self.time(name) {
             Some(t) => Ok(Some(dialect.epoch_micros(&self.time_sql(dialect, &dialect.ident(name), t)?, t.repr))),

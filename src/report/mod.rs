@@ -131,6 +131,17 @@ impl<W: Write> Emitter<W> {
             (Some(scope), _) => Sink::Forward { scope },
             (None, format) => Self::sink(output, out, format),
         };
+        Self::with_sink(output, sink, rows_key)
+    }
+
+    /// An emitter of the caller's own, never forwarded to a fleet's report:
+    /// a command reading another's report (doctor reading a scan's).
+    pub fn own(output: &Output, out: W, rows_key: &'static str) -> Self {
+        let sink = Self::sink(output, out, output.format);
+        Self::with_sink(output, sink, rows_key)
+    }
+
+    fn with_sink(output: &Output, sink: Sink<W>, rows_key: &'static str) -> Self {
         Emitter {
             sink,
             quiet: output.quiet,

@@ -63,6 +63,12 @@ fn reference(db: &TestDb) {
     ));
     let (now, hour, day) = (chrono::Duration::zero(), chrono::Duration::hours(1), chrono::Duration::days(1));
     db.exec(&format!(
+        "INSERT INTO orders (id, customer_id, client_reference, amount, created_at) VALUES
+           (1, 'c1', 'r1', 500, {h}), (2, 'c1', 'r2', 500, {n}), (3, 'c2', 'r1', 700, {n})",
+        n = ago(db, now),
+        h = ago(db, hour),
+    ));
+    db.exec(&format!(
         "INSERT INTO idempotency_keys (scope_id, operation, {key}, status, locked_at, created_at, expires_at) VALUES
            ('s1', 'POST /v1/orders', 'k1', 'succeeded', {h}, {h}, {d}),
            ('s1', 'POST /v1/orders', 'k2', 'in_progress', {n}, {n}, {d}),
@@ -101,7 +107,8 @@ fn the_reference_design_passes(db: &TestDb) {
     assert_eq!(reason(&r, "uniqueness"), "unique (scope_id, operation, key) covers scope + operation + key");
     assert_eq!(
         reason(&r, "creation:orders"),
-        "unique (customer_id, client_reference) refuses a second row, even once the key has expired"
+        "unique (customer_id, client_reference) refuses a second row, even once the key has expired; scan finds no \
+         extra rows in 3 rows"
     );
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(doc["summary"], serde_json::json!({"passed": 10, "warned": 0, "failed": 0}));
@@ -130,7 +137,8 @@ fn a_weak_design_fails(db: &TestDb) {
         created = db.ty("ts"),
     ));
     db.exec(&format!(
-        "INSERT INTO request_keys VALUES ('a', 'done', {old}), ('b', 'failed', {old}), ('c', 'in_progress', {old})",
+        "INSERT INTO request_keys VALUES ('a', 'done', {old}), ('b', 'failed', {old}), ('c', 'in_progress', {old});
+         INSERT INTO orders (customer_id, amount, created_at) VALUES ('c1', 100, {old}), ('c2', 100, {old})",
         old = ago(db, chrono::Duration::hours(1))
     ));
     let out = doctor(db, &["--table", "request_keys", "--succeeded-value", "done", "--creation-table", "orders"]);
@@ -185,7 +193,9 @@ fn a_weak_design_fails(db: &TestDb) {
     assert_eq!(
         fix,
         format!(
-            "add a unique constraint on what makes a request's row itself: CREATE UNIQUE INDEX {} ON {orders} ({}, {})",
+            "add a unique constraint on what makes a request's row itself (client_ref is nullable and a unique index \
+             lets NULLs repeat, so rows without one stay unprotected until it is made NOT NULL): CREATE UNIQUE INDEX \
+             {} ON {orders} ({}, {})",
             db.ident("orders_customer_id_client_ref_key"),
             db.ident("customer_id"),
             db.ident("client_ref")
@@ -354,6 +364,7 @@ fn bad_input_exits_2(db: &TestDb) {
 }
 
 on_every_engine!(
+    a_unique_constraint_retries_got_past_fails,
     the_reference_design_passes,
     a_weak_design_fails,
     uniqueness_must_cover_scope_operation_and_key,
@@ -362,3 +373,71 @@ on_every_engine!(
     a_table_without_times,
     bad_input_exits_2,
 );
+
+/// A unique constraint is judged by what it refuses in the data: scan's
+/// extra rows got past one on a value each attempt mints, and past one
+/// whose reference is NULL on the retried rows; the fix comes in steps,
+/// and runs as printed once the extra rows are gone.
+fn a_unique_constraint_retries_got_past_fails(db: &TestDb) {
+    reference(db);
+    let (pk, text, ts) = (db.ty("pk"), db.ty("text"), db.ty("ts"));
+    db.exec(&format!(
+        "CREATE TABLE payments (id {pk}, public_id {text} NOT NULL, customer_id {text} NOT NULL,
+            client_ref {text}, amount INTEGER NOT NULL, created_at {ts});
+         CREATE UNIQUE INDEX payments_public_id ON payments (public_id);
+         CREATE UNIQUE INDEX payments_ref ON payments (customer_id, client_ref)"
+    ));
+    let at = |s: &str| db.ts(&format!("2026-01-01 10:00:{s}"));
+    // Payments 2 and 5 are retries: a new public_id each, no client reference.
+    db.exec(&format!(
+        "INSERT INTO payments (id, public_id, customer_id, client_ref, amount, created_at) VALUES
+           (1, 'pay_a1x9', 'c1', NULL, 500, {t0}), (2, 'pay_q7m2', 'c1', NULL, 500, {t1}),
+           (3, 'pay_z3k8', 'c2', 'r-1', 700, {t2}), (4, 'pay_w8d4', 'c3', NULL, 900, {t3}),
+           (5, 'pay_h2c6', 'c3', NULL, 900, {t4}), (6, 'pay_u5n1', 'c4', 'r-2', 300, {t5})",
+        t0 = at("00"),
+        t1 = at("00.300"),
+        t2 = at("10"),
+        t3 = at("20"),
+        t4 = at("21"),
+        t5 = at("40"),
+    ));
+    let out = doctor(db, &["--creation-table", "payments"]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let check = doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == "creation:payments").unwrap().clone();
+    assert_eq!(check["result"], "fail", "{check}");
+    let reason = check["reason"].as_str().unwrap();
+    assert!(reason.starts_with("unique (public_id) would have refused 0 of the 2 extra rows scan finds: "), "{reason}");
+    assert!(reason.contains("public_id is minted per attempt"), "{reason}");
+    let fix = check["fix"].as_str().unwrap();
+    assert!(
+        fix.starts_with("first remove the 2 extra rows scan lists (idemctl scan --table payments --output rows)"),
+        "{fix}"
+    );
+    assert!(fix.contains("client_ref is nullable"), "{fix}");
+    // Run as printed once the damage is gone, the constraint builds.
+    db.exec("DELETE FROM payments WHERE id IN (2, 5)");
+    db.exec(fix.split_once(": ").unwrap().1);
+    // The reference design's table, with a retry whose client reference is
+    // NULL, passes no more.
+    db.exec(&format!(
+        "DROP TABLE payments;
+         CREATE TABLE payments (id {pk}, customer_id {text} NOT NULL, client_ref {text}, amount INTEGER NOT NULL,
+            created_at {ts});
+         CREATE UNIQUE INDEX payments_ref ON payments (customer_id, client_ref);
+         INSERT INTO payments (id, customer_id, client_ref, amount, created_at) VALUES
+           (1, 'c1', NULL, 500, {t0}), (2, 'c1', NULL, 500, {t1}), (3, 'c2', 'r-1', 700, {t2})",
+        t0 = at("00"),
+        t1 = at("00.300"),
+        t2 = at("10"),
+    ));
+    let out = doctor(db, &["--creation-table", "payments"]);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let check = doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == "creation:payments").unwrap().clone();
+    assert_eq!(check["result"], "fail", "{check}");
+    assert_eq!(
+        check["reason"],
+        "unique (customer_id, client_ref) would have refused 0 of the 1 extra rows scan finds: client_ref is NULL on \
+         2 of 3 rows (a unique index lets NULLs repeat)"
+    );
+}

@@ -187,9 +187,74 @@ fn an_overlapping_run_exits_3(db: &TestDb) {
 }
 
 on_every_engine!(
+    mappings_that_delete_everything_are_refused,
     deletes_exactly_the_expired_rows,
     a_short_horizon_is_refused,
     dry_run_deletes_nothing,
     any_table_killed_midway_then_rerun,
     an_overlapping_run_exits_3,
 );
+
+/// A table of 200 keys, one created each minute up to a minute ago (or,
+/// with `days_old`, up to that many days ago), `valid_from` equal to the
+/// creation time, and `expires_at` in the past on all but the newest.
+fn purge_table(db: &TestDb, name: &str, days_old: i64) {
+    let ts = db.ty("time");
+    db.exec(&format!(
+        "CREATE TABLE {name} (k {text} PRIMARY KEY, status {text} NOT NULL, created_at {ts}, valid_from {ts}, expires_at {ts})",
+        text = db.ty("text")
+    ));
+    let rows: Vec<String> = (1..=200)
+        .map(|i| {
+            let created = chrono::Duration::days(days_old) + chrono::Duration::minutes(i);
+            let expires = match i {
+                1 => crate::common::ago(db, chrono::Duration::days(-1)),
+                _ => crate::common::ago(db, chrono::Duration::seconds(30)),
+            };
+            let at = crate::common::ago(db, created);
+            format!("('k{i}', 'succeeded', {at}, {at}, {expires})")
+        })
+        .collect();
+    db.exec(&format!("INSERT INTO {name} VALUES {}", rows.join(", ")));
+}
+
+/// A mapping that would delete everything is refused in one line, exit 2,
+/// nothing deleted: the created-at column as the expiry time, a column at
+/// the creation time on every row, and a purge of nearly all of a table
+/// still written to (unless --allow-large-delete; a table nobody writes to
+/// any more may be emptied).
+fn mappings_that_delete_everything_are_refused(db: &TestDb) {
+    purge_table(db, "live_keys", 0);
+    let count = |t: &str| db.column(&format!("SELECT COUNT(*) FROM {t}"))[0].clone().unwrap();
+    let purge = |t: &str, extra: &[&str]| {
+        let mut args = vec!["expire", "--table", t, "--key-column", "k"];
+        args.extend_from_slice(extra);
+        run(db.idemctl(&args))
+    };
+    for (extra, said) in [
+        (&["--expires-at-column", "created_at"][..], "--expires-at-column created_at is the creation time"),
+        (&["--expires-at-column", "valid_from"][..], "on 200 of 200 sampled rows it is at or before created_at"),
+        (&[][..], "expire would delete 199 of the 200 rows of live_keys, and its newest row is 1m"),
+    ] {
+        for dry in [false, true] {
+            let mut args = extra.to_vec();
+            args.extend(dry.then_some("--dry-run"));
+            let out = purge("live_keys", &args);
+            assert_eq!((out.code, out.stderr.lines().count()), (2, 1), "{args:?}: {}", out.stderr);
+            assert!(out.stderr.contains(said), "{args:?}: {}", out.stderr);
+            assert_eq!(count("live_keys"), "200", "{args:?}");
+        }
+    }
+    // Said and done when it is meant, the share named first.
+    let dry = purge("live_keys", &["--allow-large-delete", "--dry-run"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert!(dry.stderr.contains("would delete 199 of the 200 rows of live_keys (99.5%)"), "{}", dry.stderr);
+    let out = purge("live_keys", &["--allow-large-delete"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(db.column("SELECT k FROM live_keys"), [Some("k1".to_string())]);
+    // A table whose newest row is three days old is no longer written to.
+    purge_table(db, "old_keys", 3);
+    let out = purge("old_keys", &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(count("old_keys"), "1");
+}

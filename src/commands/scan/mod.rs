@@ -14,7 +14,7 @@ mod findings;
 mod plan;
 mod read;
 
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -200,6 +200,15 @@ pub enum ScanOutput {
 }
 
 pub async fn run(args: ScanArgs) -> Result<Outcome> {
+    run_into(args, |args| Emitter::new(&args.report, BufWriter::new(std::io::stdout()), args.rows_key())).await
+}
+
+/// Runs a scan whose report goes where `emitter` says (another command's
+/// own reading of a scan: doctor's).
+pub async fn run_into<W: Write + Send + 'static>(
+    args: ScanArgs,
+    emitter: impl FnOnce(&ScanArgs) -> Emitter<W>,
+) -> Result<Outcome> {
     let started = Instant::now();
     let mut args = args.with_config()?;
     let audit = match args.state.clone() {
@@ -243,7 +252,7 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     let mut confirming = db::connect(&args.connect.target("scan"), Access::ReadOnly).await?;
     confirming.set_subject(&plan.table.schema, &plan.table.name);
     let confirm = Confirm::new(&args, &plan, confirming);
-    let emitter = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), args.rows_key());
+    let emitter = emitter(&args);
     let mut findings = Findings::new(&args, &plan, db.engine(), emitter)?;
     findings.audit = audit;
     if report::wants_progress(args.report.quiet) {
@@ -264,6 +273,30 @@ pub async fn run(args: ScanArgs) -> Result<Outcome> {
     }
     let carried: Vec<String> = plan.carried.iter().map(|c| c.name.clone()).collect();
     findings.finish(&scanned, &near, &carried, started.elapsed(), interrupted)
+}
+
+/// Lets the tests interrupt a scan at a known row: with
+/// `IDEMCTL_TEST_PAUSE_SCAN=PATH:N`, once N rows are read the scan writes
+/// `PATH` and waits (a minute at most) for Ctrl-C or SIGTERM.
+struct PauseForTests {
+    path: String,
+    at: u64,
+}
+
+impl PauseForTests {
+    fn from_env() -> Option<PauseForTests> {
+        let value = std::env::var("IDEMCTL_TEST_PAUSE_SCAN").ok()?;
+        let (path, at) = value.rsplit_once(':')?;
+        Some(PauseForTests { path: path.to_string(), at: at.parse().ok()? })
+    }
+
+    async fn wait(&self) {
+        let _ = std::fs::write(&self.path, b"");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !crate::interrupt::is_set() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
 }
 
 /// Feeds the held rows, then the rest of the table, to the clusterer on the
@@ -287,6 +320,7 @@ async fn cluster(
     let mut interleave = evidence::Interleave::new(plan.actor_ix(), window_us);
     let mut pending: Vec<Cluster> = Vec::new();
     let mut pending_rows = 0;
+    let pause = PauseForTests::from_env();
     let mut push =
         |clusterer: &mut Clusterer, detector: &mut Detector, id: crate::window::RowId, t_us: i64, hashes: &[u64]| {
             detector.push(&id, t_us, hashes);
@@ -326,6 +360,11 @@ async fn cluster(
         }
         if rows.scanned.rows.is_multiple_of(4096) {
             bar.set_position(rows.scanned.rows);
+        }
+        if let Some(pause) = &pause
+            && pause.at == rows.scanned.rows
+        {
+            pause.wait().await;
         }
     }
     // Ctrl-C while a batch was handed over (the confirming task has

@@ -116,6 +116,21 @@ pub type Ask<'a, T> = BoxFuture<'a, T>;
 
 /// What one engine knows. The methods with a body are what most engines
 /// do; an engine overrides what it does otherwise.
+/// What a driver asks to learn whether a column would take a value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ValueProbe {
+    /// The engine stores the value as given.
+    Nothing,
+    /// Known without asking: the write would be refused, for this reason.
+    Refused(String),
+    /// A statement the server refuses, with the write's own error, when the value does not fit.
+    Cast(String),
+    /// A statement after which the session's warnings say what a strict write refuses.
+    Warned(String),
+    /// A statement returning '1' when the value fits (the table's name bound second).
+    Fits(String),
+}
+
 pub trait Driver: Sync {
     fn engine(&self) -> Engine;
 
@@ -330,6 +345,12 @@ pub trait Driver: Sync {
     /// A column as people read it, before `text`.
     fn shown(&self, col: &str, _data_type: &str) -> String {
         col.to_string()
+    }
+
+    /// How to ask the server whether `column` would take `value` (bound as
+    /// the first parameter) with a read-only statement: see `db::accepts`.
+    fn value_probe(&self, _column: &super::catalog::Column, _value: &str) -> ValueProbe {
+        ValueProbe::Nothing
     }
 
     /// A column compared with a bound text value.

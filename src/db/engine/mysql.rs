@@ -72,6 +72,19 @@ async fn first_answer(db: &mut Db, sqls: &str, binds: &[Bind], column: usize) ->
 }
 
 impl Driver for MySql {
+    fn value_probe(&self, column: &crate::db::catalog::Column, value: &str) -> super::ValueProbe {
+        // CAST checks neither an integer type's range nor, in a SELECT,
+        // fails: its warnings are what a strict session's write refuses.
+        let ty = column.base_type.to_lowercase();
+        if let Some(message) = integer_range(&ty, value) {
+            return super::ValueProbe::Refused(message);
+        }
+        match cast_target(&ty) {
+            Some(target) => super::ValueProbe::Warned(format!("SELECT CAST(CAST(? AS {target}) AS CHAR)")),
+            None => super::ValueProbe::Nothing,
+        }
+    }
+
     fn engine(&self) -> Engine {
         Engine::MySql
     }
@@ -473,5 +486,61 @@ impl Driver for MySql {
             let binds = [Bind::Text(schema.to_string()), Bind::Text(name.to_string())];
             db.query_value(sql, &binds).await.ok()??.parse::<i64>().ok()
         })
+    }
+}
+
+/// An integer column's range, which `CAST(... AS SIGNED)` does not check.
+fn integer_range(ty: &str, value: &str) -> Option<String> {
+    let unsigned = ty.contains("unsigned");
+    let bits = match ty.split(['(', ' ']).next()? {
+        "tinyint" => 8,
+        "smallint" => 16,
+        "mediumint" => 24,
+        "int" | "integer" => 32,
+        "bigint" => 64,
+        _ => return None,
+    };
+    let n: i128 = value.trim().parse().ok()?;
+    let (lo, hi) = match unsigned {
+        true => (0, (1i128 << bits) - 1),
+        false => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+    };
+    (n < lo || n > hi).then(|| format!("Out of range value for column ({ty}): {n}"))
+}
+
+/// The CAST target closest to a column type; `None` where a cast says
+/// nothing (text, blobs, enums: judged by their lists).
+fn cast_target(ty: &str) -> Option<String> {
+    let name = ty.split(['(', ' ']).next()?;
+    let args = ty.split_once('(').and_then(|(_, r)| r.split(')').next()).unwrap_or("");
+    Some(match name {
+        "tinyint" | "smallint" | "mediumint" | "int" | "integer" | "bigint" | "bit" | "year" => {
+            if ty.contains("unsigned") { "UNSIGNED".into() } else { "SIGNED".into() }
+        }
+        "decimal" | "numeric" => match args.is_empty() {
+            true => "DECIMAL".into(),
+            false => format!("DECIMAL({args})"),
+        },
+        "float" | "double" | "real" => "DOUBLE".into(),
+        "date" => "DATE".into(),
+        "datetime" | "timestamp" => "DATETIME(6)".into(),
+        "time" => "TIME(6)".into(),
+        "json" => "JSON".into(),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod value_tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_casts() {
+        assert!(integer_range("tinyint(4)", "300").is_some());
+        assert!(integer_range("tinyint(3) unsigned", "-1").is_some());
+        assert!(integer_range("int(11)", "2147483647").is_none());
+        assert!(integer_range("int(11)", "2147483648").is_some());
+        assert_eq!(cast_target("decimal(4,2)").as_deref(), Some("DECIMAL(4,2)"));
+        assert_eq!(cast_target("varchar(20)"), None);
     }
 }

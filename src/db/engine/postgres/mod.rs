@@ -67,6 +67,11 @@ fn hash(col: &str, base_type: &str, seed: i64) -> String {
 }
 
 impl Driver for Postgres {
+    fn value_probe(&self, column: &crate::db::catalog::Column, _value: &str) -> super::ValueProbe {
+        // The write's own cast, so the refusal is the write's error.
+        super::ValueProbe::Cast(format!("SELECT CAST(CAST(CAST($1 AS text) AS {}) AS text)", column.data_type))
+    }
+
     fn engine(&self) -> Engine {
         Engine::Postgres
     }

@@ -45,6 +45,23 @@ fn primary_code(db: &dyn DatabaseError) -> i64 {
 }
 
 impl Driver for Sqlite {
+    fn value_probe(&self, column: &crate::db::catalog::Column, _value: &str) -> super::ValueProbe {
+        // An ordinary table stores any value; a STRICT one checks INTEGER and REAL.
+        let ty = column.base_type.to_lowercase();
+        let affinity = if ty.contains("int") {
+            "INTEGER"
+        } else if ty.contains("real") || ty.contains("floa") || ty.contains("doub") {
+            "REAL"
+        } else {
+            return super::ValueProbe::Nothing;
+        };
+        super::ValueProbe::Fits(format!(
+            "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?2 \
+               AND lower(rtrim(sql)) LIKE '%strict') \
+             OR CAST(CAST(?1 AS {affinity}) AS TEXT) = ?1 OR CAST(?1 AS {affinity}) = ?1 THEN '1' ELSE '0' END"
+        ))
+    }
+
     fn engine(&self) -> Engine {
         Engine::Sqlite
     }
