@@ -287,9 +287,9 @@ fn a_refusing_row_does_not_stop_the_run(db: &TestDb) {
     let left = event_ids(db);
     assert_eq!(left.len(), 22_223);
     assert!(left.contains(&111_111) && left.iter().all(|id| id % 10 == 0 || *id == 111_111));
-    // --on-error stop keeps the batch and stops at it.
-    db.exec("DELETE FROM events WHERE id = 222220");
-    db.exec(&format!("UPDATE events SET created_at = {} WHERE id = 222220", db.ts("2026-05-01 00:00:00")));
+    // --on-error stop stops at the refusing batch and keeps all of it: row
+    // 111110, expired now, shares the batch with 111111 and stays.
+    db.exec(&format!("UPDATE events SET created_at = {} WHERE id = 111110", db.ts("2026-05-01 00:00:00")));
     let again = idemctl(db, &[&["expire", "--on-error", "stop"][..], &EVENTS].concat());
     assert_eq!(again.code, 2, "{}", again.stderr);
     assert!(again.stderr.contains("legal hold"), "{}", again.stderr);
@@ -297,7 +297,10 @@ fn a_refusing_row_does_not_stop_the_run(db: &TestDb) {
     let last = again.stderr.lines().last().unwrap();
     assert!(last.starts_with("idemctl: expire stopped: ") && !last.contains("retries"), "{last}");
     assert_eq!(again.json()["runs"][0]["stopped"], "error");
-    assert_eq!(event_ids(db).len(), 22_222);
+    assert_eq!(again.json()["runs"][0]["rows_deleted"], 0);
+    let left = event_ids(db);
+    assert_eq!(left.len(), 22_223);
+    assert!(left.contains(&111_110) && left.contains(&111_111));
 }
 
 /// Inputs that once panicked or were echoed whole: one line, exit 2, nothing changed.

@@ -120,6 +120,23 @@ fn man_pages_are_current() {
     for title in ["EXIT STATUS", "ENVIRONMENT", "FILES"] {
         assert!(pages.iter().all(|(_, p)| String::from_utf8_lossy(p).contains(title)), "{title}");
     }
+    // Every page's EXIT STATUS lists exactly the codes src/exit.rs defines.
+    let exit_rs = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/exit.rs")).unwrap();
+    let mut defined: Vec<String> = exit_rs
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub const ")?.split_once(": u8 = "))
+        .map(|(_, n)| n.trim_end_matches(';').to_string())
+        .collect();
+    defined.sort();
+    assert_eq!(defined.len(), 5, "{defined:?}");
+    for (file, page) in &pages {
+        let page = String::from_utf8_lossy(page);
+        let section = page.split(".SH \"EXIT STATUS\"").nth(1).unwrap().split(".SH ").next().unwrap();
+        let mut listed: Vec<String> =
+            section.lines().filter_map(|l| l.strip_prefix("\\fB")?.strip_suffix("\\fR").map(str::to_string)).collect();
+        listed.sort();
+        assert_eq!(listed, defined, "{file}: EXIT STATUS and src/exit.rs");
+    }
     // .TH title section date source manual: a date, and a footer without the long version.
     for (file, page) in &pages {
         let page = String::from_utf8_lossy(page);

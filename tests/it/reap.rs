@@ -433,8 +433,20 @@ fn status_columns_of_enum_types(db: &TestDb) {
     let stuck = run(db.idemctl(&["stuck", "--max-duration", "1m", "--format", "csv"]));
     assert_eq!(stuck.code, 1, "{}", stuck.stderr);
     assert_eq!(csv_records(&stuck.stdout).len(), 4, "{}", stuck.stdout);
-    let (dry, _, _) = crate::common::expire_dry_then_real(db, &[], &[]);
+    // k-done has expired: expire matches it, and only it, on the enum column.
+    db.exec(&format!(
+        "UPDATE idempotency_keys SET expires_at = {} WHERE {} = 'k-done'",
+        crate::common::ago(db, chrono::Duration::hours(1)),
+        db.ident("key")
+    ));
+    let (dry, real, copy) = crate::common::expire_dry_then_real(db, &[], &[]);
     assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert_eq!(real.json()["runs"][0]["rows_deleted"], 1, "{}", real.stdout);
+    let key = db.ident("key");
+    assert_eq!(
+        copy.column(&format!("SELECT {key} FROM idempotency_keys WHERE {key} = 'k-done'")),
+        Vec::<Option<String>>::new()
+    );
     let out = reap(db, &["--max-duration", "1m", "--action", "fail"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(outcomes(&out), pairs(&[("k-nolock", "failed"), ("k-ord-6m", "failed"), ("k-ord-4m", "failed")]));

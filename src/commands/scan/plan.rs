@@ -338,6 +338,10 @@ const LATER_WORDS: &[&str] = &[
     "pinned",
     "read_at",
     "seen",
+    // Soft deletes: people remove the copy a retry left, or the original.
+    "deleted",
+    "discarded",
+    "trashed",
 ];
 
 /// Words of a column naming who wrote a row, in order of preference.
