@@ -71,7 +71,7 @@ pub enum Verdict {
 }
 
 /// One check's result: a report row.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 struct Check {
     check: String,
     result: Verdict,
@@ -207,8 +207,18 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     out.meta("table", format!("{}.{}", keys.table.schema, keys.table.name), keys.table.name.clone())?;
     out.meta("kind", kind.as_str(), format!("{} ({})", kind.as_str(), keys.kind_told))?;
     crate::report::config_meta(&mut out, args.mapping.config.as_deref())?;
+    // At a terminal, SQL is never wrapped inside a table cell: each fix's
+    // statement is printed whole below the table, runnable as printed.
+    let for_people = matches!(args.report.format, crate::report::Format::Table);
+    let mut statements = Vec::new();
     for check in &checks {
-        out.row(check)?;
+        match fix_sql(&check.fix).filter(|_| for_people) {
+            Some((prose, sql)) => {
+                out.row(&Check { fix: format!("{prose} (the SQL is below)"), ..check.clone() })?;
+                statements.push(format!("-- {}: {prose}\n{sql};", check.check));
+            }
+            None => out.row(check)?,
+        }
     }
     let count = |v: Verdict| checks.iter().filter(|c| c.result == v).count();
     let (passed, warned, failed) = (count(Verdict::Pass), count(Verdict::Warn), count(Verdict::Fail));
@@ -222,7 +232,17 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
     )?;
     out.mark_clean(failed == 0 && warned == 0);
     out.finish()?;
+    if !statements.is_empty() {
+        println!("\n{}", statements.join("\n\n"));
+    }
     Ok(Outcome::from_findings(failed > 0))
+}
+
+/// A fix that ends in an SQL statement (after its last `: `): the prose and the statement.
+fn fix_sql(fix: &str) -> Option<(&str, &str)> {
+    let (prose, sql) = fix.rsplit_once(": ")?;
+    let verb = sql.split_whitespace().next()?;
+    ["CREATE", "ALTER", "DROP", "DELETE", "UPDATE"].contains(&verb).then_some((prose, sql))
 }
 
 /// A column given by name (which must exist), else the first of `names` the table has.

@@ -415,9 +415,18 @@ fn a_unique_constraint_retries_got_past_fails(db: &TestDb) {
         "{fix}"
     );
     assert!(fix.contains("client_ref is nullable"), "{fix}");
+    // At a terminal 100 columns wide the statement is never wrapped in the
+    // table: it follows the table whole, on a line of its own.
+    let mut cmd = db.idemctl(&["doctor", "--creation-table", "payments"]);
+    cmd.env("COLUMNS", "100");
+    let table = run(cmd);
+    let sql = fix.split_once(": ").unwrap().1;
+    assert!(table.stdout.lines().any(|l| l == format!("{sql};")), "{sql}\n{}", table.stdout);
+    let words: Vec<&str> = table.stdout.split_whitespace().collect();
+    assert!(words.join(" ").contains("(the SQL is below)"), "{}", table.stdout);
     // Run as printed once the damage is gone, the constraint builds.
     db.exec("DELETE FROM payments WHERE id IN (2, 5)");
-    db.exec(fix.split_once(": ").unwrap().1);
+    db.exec(sql);
     // The reference design's table, with a retry whose client reference is
     // NULL, passes no more.
     db.exec(&format!(
