@@ -225,6 +225,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         }
         true => lock::write_refusal(&mut db, &target.table, "expire", &["SELECT", "DELETE"], false).await?,
     };
+    let judged_nothing = crate::commands::where_selects_nothing(&mut db, &target.table, args.filter.as_deref()).await?;
     let expiry = Expiry::resolve(&mut db, &mut target, settings.horizon, timeparse::now()).await?;
     expiry.time.check_for_writing()?;
     expiry::check_expiry_column(&mut db, &mut target, &expiry, settings.horizon.is_some()).await?;
@@ -359,7 +360,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     let stalled = summary.waited.stalled("expire", out_of_time, summary.rows_deleted);
     // A dry run's plan is its data, unless it has nothing to do.
     let planned = args.dry_run && summary.rows_matching != Some(0);
-    out.mark_clean(!planned && summary.refused_keys.is_empty() && !stalled && !refused);
+    out.mark_clean(!planned && summary.refused_keys.is_empty() && !stalled && !refused && judged_nothing.is_none());
     match summary.stopped {
         Some(Stopped::Interrupted) => out.finish_incomplete(Stopped::Interrupted.as_str())?,
         _ => out.finish()?,
@@ -371,7 +372,10 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         };
         return Err(anyhow::Error::new(Interrupted).context(RunStopped(format!("expire interrupted: {done}"))));
     }
-    Ok(Outcome::from_findings(!summary.refused_keys.is_empty() || stalled || refused))
+    if let Some(line) = &judged_nothing {
+        eprintln!("idemctl: {line}");
+    }
+    Ok(Outcome::from_findings(!summary.refused_keys.is_empty() || stalled || refused || judged_nothing.is_some()))
 }
 
 /// `--drop-partitions`: drops the partitions wholly past the horizon by

@@ -170,3 +170,19 @@ pub async fn abortable(work: impl Future<Output = Result<Outcome>>) -> Result<Ou
         _ => Err(Interrupted.into()),
     }
 }
+
+/// A `--where` that selects no row of the table at all: the run then judged
+/// nothing. The line that says so, to be said (even with `--quiet`) once
+/// the report is out, and the run not counted clean.
+pub async fn where_selects_nothing(
+    db: &mut crate::db::Db,
+    table: &crate::db::catalog::Table,
+    filter: Option<&str>,
+) -> Result<Option<String>> {
+    let Some(filter) = filter else { return Ok(None) };
+    let sql = format!("SELECT 1 FROM {} WHERE ({filter}) LIMIT 1", table.sql_name(&db.dialect()));
+    let any = db.query_value(&sql, &[]).await?;
+    Ok(any
+        .is_none()
+        .then(|| format!("not clean: --where {filter:?} selects no row of {}, so nothing was judged", table.name)))
+}

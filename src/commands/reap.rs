@@ -174,6 +174,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     let access = if applies { Access::ReadWrite } else { Access::ReadOnly };
     let mut db = db::connect(&args.connect.target("reap"), access).await?;
     let keys = resolve(&mut db, &args, &settings).await?;
+    let judged_nothing = crate::commands::where_selects_nothing(&mut db, &keys.table, args.filter.as_deref()).await?;
     let _lock = if applies { Some(lock::lock_table(&mut db, &keys.table).await?) } else { None };
     let mut batches = BatchRun::start(started, args.max_runtime, args.retries, args.connect.waits.lock_timeout);
     if applies {
@@ -223,8 +224,12 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     pacer.close().await;
     let mut ended = summarise(&mut out, run, &waited, (candidates.len(), keys.kind), batches.batches(), started)?;
     // A plan the real run cannot carry out from here is a finding.
-    ended.findings |= refused;
-    finish(out, db, (&args, keys.kind), ended, batches.attempts()).await
+    ended.findings |= refused || judged_nothing.is_some();
+    let outcome = finish(out, db, (&args, keys.kind), ended, batches.attempts()).await?;
+    if let Some(line) = judged_nothing {
+        eprintln!("idemctl: {line}");
+    }
+    Ok(outcome)
 }
 
 /// The key table resolved and checked for the action before anything

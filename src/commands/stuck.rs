@@ -39,6 +39,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let mut db = db::connect(&args.connect.target("stuck"), Access::ReadOnly).await?;
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
     keys.narrow(db.engine(), args.filter.as_deref())?;
+    let judged_nothing = crate::commands::where_selects_nothing(&mut db, &keys.table, args.filter.as_deref()).await?;
     crate::report::say_target(
         args.report.quiet,
         "stuck",
@@ -110,8 +111,12 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
         format!("{} (in progress with no time to judge them by: left out)", found.untimed),
     )?;
     out.summary("by_operation", summary, text.join("; "))?;
-    out.mark_clean(stuck.is_empty());
+    out.mark_clean(stuck.is_empty() && judged_nothing.is_none());
     out.finish()?;
+    if let Some(line) = judged_nothing {
+        eprintln!("idemctl: {line}");
+        return Ok(Outcome::Findings);
+    }
     Ok(Outcome::from_findings(!stuck.is_empty()))
 }
 

@@ -20,6 +20,7 @@ mod man;
 mod output;
 mod pacing;
 mod partitions;
+mod promises;
 mod reap;
 mod scan;
 mod size;

@@ -1,0 +1,86 @@
+//! The README's promises of an exit code and a refusal, each held to the
+//! binary: the README must still say it, and the command must still do it
+//! (the code, one line naming the cause, nothing changed), on every engine.
+
+use crate::common::{TestDb, key_table, run};
+
+/// (what the README says, the command, the exit code, what its last line says).
+const PROMISES: &[(&str, &[&str], i32, &str)] = &[
+    ("`--window 0s` exits 2.", &["scan", "--table", "orders", "--window", "0s"], 2, "joins no two rows"),
+    (
+        "`--since` not before `--until` exits 2.",
+        &["scan", "--table", "orders", "--since", "2026-02-01T00:00:00Z", "--until", "2026-01-01T00:00:00Z"],
+        2,
+        "must be before --until",
+    ),
+    (
+        "A horizon, grace or `--since` reaching back before 1970 exits 2",
+        &["scan", "--table", "orders", "--since", "100y"],
+        2,
+        "before 1970",
+    ),
+    (
+        "no row read (an empty table,\nor a `--where`, `--since` or `--until` that selects nothing), or more than\nhalf of the rows read with no readable created-at time, ends in exit 1 with\none line saying so",
+        &["scan", "--table", "orders", "--where", "1 = 0"],
+        1,
+        "selects no row, so nothing was compared",
+    ),
+    (
+        "A maximum duration under 30 seconds is refused (exit 2, nothing changed)",
+        &["reap", "--max-duration", "10s"],
+        2,
+        "under 30s",
+    ),
+    (
+        "A horizon under 24 hours is refused (exit 2, nothing deleted)",
+        &["expire", "--older-than", "1h"],
+        2,
+        "under 24h",
+    ),
+    (
+        "Two guards refuse a mapping that would delete everything (exit 2, one line,\nnothing deleted, in a dry run too)",
+        &["expire", "--expires-at-column", "created_at", "--dry-run"],
+        2,
+        "is the creation time",
+    ),
+    (
+        "Before anything runs, a change the table cannot take is refused (exit 2):",
+        &["reap", "--set", "created_at=NULL", "--dry-run"],
+        2,
+        "which the table declares NOT NULL",
+    ),
+    (
+        "`--where` that selects no row of the table at all (a misspelt queue name)\njudged nothing: stuck, reap and expire, dry runs included, say so in one\nline",
+        &["reap", "--where", "status = 'no such status'", "--dry-run"],
+        1,
+        "selects no row of idempotency_keys, so nothing was judged",
+    ),
+];
+
+fn readme_promises_are_kept(db: &TestDb) {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let readme = flat(&readme);
+    key_table(db);
+    db.exec(&format!(
+        "CREATE TABLE orders (id {pk}, customer_id INTEGER, amount INTEGER, created_at {ts});
+         INSERT INTO orders (customer_id, amount, created_at) VALUES (1, 10, {t}), (2, 20, {t})",
+        pk = db.ty("pk"),
+        ts = db.ty("ts"),
+        t = db.ts("2026-01-01 10:00:00"),
+    ));
+    let before = db.contents();
+    for (said, args, code, line) in PROMISES {
+        assert!(readme.contains(&flat(said)), "the README no longer says: {said}");
+        let out = run(db.idemctl(args));
+        assert_eq!(out.code, *code, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.lines().any(|l| l.contains(line)), "{args:?}: {}", out.stderr);
+        if *code == 2 {
+            assert_eq!(out.stderr.lines().count(), 1, "{args:?}: one line: {}", out.stderr);
+            assert!(out.stderr.starts_with("idemctl: "), "{args:?}: {}", out.stderr);
+        }
+        assert_eq!(db.contents(), before, "{args:?} changed the database");
+    }
+}
+
+on_every_engine!(readme_promises_are_kept);
