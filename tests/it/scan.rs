@@ -417,6 +417,7 @@ on_every_engine!(
     nothing_compared_is_not_clean,
     created_at_by_its_nature,
     child_rows_tell_requests_apart,
+    a_currency_kept_as_a_reference,
     clusters_across_distant_ids,
     exact_extra_rows_and_causes,
     clusters_as_json,
@@ -681,4 +682,35 @@ fn child_rows_tell_requests_apart(db: &TestDb) {
     assert_eq!(without.json()["child_tables"], Value::Null, "{}", without.stdout);
     let plain = judged(&without.json());
     assert!(plain.iter().all(|c| c.1 == "certain"), "{plain:?}");
+}
+
+/// A currency kept as a reference to a currencies table
+/// (`transaction_currency_id`) keeps the money at stake apart by currency:
+/// never one figure over two currencies.
+fn a_currency_kept_as_a_reference(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE journals (id {pk}, user_id INTEGER, description {text}, amount {money},
+            transaction_currency_id INTEGER, created_at {ts});
+         INSERT INTO journals (id, user_id, description, amount, transaction_currency_id, created_at) VALUES
+           (1, 7, 'groceries', 40.00, 1, {a0}), (2, 7, 'groceries', 40.00, 1, {a1}),
+           (3, 8, 'rent', 900.00, 3, {b0}), (4, 8, 'rent', 900.00, 3, {b1}),
+           (5, 9, 'fuel', 60.00, 1, {c0})",
+        pk = db.ty("pk"),
+        text = db.ty("text"),
+        money = db.ty("money"),
+        ts = db.ty("ts"),
+        a0 = db.ts("2026-01-01 10:00:00"),
+        a1 = db.ts("2026-01-01 10:00:00.500"),
+        b0 = db.ts("2026-01-01 11:00:00"),
+        b1 = db.ts("2026-01-01 11:00:31"),
+        c0 = db.ts("2026-01-01 12:00:00"),
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "journals", "--sum", "amount", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    assert_eq!(doc["sum_currencies"], json!({"amount": "transaction_currency_id"}), "{}", out.stdout);
+    let at_stake = doc["sum_at_stake"]["amount"].as_object().unwrap_or_else(|| panic!("{}", out.stdout)).clone();
+    let figures: Vec<(String, f64)> =
+        at_stake.iter().map(|(k, v)| (k.clone(), v.to_string().parse::<f64>().unwrap())).collect();
+    assert_eq!(figures, [("1".to_string(), 40.0), ("3".to_string(), 900.0)]);
 }

@@ -595,8 +595,9 @@ fn id_column(args: &ScanArgs, table: &Table, created_at: &str) -> Result<String>
     })
 }
 
-/// The currency column: named, one of the usual names, or the one column
-/// that names a currency (`amount_currency`).
+/// The currency column: named, one of the usual names, the one column that
+/// names a currency (`amount_currency`), or the one that references one
+/// (`transaction_currency_id`).
 fn currency_column(args: &ScanArgs, table: &Table) -> Option<String> {
     match &args.currency_column {
         Some(name) => Some(name.clone()),
@@ -604,8 +605,21 @@ fn currency_column(args: &ScanArgs, table: &Table) -> Option<String> {
             // Else the one column that names a currency (`amount_currency`).
             let named: Vec<&Column> =
                 table.columns.iter().filter(|c| c.name.to_lowercase().ends_with("_currency")).collect();
-            match named.as_slice() {
-                [one] => Some(one.name.clone()),
+            // Else the one reference to a currency (`transaction_currency_id`,
+            // a key of a currencies table): its values tell currencies apart
+            // as well as their codes do.
+            let referenced: Vec<&Column> = table
+                .columns
+                .iter()
+                .filter(|c| {
+                    let lower = c.name.to_lowercase();
+                    lower.contains("currency")
+                        && (lower.ends_with("_id") || lower.ends_with("id"))
+                        && !lower.contains("foreign")
+                })
+                .collect();
+            match (named.as_slice(), referenced.as_slice()) {
+                ([one], _) | ([], [one]) => Some(one.name.clone()),
                 _ => None,
             }
         }),
