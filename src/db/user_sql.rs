@@ -36,23 +36,39 @@ fn tokens(grammar: &dyn Grammar, flag: &str, what: &str, text: &str) -> Result<V
 /// A condition the user wrote (`--where`, `--in-progress-when`), checked to be
 /// exactly one boolean expression; returned wrapped in parentheses.
 pub fn condition(engine: Engine, flag: &str, text: &str) -> Result<String> {
-    let grammar = grammar(engine);
-    tokens(grammar.as_ref(), flag, "condition", text)?;
-    let mut parser =
-        Parser::new(grammar.as_ref()).try_with_sql(text).map_err(|e| anyhow::anyhow!("cannot read {flag}: {e}"))?;
-    let expr = parser.parse_expr().map_err(|e| anyhow::anyhow!("{flag} is not one SQL condition: {e}"))?;
-    let rest = parser.peek_token();
-    if rest.token != Token::EOF {
-        bail!(
-            "{flag} must be exactly one condition: {:?} is left over after {:?}",
-            rest.token.to_string(),
-            expr.to_string()
-        );
-    }
+    let expr = one_expression(engine, flag, "condition", text)?;
     if !is_boolean(&expr) {
         bail!("{flag} must be a condition (true or false for each row), not {:?}", expr.to_string());
     }
     Ok(format!("({text})"))
+}
+
+/// A value the user wrote as an expression of a row's columns (`--sum
+/// "quantity * unit_price"`), checked to be exactly one expression, with no
+/// subquery; returned wrapped in parentheses.
+pub fn value(engine: Engine, flag: &str, text: &str) -> Result<String> {
+    let expr = one_expression(engine, flag, "expression", text)?;
+    if matches!(expr, Expr::Subquery(_) | Expr::Exists { .. }) || expr.to_string().to_lowercase().contains("select") {
+        bail!("{flag} must be an expression of the row's columns, not a query: {:?}", expr.to_string());
+    }
+    Ok(format!("({text})"))
+}
+
+fn one_expression(engine: Engine, flag: &str, what: &str, text: &str) -> Result<Expr> {
+    let grammar = grammar(engine);
+    tokens(grammar.as_ref(), flag, what, text)?;
+    let mut parser =
+        Parser::new(grammar.as_ref()).try_with_sql(text).map_err(|e| anyhow::anyhow!("cannot read {flag}: {e}"))?;
+    let expr = parser.parse_expr().map_err(|e| anyhow::anyhow!("{flag} is not one SQL {what}: {e}"))?;
+    let rest = parser.peek_token();
+    if rest.token != Token::EOF {
+        bail!(
+            "{flag} must be exactly one {what}: {:?} is left over after {:?}",
+            rest.token.to_string(),
+            expr.to_string()
+        );
+    }
+    Ok(expr)
 }
 
 /// Whether an expression can be a row's condition: anything but literals,

@@ -713,4 +713,19 @@ fn a_currency_kept_as_a_reference(db: &TestDb) {
     let figures: Vec<(String, f64)> =
         at_stake.iter().map(|(k, v)| (k.clone(), v.to_string().parse::<f64>().unwrap())).collect();
     assert_eq!(figures, [("1".to_string(), 40.0), ("3".to_string(), 900.0)]);
+    // An amount that is an expression of columns is summed as such.
+    let out = run(db.idemctl(&["scan", "--table", "journals", "--sum", "amount * 2 + user_id", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let at_stake = out.json()["sum_at_stake"]["amount * 2 + user_id"].clone();
+    let figures: Vec<(String, f64)> = at_stake
+        .as_object()
+        .unwrap_or_else(|| panic!("{}", out.stdout))
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_string().parse::<f64>().unwrap()))
+        .collect();
+    assert_eq!(figures, [("1".to_string(), 87.0), ("3".to_string(), 1808.0)]);
+    // Anything but one expression is refused, naming --sum.
+    let bad = run(db.idemctl(&["scan", "--table", "journals", "--sum", "amount; DROP TABLE journals"]));
+    assert_eq!((bad.code, bad.stderr.lines().count()), (2, 1), "{}", bad.stderr);
+    assert!(bad.stderr.contains("--sum"), "{}", bad.stderr);
 }

@@ -61,7 +61,13 @@ impl Confirm {
         let money = args
             .sum
             .iter()
-            .map(|s| (slot(&mut exprs, ident(s)), plan.currency_of(s).map(|c| slot(&mut exprs, ident(&c)))))
+            .map(|s| {
+                let amount = match super::plan::is_expression(s) {
+                    true => format!("({s})"),
+                    false => ident(s),
+                };
+                (slot(&mut exprs, amount), plan.currency_of(s).map(|c| slot(&mut exprs, ident(&c))))
+            })
             .collect();
         let keep = match &plan.keep {
             Keep::Condition(condition) => Some(slot(&mut exprs, format!("CASE WHEN ({condition}) THEN 1 ELSE 0 END"))),

@@ -78,8 +78,8 @@ pub struct ScanArgs {
     /// The idempotency-key column, to tell causes apart [default: idempotency_key, idem_key, ... whichever exists]
     #[arg(long, value_name = "COL")]
     pub key_column: Option<String>,
-    /// A numeric column to total over the extra rows: the money at stake, per currency (repeatable)
-    #[arg(long, value_name = "COL")]
+    /// A numeric column, or an expression of columns (`quantity * unit_price`), to total over the extra rows: the money at stake, per currency (repeatable)
+    #[arg(long, value_name = "COL|EXPR")]
     pub sum: Vec<String>,
     /// The column naming each amount's currency [default: AMOUNT_currency beside the --sum column, else currency, currency_code, ...]
     #[arg(long, value_name = "COL")]

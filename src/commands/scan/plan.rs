@@ -468,8 +468,16 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         ),
         None => choose_key(&table),
     };
-    for name in args.by.iter().chain(&args.sum).chain(&args.ignore).chain(&args.currency_column) {
+    for name in args.by.iter().chain(&args.ignore).chain(&args.currency_column) {
         table.column(name)?;
+    }
+    // A sum is a column, or an expression of columns (`quantity * unit_price + fee`).
+    for sum in &args.sum {
+        if is_expression(sum) {
+            user_sql::value(db.engine(), "--sum", sum)?;
+        } else {
+            table.column(sum)?;
+        }
     }
     let update_time = table
         .find_column(UPDATE_TIME_NAMES)
@@ -593,6 +601,11 @@ fn id_column(args: &ScanArgs, table: &Table, created_at: &str) -> Result<String>
             ),
         },
     })
+}
+
+/// Whether a `--sum` is an expression of columns rather than a column's name.
+pub fn is_expression(sum: &str) -> bool {
+    sum.chars().any(|c| "+-*/() ".contains(c))
 }
 
 /// The currency column: named, one of the usual names, the one column that
