@@ -78,6 +78,23 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
         let detector = warm.detector(plan, window_us);
         let stats = &detector.stats;
         let pairs = if stats.near_rows >= MIN_EVIDENCE { sample_values(plan, stats, db).await? } else { Vec::new() };
+        // The same long text with small edits is fetched or rendered again
+        // for each attempt, not written anew: it is left out, before the
+        // written text below would make its pairs no near misses.
+        let mut refetched = false;
+        for (j, reason) in refetched_columns(plan.carried.len(), &pairs).into_iter().enumerate() {
+            if let Some(reason) = reason
+                && plan.compared[j]
+                && !decided[j]
+            {
+                decided[j] = true;
+                refetched = true;
+                plan.exclude(j, Rule::MintedPerAttempt, reason);
+            }
+        }
+        if refetched {
+            continue;
+        }
         // Written text tells rows apart as other messages: once seen in the
         // pairs, its differences make no near miss, and the round counts again.
         let prose = prose_columns(plan.carried.len(), &pairs);
@@ -136,6 +153,9 @@ fn time_repr(plan: &Plan, column: &crate::db::catalog::Column, dialect: &crate::
 #[derive(Debug, Clone, Default)]
 pub struct PairValues {
     pub differing: Vec<usize>,
+    /// The two rows' ids, as text.
+    pub earlier_id: String,
+    pub later_id: String,
     pub earlier: Vec<Option<String>>,
     pub later: Vec<Option<String>>,
     pub earlier_updated_us: Option<i64>,
@@ -189,6 +209,8 @@ async fn sample_values(plan: &Plan, stats: &Stats, db: &mut Db) -> Result<Vec<Pa
             let later = read.get(&s.later.to_string())?;
             Some(PairValues {
                 differing: s.differing.clone(),
+                earlier_id: s.earlier.to_string(),
+                later_id: s.later.to_string(),
                 earlier: earlier[..width].to_vec(),
                 later: later[..width].to_vec(),
                 earlier_updated_us: micros(earlier, width + 1),
@@ -199,11 +221,85 @@ async fn sample_values(plan: &Plan, stats: &Stats, db: &mut Db) -> Result<Vec<Pa
         .collect())
 }
 
+/// Whether a column's values are built from the row's own id (a file path,
+/// a link): in the sampled pairs, the two values are equal once each one's
+/// id is taken out. A pair with a NULL side says nothing (not there yet);
+/// one that differs in another column the value is built from too (another
+/// folder) does not show it: three in four will do, since values that
+/// differ by exactly the two rows' ids are no accident. The evidence.
+fn holds_own_id(j: usize, pairs: &[&PairValues]) -> Option<String> {
+    let own_id = |p: &&&PairValues| match (&p.earlier[j], &p.later[j]) {
+        (Some(a), Some(b)) => {
+            a.contains(&p.earlier_id)
+                && b.contains(&p.later_id)
+                && a.replace(&p.earlier_id, "\u{0}") == b.replace(&p.later_id, "\u{0}")
+        }
+        _ => false,
+    };
+    let built = pairs.iter().filter(own_id).count();
+    let present = pairs.iter().filter(|p| p.earlier[j].is_some() && p.later[j].is_some()).count();
+    (built >= 3 && built * 4 >= present * 3).then(|| {
+        let example = pairs
+            .iter()
+            .find(own_id)
+            .map(|p| format!(" ({} for row {})", shown(&p.later[j]), p.later_id))
+            .unwrap_or_default();
+        format!("in {built} of {present} sampled pairs each row's value holds its own id{example}")
+    })
+}
+
+/// Columns whose sampled differences are one long text fetched or rendered
+/// twice: in most pairs where they differ (three at least), both values hold
+/// 40 words or more and share 85% of their distinct words (a page saved
+/// twice differs by a "minutes ago" line, a counter, an advertisement; two
+/// messages people wrote share few words). The reason for each, if any.
+fn refetched_columns(width: usize, pairs: &[PairValues]) -> Vec<Option<String>> {
+    (0..width)
+        .map(|j| {
+            let differing: Vec<&PairValues> = pairs.iter().filter(|p| p.differing.contains(&j)).collect();
+            let alike: Vec<f64> = differing
+                .iter()
+                .filter_map(|p| match (&p.earlier[j], &p.later[j]) {
+                    (Some(a), Some(b)) => same_text_again(a, b),
+                    _ => None,
+                })
+                .collect();
+            (differing.len() >= 3 && alike.len() * 3 >= differing.len() * 2).then(|| {
+                let least = alike.iter().copied().fold(1.0, f64::min);
+                format!(
+                    "differs in {} of {} sampled near-miss pairs as one long text with small edits (at least {:.0}% of \
+                     its words shared): fetched or rendered again for each attempt",
+                    alike.len(),
+                    differing.len(),
+                    least * 100.0
+                )
+            })
+        })
+        .collect()
+}
+
+/// The share of distinct words two long texts have in common, when they
+/// are one text with small edits.
+fn same_text_again(a: &str, b: &str) -> Option<f64> {
+    use std::collections::HashSet;
+    let words = |s: &'_ str| -> Vec<String> { s.split_whitespace().map(str::to_lowercase).collect() };
+    let (wa, wb) = (words(a), words(b));
+    if wa.len() < 40 || wb.len() < 40 || a == b {
+        return None;
+    }
+    let (sa, sb): (HashSet<&String>, HashSet<&String>) = (wa.iter().collect(), wb.iter().collect());
+    let shared = sa.intersection(&sb).count() as f64 / sa.union(&sb).count().max(1) as f64;
+    (shared >= 0.85).then_some(shared)
+}
+
 /// Columns whose sampled differences are written text (two words or more
 /// on both sides, in most pairs where they differ).
 fn prose_columns(width: usize, pairs: &[PairValues]) -> Vec<bool> {
+    // Words, not a time written as text (`2026-01-01 10:00:45`) or numbers.
     let words = |v: &Option<String>| {
-        v.as_deref().is_some_and(|v| v.split_whitespace().count() >= 2 && !v.starts_with(['{', '[']))
+        v.as_deref().is_some_and(|v| {
+            v.split_whitespace().count() >= 2 && !v.starts_with(['{', '[']) && v.chars().any(char::is_alphabetic)
+        })
     };
     (0..width)
         .map(|j| {
@@ -278,11 +374,14 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
     for (j, carried) in plan.carried.iter().enumerate() {
         // Nearly every near miss: four in five, or half where a unique index
         // forces the column to differ between rows equal on the rest.
-        let needed = if carried.unique_with.is_some() { 5 } else { 8 };
+        // A value built from the row's own id is minted whatever share of
+        // near misses it keeps apart (where it is set at all): half will do.
+        let pairs: Vec<&PairValues> = facts.pairs.iter().filter(|p| p.differing.contains(&j)).collect();
+        let own = matches!(carried.kind, ValueKind::Text | ValueKind::Other) && holds_own_id(j, &pairs).is_some();
+        let needed = if carried.unique_with.is_some() || own { 5 } else { 8 };
         if !plan.compared[j] || near < MIN_EVIDENCE || stats.differs[j] * 10 < near * needed {
             continue;
         }
-        let pairs: Vec<&PairValues> = facts.pairs.iter().filter(|p| p.differing.contains(&j)).collect();
         let Some((rule, evidence, value)) =
             minted(carried.kind, carried.unique_with.as_deref(), j, &pairs, facts, plan)
         else {
@@ -470,6 +569,33 @@ fn minted(
                 None,
             ));
         }
+        // A time a job fills for each row a moment after its creation (a
+        // page archived, a file processed): each row's own, up to an hour on.
+        let after = |value: &Option<String>, created: Option<i64>| match (number(value), created) {
+            (Some(v), Some(c)) => (0..=3_600 * 1_000_000).contains(&(v as i64 - c)),
+            _ => false,
+        };
+        let filled = pairs
+            .iter()
+            .filter(|p| after(&p.later[j], p.later_created_us) && after(&p.earlier[j], p.earlier_created_us))
+            .count();
+        if share(filled) {
+            return Some((
+                Rule::MintedPerAttempt,
+                format!(
+                    "in {filled} of {} sampled pairs each row's value follows its own {} by up to an hour: a time \
+                     filled for each row after its creation",
+                    pairs.len(),
+                    plan.time.name
+                ),
+                None,
+            ));
+        }
+    }
+    if matches!(kind, ValueKind::Text | ValueKind::Other)
+        && let Some(evidence) = holds_own_id(j, pairs)
+    {
+        return Some((Rule::MintedPerAttempt, evidence, None));
     }
     if matches!(kind, ValueKind::Text | ValueKind::Other) {
         let minted_parts: Vec<(&str, &str)> = pairs
@@ -570,6 +696,19 @@ pub fn minted_difference<'a>(a: &'a str, b: &'a str) -> Option<(&'a str, &'a str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_same_text_fetched_twice() {
+        let page: Vec<String> = (0..120).map(|i| format!("word{i}")).collect();
+        let page = page.join(" ");
+        let again = format!("{page} updated 3 minutes ago");
+        assert!(same_text_again(&format!("{page} updated 1 minute ago"), &again).is_some());
+        // Two messages people wrote: few words in common.
+        let other: Vec<String> = (0..120).map(|i| format!("other{i}")).collect();
+        assert!(same_text_again(&page, &other.join(" ")).is_none());
+        // Short texts are never judged so.
+        assert!(same_text_again("see you at noon", "see you at one").is_none());
+    }
 
     #[test]
     fn minted_differences() {

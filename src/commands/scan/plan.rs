@@ -408,7 +408,8 @@ impl Plan {
         };
         self.actor = ACTOR_WORDS
             .iter()
-            .find_map(|w| compared.iter().find(|c| reference(c) && split_camel(c).iter().any(|p| p == w)).cloned());
+            .find_map(|w| compared.iter().find(|c| reference(c) && split_camel(c).iter().any(|p| p == w)).cloned())
+            .or_else(|| compared.iter().find(|c| reference(c) && says_who_did(c)).cloned());
     }
 
     /// The actor column's place among the carried ones.
@@ -423,7 +424,16 @@ impl Plan {
 pub fn names_a_person(name: &str) -> bool {
     let words = split_camel(name);
     let reference = words.last().is_some_and(|w| w == "id" || w == "by") || name.to_lowercase().ends_with("id");
-    reference && ACTOR_WORDS.iter().any(|w| words.iter().any(|p| p == w))
+    reference && (ACTOR_WORDS.iter().any(|w| words.iter().any(|p| p == w)) || says_who_did(name))
+}
+
+/// `created_by`, `createdById`, `added_by_id`: who did what made the row.
+fn says_who_did(name: &str) -> bool {
+    let words = split_camel(name);
+    words.iter().any(|w| w == "by")
+        && words
+            .iter()
+            .any(|w| ["created", "added", "submitted", "inserted", "uploaded", "entered"].contains(&w.as_str()))
 }
 
 /// A name's words, lower case: `createdById` and `created_by_id` are both

@@ -163,7 +163,7 @@ macro_rules! fixture {
     };
 }
 
-/// The corpus: 11 tables to tune on (the first eight and GitLab, Redmine,
+/// The corpus: 12 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
 /// Firefly III), 11 to validate that no rule was changed for.
 pub fn corpus() -> Vec<App> {
     use Split::*;
@@ -244,6 +244,7 @@ pub fn corpus() -> Vec<App> {
         fixture!(firefly, Tune, (0.97, 0.53, 0.82)),
         fixture!(gitea, Validate, (0.33, 0.5, 0.16)),
         fixture!(gitlab, Tune, (1.0, 0.7, 1.0)),
+        fixture!(linkwarden, Tune, (0.95, 0.95, 0.95)),
         fixture!(mattermost, Validate, (0.5, 0.43, 0.49)),
         fixture!(medusa, Validate, (1.0, 0.06, 1.0)),
         fixture!(odoo, Validate, (0.0, 1.0, 0.0)),

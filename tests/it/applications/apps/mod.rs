@@ -14,6 +14,7 @@ pub mod gitlab;
 pub mod invoiceninja;
 pub mod killbill;
 pub mod lago;
+pub mod linkwarden;
 pub mod magento;
 pub mod mastodon;
 pub mod mattermost;
