@@ -43,12 +43,20 @@ fn failed(checks: &BTreeMap<String, (String, String)>) -> Vec<&str> {
     checks.iter().filter(|(_, (v, _))| v == "fail").map(|(k, _)| k.as_str()).collect()
 }
 
-/// The rows an expire dry run counts, once the real run on a copy has
-/// deleted as many.
-fn rows_matching(db: &TestDb, args: &[&str]) -> u64 {
-    let (out, _, _) = crate::common::expire_dry_then_real(db, args, &[]);
+/// The keys an expire deletes (the real run, on a copy), sorted, once its
+/// dry run has counted as many; the table and key column are the mapping's.
+fn rows_matching(db: &TestDb, args: &[&str]) -> Vec<String> {
+    let (out, _, copy) = crate::common::expire_dry_then_real(db, args, &[]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    out.json()["runs"][0]["rows_matching"].as_u64().unwrap()
+    let flag = |name: &str| args.iter().position(|a| *a == name).map(|i| args[i + 1]);
+    let (table, key) = (flag("--table").unwrap_or("idempotency_keys"), db.ident(flag("--key-column").unwrap()));
+    let cast = if db.engine == Engine::MySql { "CHAR" } else { "TEXT" };
+    let keys = |db: &TestDb| db.column(&format!("SELECT CAST({key} AS {cast}) FROM {table} ORDER BY 1"));
+    let after = keys(&copy);
+    let gone: Vec<String> =
+        keys(db).into_iter().filter(|k| !after.contains(k)).map(|k| k.unwrap_or_default()).collect();
+    assert_eq!(out.json()["runs"][0]["rows_matching"].as_u64(), Some(gone.len() as u64), "{}", out.stdout);
+    gone
 }
 
 fn count(db: &TestDb, table: &str) -> usize {
@@ -173,8 +181,15 @@ fn rocket_rides_design(db: &TestDb) {
     assert_eq!(held, u64::from(db.engine != Engine::Sqlite), "a live transaction holds one key");
     assert_eq!(out.json()["keys"][0]["operation"], "POST /rides", "the operation spans two columns");
     // Its reaper deletes keys created over 72 h ago, finished or not.
-    assert_eq!(rows_matching(db, &[&mapping[..10], &["--older-than", "72h", "--include-in-progress"]].concat()), 2);
-    assert_eq!(rows_matching(db, &[&mapping[..10], &["--older-than", "72h"]].concat()), 1, "unfinished kept");
+    assert_eq!(
+        rows_matching(db, &[&mapping[..10], &["--older-than", "72h", "--include-in-progress"]].concat()),
+        ["old-finished", "old-stuck"]
+    );
+    assert_eq!(
+        rows_matching(db, &[&mapping[..10], &["--older-than", "72h"]].concat()),
+        ["old-finished"],
+        "unfinished kept"
+    );
     // Reaping clears the expired leases, as the design's error path does:
     // the next retry (or its completer) takes the key over.
     let out = idemctl(db, &[&["reap", "--format", "json"][..], &ROCKET_RIDES[..]].concat());
@@ -360,7 +375,7 @@ fn idempotence4j_design(db: &TestDb) {
     // Its purge job deletes by age, completed or not (30 days by default).
     assert_eq!(
         rows_matching(db, &[&IDEMPOTENCE4J[..10], &["--older-than", "30d", "--include-in-progress"]].concat()),
-        2
+        ["old-completed", "old-crashed"]
     );
     // Its recovery is the next call re-running the procedure: nothing to write.
     let out = idemctl(db, &[&["reap", "--format", "json"][..], &IDEMPOTENCE4J[..]].concat());
@@ -445,9 +460,12 @@ fn powertools_design(db: &TestDb) {
         assert!(forced.stderr.contains("does not fit column \"expiration\""), "{}", forced.stderr);
     }
     let both = ["--time-unit", "expiration=s", "--time-unit", "in_progress_expiration=ms"];
-    assert_eq!(rows_matching(db, &[&POWERTOOLS[..12], &both[..]].concat()), 1);
+    assert_eq!(rows_matching(db, &[&POWERTOOLS[..12], &both[..]].concat()), ["fn#expired"]);
     // Its TTL removes every record past `expiration`, in progress or not.
-    assert_eq!(rows_matching(db, &[&POWERTOOLS[..12], &["--include-in-progress"]].concat()), 2);
+    assert_eq!(
+        rows_matching(db, &[&POWERTOOLS[..12], &["--include-in-progress"]].concat()),
+        ["fn#expired", "fn#expired-running"]
+    );
     // No retryable status exists: release refuses, nothing changed; delete is
     // the library's own recovery.
     let out = idemctl(db, &[&["reap", "--format", "json"][..], &POWERTOOLS[..]].concat());
@@ -560,7 +578,7 @@ const IDEMPO: [&str; 7] = [
 fn idempo_design(db: &TestDb) {
     idempo(db);
     // prune! deletes rows whose expire_at has passed.
-    assert_eq!(rows_matching(db, &IDEMPO), 2);
+    assert_eq!(rows_matching(db, &IDEMPO), ["gone1", "gone2"]);
     let (keys, _, _) = stuck(db, &IDEMPO);
     assert!(keys.is_empty());
     let (checks, out) = doctor(db, &[&IDEMPO[..], &["--scope-in-key"]].concat());
@@ -607,7 +625,10 @@ const DJ_STRIPE: [&str; 9] = [
 fn dj_stripe_design(db: &TestDb) {
     dj_stripe(db);
     // clear_expired_idempotency_keys: created over 24 h ago.
-    assert_eq!(rows_matching(db, &[&DJ_STRIPE[..], &["--older-than", "24h"]].concat()), 2);
+    assert_eq!(
+        rows_matching(db, &[&DJ_STRIPE[..], &["--older-than", "24h"]].concat()),
+        ["customer:create:2", "customer:create:3"]
+    );
     let (checks, out) = doctor(db, &[&DJ_STRIPE[..], &["--responses-upstream", "--older-than", "24h"]].concat());
     assert_eq!(failed(&checks), Vec::<&str>::new(), "{}", out.stdout);
     assert!(checks["response"].1.contains("kept by the upstream service"), "{:?}", checks["response"]);
