@@ -267,7 +267,70 @@ on_every_engine!(
     short_maximum_durations_are_refused,
     status_columns_of_enum_types,
     a_value_the_server_refuses_is_refused_by_the_dry_run,
+    a_signal_inside_the_batch_statement_rolls_it_back,
 );
+
+/// SIGTERM while the batch's UPDATE runs (a trigger keeps it busy on
+/// k-ord-6m, after the batch has locked its keys and changed k-nolock):
+/// the statement is canceled, the batch rolled back whole, exit 130.
+fn a_signal_inside_the_batch_statement_rolls_it_back(db: &TestDb) {
+    key_table(db);
+    let key = db.ident("key");
+    db.exec(&match db.engine {
+        Engine::Postgres => format!(
+            "CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN IF OLD.{key} = 'k-ord-6m' THEN PERFORM pg_sleep(60); END IF; RETURN NEW; END $$;
+             CREATE TRIGGER slow BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION slow()"
+        ),
+        Engine::MySql => format!(
+            "CREATE TRIGGER slow BEFORE UPDATE ON idempotency_keys FOR EACH ROW
+             BEGIN IF OLD.{key} = 'k-ord-6m' THEN DO SLEEP(60); END IF; END"
+        ),
+        Engine::Sqlite => format!(
+            "CREATE TRIGGER slow BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN OLD.{key} = 'k-ord-6m'
+             BEGIN SELECT count(*) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c
+                                         WHERE x < 1000000000) SELECT x FROM c); END"
+        ),
+    });
+    let before = snapshot(db);
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("idemctl"));
+    cmd.args(["reap", "--format", "csv", "--batch-size", "10", "--max-duration", "1m", "--database-url", &db.url])
+        .env_remove("DATABASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    let in_trigger = match db.engine {
+        Engine::Postgres => Some(format!(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = '{}'",
+            db.name
+        )),
+        Engine::MySql => Some(format!(
+            "SELECT count(*) FROM information_schema.PROCESSLIST WHERE DB = '{}' AND STATE = 'User sleep'",
+            db.name
+        )),
+        Engine::Sqlite => None,
+    };
+    match &in_trigger {
+        Some(sql) => {
+            let deadline = std::time::Instant::now() + Duration::from_secs(20);
+            while TestDb::admin(db.engine).column(sql)[0].as_deref() != Some("1") {
+                assert!(std::time::Instant::now() < deadline, "the batch's UPDATE never reached the trigger");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        // SQLite shows nothing of a statement under way: the count runs for minutes.
+        None => std::thread::sleep(Duration::from_millis(1500)),
+    }
+    assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+    let out = crate::common::finish(child);
+    assert_eq!(out.code, 130, "{}", out.stderr);
+    assert!(out.stderr.contains("interrupted"), "{}", out.stderr);
+    assert_eq!(snapshot(db), before, "the batch rolled back whole: k-nolock is in progress again");
+    if let Some(sql) = &in_trigger {
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(TestDb::admin(db.engine).column(sql)[0].as_deref(), Some("0"), "the statement still runs");
+    }
+}
 
 /// A `--set` value the column cannot take: the dry run refuses it, in one
 /// line and exit 2, as the real run does, and nothing changes. SQLite's
