@@ -238,7 +238,8 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     let dialect = db.dialect();
     let (expired, binds) =
         expiry.condition(&dialect, &target, settings.leases_over, args.filter.as_deref(), expiry.cutoff)?;
-    expiry::check_large_delete(&mut db, &target, (&expired, &binds), args.allow_large_delete).await?;
+    let rows_in_table =
+        expiry::check_large_delete(&mut db, &target, (&expired, &binds), args.allow_large_delete).await?;
     let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &target.table).await?) };
     let retired = match args.drop_partitions {
         true => retire_partitions(&mut db, &target.table, &expiry, &expired, &binds, &args).await?,
@@ -278,7 +279,11 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         if !args.report.quiet
             && let Some(m) = matching.filter(|m| *m > 0)
         {
-            let total = expiry::rows_in(&mut db, &target).await?.max(m);
+            let total = match rows_in_table {
+                Some(n) => n,
+                None => expiry::rows_in(&mut db, &target).await?,
+            }
+            .max(m);
             crate::report::say(&format!(
                 "dry run: would delete {} of the {} rows of {} ({:.1}%)",
                 crate::units::grouped(m),

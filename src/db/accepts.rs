@@ -12,11 +12,9 @@ use super::catalog::{Column, Table};
 use super::engine::ValueProbe;
 use super::{Bind, Db};
 
-/// Why the server would refuse `value` for `column`, or `None` when it would take it.
-pub async fn refusal(db: &mut Db, table: &Table, column: &Column, value: Option<&str>) -> Result<Option<String>> {
-    let Some(value) = value else {
-        return Ok(column.not_null.then(|| format!("{} is NOT NULL", column.name)));
-    };
+/// Why the server would refuse `value` for `column`, or `None` when it
+/// would take it. (NULL into NOT NULL is `check_assignments`' to refuse.)
+pub async fn refusal(db: &mut Db, table: &Table, column: &Column, value: &str) -> Result<Option<String>> {
     if let Some(limit) = length_limit(&column.base_type.to_lowercase())
         && value.chars().count() > limit
     {

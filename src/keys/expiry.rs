@@ -94,37 +94,40 @@ pub async fn check_expiry_column(db: &mut Db, target: &mut KeyTable, expiry: &Ex
 /// (`LARGE_DELETE_SHARE`: a mapping error matches every row, while a
 /// purge that fell behind by 99 horizons still goes) of a table whose newest row is under a day old:
 /// a mapping that matches everything, not a retention horizon. Counts the
-/// matching rows only up to that share of the table's rows.
+/// matching rows only up to that share of the table's rows. The table's
+/// rows, where it counted them.
 pub async fn check_large_delete(
     db: &mut Db,
     target: &KeyTable,
     (expired, binds): (&str, &[Bind]),
     allow: bool,
-) -> Result<()> {
+) -> Result<Option<u64>> {
     if allow {
-        return Ok(());
+        return Ok(None);
     }
     let dialect = db.dialect();
     let table = target.table.sql_name(&dialect);
     let total = rows_in(db, target).await?;
     if total < 10 {
-        return Ok(());
+        return Ok(Some(total));
     }
     let share = (total as f64 * LARGE_DELETE_SHARE).ceil() as u64;
     let matching = count_matching(db, &table, expired, binds, Some(share)).await?;
     if matching < share {
-        return Ok(());
+        return Ok(Some(total));
     }
     let newest_age = match &target.created_at {
         Some(created) => {
-            let Some(c) = target.micros(&dialect, &Some(created.clone())).ok().flatten() else { return Ok(()) };
+            let Some(c) = target.micros(&dialect, &Some(created.clone())).ok().flatten() else {
+                return Ok(Some(total));
+            };
             let sql = format!("SELECT MAX({c}) FROM {table}");
             let newest: Option<i64> =
                 db.query_value(&sql, &[]).await?.and_then(|v| v.parse::<f64>().ok()).map(|v| v as i64);
-            let Some(newest) = newest else { return Ok(()) };
+            let Some(newest) = newest else { return Ok(Some(total)) };
             let age = timeparse::now().timestamp_micros() - newest;
             if age > STILL_WRITTEN.as_micros() as i64 {
-                return Ok(());
+                return Ok(Some(total));
             }
             format!(", and its newest row is {} old", timeparse::span(Duration::from_micros(age.max(0) as u64)))
         }

@@ -332,13 +332,12 @@ pub async fn check_set_values(db: &mut Db, keys: &KeyTable, args: &Reaping) -> R
         }
         // What the write would bind, asked of the server as the write would.
         let (value, shown) = match &a.value {
-            SetValue::Text(t) => (Some(t.clone()), format!("'{t}'")),
-            SetValue::Int(n) => (Some(n.to_string()), n.to_string()),
-            SetValue::Number(n) => (Some(n.clone()), n.clone()),
-            SetValue::Null => (None, "NULL".to_string()),
+            SetValue::Text(t) => (t.clone(), format!("'{t}'")),
+            SetValue::Int(n) => (n.to_string(), n.to_string()),
+            SetValue::Number(n) => (n.clone(), n.clone()),
             _ => continue,
         };
-        if let Some(why) = crate::db::accepts::refusal(db, &keys.table, column, value.as_deref()).await? {
+        if let Some(why) = crate::db::accepts::refusal(db, &keys.table, column, &value).await? {
             bail!("--set {}={shown}: the server would refuse it: {why}", column.name);
         }
     }

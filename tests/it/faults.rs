@@ -366,27 +366,7 @@ fn a_signal_mid_batch_rolls_the_batch_back(db: &TestDb) {
     // count has 700 ms to be under way, and it runs for minutes.)
     crate::common::wait_for(&format!("{p}.waiting.2"));
     std::fs::write(format!("{p}.2"), b"").unwrap();
-    let in_trigger = match db.engine {
-        Engine::Postgres => Some(format!(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = '{}'",
-            db.name
-        )),
-        Engine::MySql => Some(format!(
-            "SELECT count(*) FROM information_schema.PROCESSLIST WHERE DB = '{}' AND STATE = 'User sleep'",
-            db.name
-        )),
-        Engine::Sqlite => None,
-    };
-    match &in_trigger {
-        Some(sql) => {
-            let deadline = Instant::now() + Duration::from_secs(20);
-            while TestDb::admin(db.engine).column(sql)[0].as_deref() != Some("1") {
-                assert!(Instant::now() < deadline, "the batch's DELETE never reached the trigger");
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
-        None => std::thread::sleep(Duration::from_millis(700)),
-    }
+    crate::common::wait_until_asleep_in_trigger(db, Duration::from_millis(700));
     let since = Instant::now();
     signal(&child, "-TERM");
     let (run, _) = finish_within(child, since, Duration::from_secs(2), "expire mid-batch");
@@ -395,20 +375,8 @@ fn a_signal_mid_batch_rolls_the_batch_back(db: &TestDb) {
     assert_eq!(summary["rows_deleted"], 2, "{summary}");
     assert_eq!(summary["stopped"], "interrupted", "{summary}");
     assert_eq!(event_ids(db), vec![3, 4, 5, 6], "batch 2 rolled back whole");
-    if db.engine != Engine::Sqlite {
+    if let Some(sleeping) = crate::common::asleep_in_trigger(db) {
         std::thread::sleep(Duration::from_millis(300));
-        let sleeping = match db.engine {
-            Engine::Postgres => {
-                format!(
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = '{}'",
-                    db.name
-                )
-            }
-            _ => format!(
-                "SELECT count(*) FROM information_schema.PROCESSLIST WHERE DB = '{}' AND STATE = 'User sleep'",
-                db.name
-            ),
-        };
         assert_eq!(TestDb::admin(db.engine).column(&sleeping)[0].as_deref(), Some("0"), "the batch still runs");
     }
 }

@@ -299,36 +299,16 @@ fn a_signal_inside_the_batch_statement_rolls_it_back(db: &TestDb) {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let child = cmd.spawn().unwrap();
-    let in_trigger = match db.engine {
-        Engine::Postgres => Some(format!(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = '{}'",
-            db.name
-        )),
-        Engine::MySql => Some(format!(
-            "SELECT count(*) FROM information_schema.PROCESSLIST WHERE DB = '{}' AND STATE = 'User sleep'",
-            db.name
-        )),
-        Engine::Sqlite => None,
-    };
-    match &in_trigger {
-        Some(sql) => {
-            let deadline = std::time::Instant::now() + Duration::from_secs(20);
-            while TestDb::admin(db.engine).column(sql)[0].as_deref() != Some("1") {
-                assert!(std::time::Instant::now() < deadline, "the batch's UPDATE never reached the trigger");
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
-        // SQLite shows nothing of a statement under way: the count runs for minutes.
-        None => std::thread::sleep(Duration::from_millis(1500)),
-    }
+    // SQLite shows nothing of a statement under way: the count runs for minutes.
+    crate::common::wait_until_asleep_in_trigger(db, Duration::from_millis(1500));
     assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
     let out = crate::common::finish(child);
     assert_eq!(out.code, 130, "{}", out.stderr);
     assert!(out.stderr.contains("interrupted"), "{}", out.stderr);
     assert_eq!(snapshot(db), before, "the batch rolled back whole: k-nolock is in progress again");
-    if let Some(sql) = &in_trigger {
+    if let Some(sql) = crate::common::asleep_in_trigger(db) {
         std::thread::sleep(Duration::from_millis(300));
-        assert_eq!(TestDb::admin(db.engine).column(sql)[0].as_deref(), Some("0"), "the statement still runs");
+        assert_eq!(TestDb::admin(db.engine).column(&sql)[0].as_deref(), Some("0"), "the statement still runs");
     }
 }
 

@@ -496,14 +496,7 @@ fn minted(
     if kind == ValueKind::Integer {
         // Epoch times the create stamps (seconds or milliseconds), near each row's creation.
         for (unit, name) in [(1_000, "milliseconds"), (1_000_000, "seconds")] {
-            let near = |value: &Option<String>, created: Option<i64>| match (number(value), created) {
-                (Some(v), Some(c)) => (v.saturating_mul(unit) - i128::from(c)).abs() <= 5_000_000,
-                _ => false,
-            };
-            let stamped = pairs
-                .iter()
-                .filter(|p| near(&p.later[j], p.later_created_us) && near(&p.earlier[j], p.earlier_created_us))
-                .count();
+            let stamped = by_own_creation(pairs, j, unit, |offset| offset.abs() <= 5_000_000);
             if share(stamped) {
                 return Some((
                     Rule::MintedPerAttempt,
@@ -550,14 +543,7 @@ fn minted(
     }
     if kind == ValueKind::Time {
         // A time the create stamps: within seconds of each row's own creation.
-        let near = |value: &Option<String>, created: Option<i64>| match (number(value), created) {
-            (Some(v), Some(c)) => (v as i64 - c).abs() <= 5 * 1_000_000,
-            _ => false,
-        };
-        let stamped = pairs
-            .iter()
-            .filter(|p| near(&p.later[j], p.later_created_us) && near(&p.earlier[j], p.earlier_created_us))
-            .count();
+        let stamped = by_own_creation(pairs, j, 1, |offset| offset.abs() <= 5_000_000);
         if share(stamped) {
             return Some((
                 Rule::MintedPerAttempt,
@@ -571,14 +557,7 @@ fn minted(
         }
         // A time a job fills for each row a moment after its creation (a
         // page archived, a file processed): each row's own, up to an hour on.
-        let after = |value: &Option<String>, created: Option<i64>| match (number(value), created) {
-            (Some(v), Some(c)) => (0..=3_600 * 1_000_000).contains(&(v as i64 - c)),
-            _ => false,
-        };
-        let filled = pairs
-            .iter()
-            .filter(|p| after(&p.later[j], p.later_created_us) && after(&p.earlier[j], p.earlier_created_us))
-            .count();
+        let filled = by_own_creation(pairs, j, 1, |offset| (0..=3_600_000_000).contains(&offset));
         if share(filled) {
             return Some((
                 Rule::MintedPerAttempt,
@@ -646,6 +625,17 @@ fn minted(
         ));
     }
     None
+}
+
+/// The sampled pairs in which both rows' values, read as times (`unit`
+/// microseconds to a step), stand to each row's own creation as `fits`
+/// says of their offset in microseconds.
+fn by_own_creation(pairs: &[&PairValues], j: usize, unit: i128, fits: impl Fn(i128) -> bool) -> usize {
+    let fits = |value: &Option<String>, created: Option<i64>| match (number(value), created) {
+        (Some(v), Some(c)) => fits(v.saturating_mul(unit) - i128::from(c)),
+        _ => false,
+    };
+    pairs.iter().filter(|p| fits(&p.later[j], p.later_created_us) && fits(&p.earlier[j], p.earlier_created_us)).count()
 }
 
 fn number(value: &Option<String>) -> Option<i128> {

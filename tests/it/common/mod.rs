@@ -779,3 +779,34 @@ pub fn doctor(db: &TestDb, args: &[&str]) -> (std::collections::BTreeMap<String,
         .collect();
     (checks, out)
 }
+
+/// The SQL counting this database's statements asleep in a trigger
+/// (PostgreSQL's `pg_sleep`, MariaDB's `SLEEP`); SQLite shows nothing of a
+/// statement under way.
+pub fn asleep_in_trigger(db: &TestDb) -> Option<String> {
+    match db.engine {
+        Engine::Postgres => Some(format!(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = '{}'",
+            db.name
+        )),
+        Engine::MySql => Some(format!(
+            "SELECT count(*) FROM information_schema.PROCESSLIST WHERE DB = '{}' AND STATE = 'User sleep'",
+            db.name
+        )),
+        Engine::Sqlite => None,
+    }
+}
+
+/// Waits (20 s at most) until one statement of this database sleeps in a
+/// trigger; on SQLite, which cannot show it, waits `sqlite` instead.
+pub fn wait_until_asleep_in_trigger(db: &TestDb, sqlite: std::time::Duration) {
+    let Some(sql) = asleep_in_trigger(db) else {
+        std::thread::sleep(sqlite);
+        return;
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while TestDb::admin(db.engine).column(&sql)[0].as_deref() != Some("1") {
+        assert!(std::time::Instant::now() < deadline, "no statement ever reached the trigger");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
