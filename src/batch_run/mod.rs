@@ -340,7 +340,9 @@ pub async fn reconnect(db: &mut Db, table: &Table, writer: Writer) -> Result<Tab
 /// Lets the tests stop a run between reading the keys and changing batch
 /// `n`: with `IDEMCTL_TEST_PAUSE_BEFORE_BATCH=PATH`, writes `PATH.waiting.n`
 /// and waits for `PATH.n` to exist. The `i`th database of a fleet writes
-/// `PATH-i.waiting.n`.
+/// `PATH-i.waiting.n`. A signal that arrives while it waits is acknowledged
+/// in `PATH.waiting.n.interrupted`, so that a test releases the pause only
+/// once the run has seen it.
 async fn pause_for_tests(n: u64) {
     let Some(path) = std::env::var_os("IDEMCTL_TEST_PAUSE_BEFORE_BATCH") else { return };
     let path = path.to_string_lossy();
@@ -349,9 +351,13 @@ async fn pause_for_tests(n: u64) {
         Some(scope) => format!("{path}-{}.waiting.{n}", scope.index()),
         None => format!("{path}.waiting.{n}"),
     };
-    let _ = std::fs::write(waiting, b"");
+    let _ = std::fs::write(&waiting, b"");
     let deadline = Instant::now() + Duration::from_secs(60);
+    let mut acknowledged = false;
     while !std::path::Path::new(&flag).exists() && Instant::now() < deadline {
+        if !acknowledged && crate::interrupt::is_set() {
+            acknowledged = std::fs::write(format!("{waiting}.interrupted"), b"").is_ok();
+        }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

@@ -339,8 +339,16 @@ fn sums_per_currency(db: &TestDb) {
     let plain = scan(db, "payments", &["--ignore", "state,code", "--sum", "amount_cents", "--format", "json"]).json();
     assert_eq!(plain["sum_at_stake"]["amount_cents"].to_string(), "2700");
     // An unknown sum or currency column: exit 2.
-    assert_eq!(scan(db, "payments", &["--sum", "nope"]).code, 2);
-    assert_eq!(scan(db, "payments", &["--sum", "fee", "--currency-column", "nope"]).code, 2);
+    for args in [&["--sum", "nope"][..], &["--sum", "fee", "--currency-column", "nope"]] {
+        let out = scan(db, "payments", args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.starts_with("idemctl: no column \"nope\" in table \"payments\""),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
 }
 
 /// The CSV has its header with or without rows, in both outputs.

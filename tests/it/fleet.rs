@@ -134,7 +134,10 @@ impl Fleet {
 fn by_database<T: Ord>(doc: &Value, rows: &str, f: impl Fn(&Value) -> T) -> BTreeMap<String, BTreeSet<T>> {
     let mut out: BTreeMap<String, BTreeSet<T>> = BTreeMap::new();
     for row in doc[rows].as_array().unwrap_or_else(|| panic!("no {rows}: {doc}")) {
-        out.entry(row["database"].as_str().unwrap().to_string()).or_default().insert(f(row));
+        let database = row["database"].as_str().unwrap().to_string();
+        // A row listed twice (a key released twice, a merge that repeats a
+        // database) would vanish in a set: it is a failure here.
+        assert!(out.entry(database).or_default().insert(f(row)), "a row listed twice in {rows}: {row}");
     }
     out
 }
@@ -587,7 +590,10 @@ fn interrupted_expire(fleet: &Fleet, pick: &str, in_flight: usize) -> Run {
         crate::common::wait_for(&format!("{p}-{i}.waiting.2"));
     }
     assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // Released only once every paused database has seen the signal.
+    for i in 0..in_flight {
+        crate::common::wait_for(&format!("{p}-{i}.waiting.2.interrupted"));
+    }
     std::fs::write(format!("{p}.2"), b"").unwrap();
     crate::common::finish(child)
 }

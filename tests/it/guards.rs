@@ -173,37 +173,49 @@ fn user_sql_cannot_escape_its_place(db: &TestDb) {
     crate::common::key_table(db);
     let before = key_rows(db);
     assert_eq!(before.len(), 6);
-    let cases: [&[&str]; 6] = [
-        &[
-            "expire",
-            "--include-in-progress",
-            "--allow-short-retention",
-            "--older-than",
-            "1s",
-            "--where",
-            "scope_id = 's3') OR (1=1",
-        ],
-        &["expire", "--dry-run", "--where", "scope_id = 's3') OR (1=1"],
-        &["expire", "--where", "scope_id = 's3' -- "],
-        &[
-            "reap",
-            "--max-duration",
-            "1m",
-            "--verify-sql",
-            "SELECT 1 FROM idempotency_keys; DELETE FROM idempotency_keys",
-        ],
-        &["reap", "--max-duration", "1m", "--verify-sql", "DELETE FROM idempotency_keys WHERE scope_id = :scope"],
-        &["reap", "--max-duration", "1m", "--in-progress-when", "status = 'in_progress') OR (1=1"],
+    // Each case with the words of its own refusal: the flag and what is wrong with it.
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &[
+                "expire",
+                "--include-in-progress",
+                "--allow-short-retention",
+                "--older-than",
+                "1s",
+                "--where",
+                "scope_id = 's3') OR (1=1",
+            ],
+            "--where must be exactly one condition: \")\" is left over",
+        ),
+        (
+            &["expire", "--dry-run", "--where", "scope_id = 's3') OR (1=1"],
+            "--where must be exactly one condition: \")\" is left over",
+        ),
+        (&["expire", "--where", "scope_id = 's3' -- "], "--where may not contain comments"),
+        (
+            &[
+                "reap",
+                "--max-duration",
+                "1m",
+                "--verify-sql",
+                "SELECT 1 FROM idempotency_keys; DELETE FROM idempotency_keys",
+            ],
+            "--verify-sql must be a single statement",
+        ),
+        (
+            &["reap", "--max-duration", "1m", "--verify-sql", "DELETE FROM idempotency_keys WHERE scope_id = :scope"],
+            "--verify-sql must be a SELECT",
+        ),
+        (
+            &["reap", "--max-duration", "1m", "--in-progress-when", "status = 'in_progress') OR (1=1"],
+            "--in-progress-when must be exactly one condition: \")\" is left over",
+        ),
     ];
-    for args in cases {
+    for (args, refusal) in cases {
         let out = idemctl(db, args);
         assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
         assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
-        assert!(
-            ["--where", "--verify-sql", "--in-progress-when"].iter().any(|f| out.stderr.contains(f)),
-            "{args:?}: {}",
-            out.stderr
-        );
+        assert!(out.stderr.contains(refusal), "{args:?}: {}", out.stderr);
         assert_eq!(key_rows(db), before, "{args:?} changed nothing");
     }
 }

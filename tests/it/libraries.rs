@@ -1065,8 +1065,12 @@ fn a_value_an_enum_cannot_hold_is_refused() {
     assert_eq!(db.contents(), before);
     let (outcomes, out) = reap(&db, &[&RIVER[..], &["--release-set", "last_state='running'"]].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(outcomes.len(), 2);
-    assert_eq!(ids(&db, "SELECT last_state::text FROM river_job WHERE id = 1"), ["running"]);
+    let released = |key: &str| (key.to_string(), "released".to_string());
+    assert_eq!(outcomes, BTreeMap::from([released("1"), released("2")]), "{}", out.stdout);
+    assert_eq!(
+        ids(&db, "SELECT id || '=' || coalesce(last_state::text, 'NULL') FROM river_job ORDER BY id"),
+        ["1=running", "2=running", "3=NULL", "4=NULL", "5=NULL", "6=NULL", "7=NULL", "8=NULL"]
+    );
 }
 
 /// `--where` narrows stuck and reap alike: one pg-boss queue.

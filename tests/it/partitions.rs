@@ -461,6 +461,12 @@ fn writers_never_report_work_they_did_not_do() {
         );
         let out = run(crate::common::idemctl_at(&db.url, &["expire", "--older-than", "1m", "--allow-short-retention"]));
         assert_eq!(out.code, 2, "{}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        assert!(
+            out.stderr.contains("table \"idempotency_keys\" has no primary key to walk in batches"),
+            "{}",
+            out.stderr
+        );
         assert_eq!(db.column("SELECT count(*) FROM keys_there"), [Some("6".to_string())]);
     }
 }

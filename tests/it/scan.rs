@@ -318,7 +318,7 @@ fn bad_input_is_one_line_and_exit_2(db: &TestDb) {
     let msg = one_line(scan(db, &["--where", "1 = 1; DELETE FROM orders"]));
     assert!(msg.contains("--where must be a single condition"), "{msg}");
     let msg = one_line(scan(db, &["--since", "last tuesday"]));
-    assert!(msg.contains("--since"), "{msg}");
+    assert!(msg.contains("'last tuesday' for '--since <TIME>'") && msg.contains("RFC 3339"), "{msg}");
     db.exec(&format!(
         "CREATE TABLE order_lines (order_id INTEGER NOT NULL, line INTEGER NOT NULL, sku {text}, created_at {ts}, PRIMARY KEY (order_id, line))",
         text = db.ty("text"),
