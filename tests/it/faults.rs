@@ -234,16 +234,29 @@ fn waiting_on_lock(db: &TestDb) -> usize {
     admin.column(&sql)[0].as_deref().unwrap_or("0").parse().unwrap()
 }
 
-fn wait_for_waiters(db: &TestDb, n: usize) {
-    if db.engine == Engine::Sqlite {
-        std::thread::sleep(Duration::from_millis(800));
-        return;
-    }
+/// Waits until the children wait on the lock: the server shows their
+/// statements waiting. SQLite shows nothing: there each child has the
+/// database file open, which it opens only to take its lock, and its busy
+/// handler waits from then on.
+fn wait_for_waiters(db: &TestDb, children: &[&Child]) {
     let deadline = Instant::now() + Duration::from_secs(20);
-    while waiting_on_lock(db) < n {
+    let waiting = || match db.engine {
+        Engine::Sqlite => {
+            let file = std::fs::canonicalize(db.url.trim_start_matches("sqlite:")).unwrap();
+            children.iter().all(|c| holds_open(c.id(), &file))
+        }
+        _ => waiting_on_lock(db) >= children.len(),
+    };
+    while !waiting() {
         assert!(Instant::now() < deadline, "the commands never waited on the lock");
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Whether process `pid` has `file` open.
+fn holds_open(pid: u32, file: &std::path::Path) -> bool {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { return false };
+    fds.flatten().any(|fd| std::fs::read_link(fd.path()).is_ok_and(|target| target == file))
 }
 
 /// SIGTERM (and SIGINT) while commands wait on a lock: exit 130 within 2 s,
@@ -259,7 +272,7 @@ fn a_signal_ends_every_lock_wait_and_cancels_it_on_the_server(db: &TestDb) {
             .iter()
             .map(|args| (args.join(" "), spawn(&db.url, &[&args[..], &["--lock-timeout", "60s"]].concat(), &[])))
             .collect();
-        wait_for_waiters(db, commands.len());
+        wait_for_waiters(db, &children.iter().map(|(_, c)| c).collect::<Vec<_>>());
         let since = Instant::now();
         for (i, (_, child)) in children.iter().enumerate() {
             signal(child, if i % 2 == 0 { "-TERM" } else { "-INT" });
@@ -278,8 +291,11 @@ fn a_signal_ends_every_lock_wait_and_cancels_it_on_the_server(db: &TestDb) {
                 assert!(run.stderr.contains(said), "{what}: {}", run.stderr);
             }
         }
-        std::thread::sleep(Duration::from_millis(300));
-        assert_eq!(waiting_on_lock(db), 0, "a canceled statement still waits on the server");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while waiting_on_lock(db) > 0 {
+            assert!(Instant::now() < deadline, "a canceled statement still waits on the server");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     });
     assert_eq!(contents(db), before);
 }
@@ -361,12 +377,12 @@ fn a_signal_mid_batch_rolls_the_batch_back(db: &TestDb) {
         &[("IDEMCTL_TEST_PAUSE_BEFORE_BATCH", p)],
     );
     // Batch 2 (ids 3 and 4) starts, and stops in the trigger on id 4: the
-    // server shows the DELETE sleeping there before the signal is sent.
-    // (SQLite shows nothing of a statement under way: there the trigger's
-    // count has 700 ms to be under way, and it runs for minutes.)
+    // server shows the DELETE sleeping there before the signal is sent (on
+    // SQLite, the process runs the trigger's count, which takes minutes).
     crate::common::wait_for(&format!("{p}.waiting.2"));
     std::fs::write(format!("{p}.2"), b"").unwrap();
-    crate::common::wait_until_asleep_in_trigger(db, Duration::from_millis(700));
+    let pid = child.id();
+    crate::common::wait_until_in_trigger(db, pid);
     let since = Instant::now();
     signal(&child, "-TERM");
     let (run, _) = finish_within(child, since, Duration::from_secs(2), "expire mid-batch");
@@ -375,10 +391,7 @@ fn a_signal_mid_batch_rolls_the_batch_back(db: &TestDb) {
     assert_eq!(summary["rows_deleted"], 2, "{summary}");
     assert_eq!(summary["stopped"], "interrupted", "{summary}");
     assert_eq!(event_ids(db), vec![3, 4, 5, 6], "batch 2 rolled back whole");
-    if let Some(sleeping) = crate::common::asleep_in_trigger(db) {
-        std::thread::sleep(Duration::from_millis(300));
-        assert_eq!(TestDb::admin(db.engine).column(&sleeping)[0].as_deref(), Some("0"), "the batch still runs");
-    }
+    crate::common::wait_until_out_of_trigger(db, pid, "the batch still runs on the server");
 }
 
 /// A host that accepts connections and never answers: every command on
@@ -471,7 +484,7 @@ fn a_killed_session_ends_a_read_in_one_line(db: &TestDb) {
             .iter()
             .map(|args| (args.join(" "), spawn(&db.url, &[&args[..], &["--lock-timeout", "60s"]].concat(), &[])))
             .collect();
-        wait_for_waiters(db, children.len());
+        wait_for_waiters(db, &children.iter().map(|(_, c)| c).collect::<Vec<_>>());
         let since = Instant::now();
         assert!(kill_sessions(db, true) >= children.len());
         for (what, child) in children {
@@ -1297,7 +1310,23 @@ fn a_standby_read_canceled_by_replay_says_why() {
     }
     let since = Instant::now();
     let scan = spawn(&on_standby, &["scan", "--table", "orders", "--where", "pg_sleep(2) IS NOT NULL"], &[]);
-    std::thread::sleep(Duration::from_millis(800));
+    // The scan's read is under way on the standby before the primary takes its lock.
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let reading = || {
+        rt.block_on(async {
+            use sqlx::Connection;
+            let mut c = sqlx::PgConnection::connect(&on_standby).await.ok()?;
+            sqlx::query_scalar::<_, i64>("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'")
+                .fetch_one(&mut c)
+                .await
+                .ok()
+        }) == Some(1)
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !reading() {
+        assert!(Instant::now() < deadline, "the scan never began reading on the standby");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     primary.exec("BEGIN; LOCK TABLE orders IN ACCESS EXCLUSIVE MODE; COMMIT");
     let (run, _) = finish_within(scan, since, Duration::from_secs(5), "scan on the standby");
     assert_eq!(run.code, 2, "{}", run.stderr);

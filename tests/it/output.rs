@@ -431,9 +431,9 @@ fn sessions_are_named_after_the_command() {
                     .unwrap();
                 waiting.push(child);
             }
-            std::thread::sleep(std::time::Duration::from_millis(800));
+            // Every command waits on the lock for 3 s: read the names once all wait.
             let admin = TestDb::admin(engine);
-            let names = match engine {
+            let read = || match engine {
                 Engine::Postgres => admin.column(&format!(
                     "SELECT application_name FROM pg_stat_activity WHERE datname = '{}' AND wait_event_type = 'Lock' ORDER BY 1",
                     db.name
@@ -443,6 +443,12 @@ fn sessions_are_named_after_the_command() {
                     db.name
                 )),
             };
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+            let mut names = read();
+            while names.len() < waiting.len() && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                names = read();
+            }
             for mut child in waiting {
                 let _ = child.wait();
             }

@@ -521,7 +521,13 @@ fn ctrl_c_ends_with_130() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // The scan's read is under way on the server, asleep in its first rows.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let sql = crate::common::asleep_in_trigger(&db).unwrap();
+    while TestDb::admin(Engine::Postgres).column(&sql)[0].as_deref() != Some("1") {
+        assert!(std::time::Instant::now() < deadline, "the scan never began reading");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let started = std::time::Instant::now();
     let pid = child.id().to_string();
     assert!(std::process::Command::new("kill").args(["-INT", &pid]).status().unwrap().success());

@@ -780,9 +780,21 @@ pub fn doctor(db: &TestDb, args: &[&str]) -> (std::collections::BTreeMap<String,
     (checks, out)
 }
 
+/// Whether this database's statement is still in the trigger that holds
+/// it: PostgreSQL's `pg_sleep` and MariaDB's `SLEEP` show on the server.
+/// SQLite runs the trigger (a count that takes minutes) inside the process
+/// itself, so there it is the process, `pid`, burning CPU: `None` once the
+/// process is gone.
+pub fn in_trigger(db: &TestDb, pid: u32) -> Option<bool> {
+    match asleep_in_trigger(db) {
+        Some(sql) => Some(TestDb::admin(db.engine).column(&sql)[0].as_deref() == Some("1")),
+        None => cpu_seconds(pid).map(|s| s >= 1.0),
+    }
+}
+
 /// The SQL counting this database's statements asleep in a trigger
 /// (PostgreSQL's `pg_sleep`, MariaDB's `SLEEP`); SQLite shows nothing of a
-/// statement under way.
+/// statement under way (`in_trigger` watches the process instead).
 pub fn asleep_in_trigger(db: &TestDb) -> Option<String> {
     match db.engine {
         Engine::Postgres => Some(format!(
@@ -797,16 +809,37 @@ pub fn asleep_in_trigger(db: &TestDb) -> Option<String> {
     }
 }
 
-/// Waits (20 s at most) until one statement of this database sleeps in a
-/// trigger; on SQLite, which cannot show it, waits `sqlite` instead.
-pub fn wait_until_asleep_in_trigger(db: &TestDb, sqlite: std::time::Duration) {
-    let Some(sql) = asleep_in_trigger(db) else {
-        std::thread::sleep(sqlite);
-        return;
-    };
+/// The CPU time (user and system) process `pid` has used, from
+/// `/proc/PID/stat`; `None` once it has exited.
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    if fields.first() == Some(&"Z") {
+        return None;
+    }
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // The kernel counts in USER_HZ ticks, 100 a second on Linux.
+    Some(ticks / 100.0)
+}
+
+/// Waits (20 s at most) until the statement of process `pid` is in the
+/// trigger that holds it (`in_trigger`): on the server's own view on
+/// PostgreSQL and MariaDB, by the process's CPU on SQLite.
+pub fn wait_until_in_trigger(db: &TestDb, pid: u32) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while TestDb::admin(db.engine).column(&sql)[0].as_deref() != Some("1") {
+    while in_trigger(db, pid) != Some(true) {
         assert!(std::time::Instant::now() < deadline, "no statement ever reached the trigger");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Waits (5 s at most) until no statement of process `pid` is in the
+/// trigger any more: its cancel reached the server, or the process is gone.
+pub fn wait_until_out_of_trigger(db: &TestDb, pid: u32, what: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while in_trigger(db, pid) == Some(true) {
+        assert!(std::time::Instant::now() < deadline, "{what}");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
