@@ -372,7 +372,7 @@ fn summarise(
     out.summary("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
     let stalled = waited.stalled("reap", stopped == Some(Stopped::MaxRuntime), counts.values().sum());
     let findings = stalled
-        || [Resolution::NeedsReview, Resolution::Error, Resolution::NoEffect]
+        || [Resolution::NeedsReview, Resolution::Error, Resolution::NoEffect, Resolution::Unchanged]
             .iter()
             .any(|r| counts.get(r.as_str()).is_some_and(|n| *n > 0));
     Ok(Ending { counts, why, stopped, failed, findings })
@@ -408,6 +408,17 @@ async fn finish(
         return Err(err.context(RunStopped(format!("reap stopped{retried}: {done}"))));
     }
     db.close().await?;
+    // A key left as it was is still stuck: the run did nothing for it, and
+    // does not end clean (exit 1).
+    if let Some(&unchanged) = counts.get(Resolution::Unchanged.as_str())
+        && unchanged > 0
+        && !args.report.quiet
+    {
+        crate::report::say(&format!(
+            "note: {} left unchanged: this design keeps no lock or status on them to clear, so they wait for its              own retry; --action delete removes them",
+            kind.counted(unchanged)
+        ));
+    }
     if stopped == Some(Stopped::Interrupted) {
         let done = match done {
             0 => "nothing was changed".to_string(),

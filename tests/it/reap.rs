@@ -207,7 +207,8 @@ fn a_table_without_status_and_epoch_seconds(db: &TestDb) {
     let now = crate::common::api_keys(db);
     let mapping = crate::common::API_KEYS_MAPPING;
     let out = reap(db, &mapping);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.code, 1, "keys left unchanged are still stuck: {}", out.stderr);
+    assert!(out.stderr.contains(" left unchanged: this design keeps no lock or status on them"), "{}", out.stderr);
     assert_eq!(
         outcomes(&out),
         pairs(&[("d", "unchanged"), ("a", "released")]),
