@@ -608,6 +608,43 @@ fn created_at_by_its_nature(db: &TestDb) {
     assert_eq!(doc["rows_scanned"], 3);
     assert_eq!(doc["clusters"][0]["extra_ids"], json!(["2"]));
     assert!(doc["compared_columns"].as_array().unwrap().contains(&json!("created_by_id")));
+
+    // No name speaks of creation (pretix's `datetime`): the time column that
+    // grows with the id is the creation; an expiry and an update time do not.
+    let mut rows = Vec::new();
+    for i in 1..=24 {
+        let at = |seconds: i64| {
+            db.ts(&(chrono::NaiveDate::from_ymd_opt(2026, 1, 1).unwrap().and_hms_opt(10, 0, 0).unwrap()
+                + chrono::Duration::seconds(seconds))
+            .format("%Y-%m-%d %H:%M:%S")
+            .to_string())
+        };
+        let created = i * 60 + if i == 6 { -58 } else { 0 };
+        let expires = at(((i * 7) % 24) * 3600 + 86_400);
+        let modified = at(if i % 3 == 0 { created + 86_400 } else { created });
+        let email = if i == 6 { 5 } else { i };
+        rows.push(format!("({i}, {expires}, 'b{email}@example.com', {}, {modified})", at(created)));
+    }
+    db.exec(&format!(
+        "CREATE TABLE purchases (id {pk}, expires {ts}, email {text}, datetime {ts}, last_modified {ts});
+         INSERT INTO purchases (id, expires, email, datetime, last_modified) VALUES {}",
+        rows.join(", "),
+        pk = db.ty("pk"),
+        text = db.ty("text"),
+        ts = db.ty("ts"),
+    ));
+    let out =
+        run(db.idemctl(&["scan", "--table", "purchases", "--ignore", "expires,last_modified", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    let created = doc["excluded_columns"].as_array().unwrap().iter().find(|e| e["rule"] == "created-at").cloned();
+    assert_eq!(created.unwrap()["column"], "datetime", "{}", doc["excluded_columns"]);
+    assert_eq!(doc["clusters"][0]["extra_ids"], json!(["6"]), "{doc}");
+    // With no column that grows with the id, it is asked for, not guessed.
+    db.exec("UPDATE purchases SET datetime = expires");
+    let out = run(db.idemctl(&["scan", "--table", "purchases"]));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("has no created-at column") && out.stderr.contains("--created-at"), "{}", out.stderr);
 }
 
 /// Child rows: two equal orders whose lines differ are two purchases

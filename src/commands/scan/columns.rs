@@ -109,7 +109,13 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
             plan.prose = prose.iter().enumerate().map(|(j, p)| *p || known(j)).collect();
             continue;
         }
-        let facts = Facts { rows: warm.rows.len() as u64, distinct: &distinct, pairs: &pairs };
+        let facts = Facts {
+            rows: warm.rows.len() as u64,
+            near: stats.near_rows,
+            differs: &stats.differs,
+            distinct: &distinct,
+            pairs: &pairs,
+        };
         let changes: Vec<Change> = verdicts(plan, stats, &facts).into_iter().filter(|c| !decided[c.column()]).collect();
         if changes.is_empty() {
             break;
@@ -159,6 +165,7 @@ pub struct PairValues {
     pub earlier: Vec<Option<String>>,
     pub later: Vec<Option<String>>,
     pub earlier_updated_us: Option<i64>,
+    pub later_updated_us: Option<i64>,
     pub earlier_created_us: Option<i64>,
     pub later_created_us: Option<i64>,
 }
@@ -214,6 +221,7 @@ async fn sample_values(plan: &Plan, stats: &Stats, db: &mut Db) -> Result<Vec<Pa
                 earlier: earlier[..width].to_vec(),
                 later: later[..width].to_vec(),
                 earlier_updated_us: micros(earlier, width + 1),
+                later_updated_us: micros(later, width + 1),
                 earlier_created_us: micros(earlier, width),
                 later_created_us: micros(later, width),
             })
@@ -362,6 +370,9 @@ impl Change {
 /// What the held rows tell besides the counts.
 pub struct Facts<'a> {
     pub rows: u64,
+    /// Near-miss rows, and per carried column those it is one of the columns that differ in.
+    pub near: u64,
+    pub differs: &'a [u64],
     /// Distinct values per carried column, estimated.
     pub distinct: &'a [f64],
     pub pairs: &'a [PairValues],
@@ -430,6 +441,20 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
                 pairs.len()
             );
             changes.push(Change::Exclude { column: j, rule: Rule::ChangedAfterCreation, reason, value: None });
+        } else if pairs.len() >= 3
+            && moved * 3 >= pairs.len()
+            && let Some(evidence) = set_after_creation(facts.pairs, j, &initial)
+        {
+            // Where both rows have moved on (each set it at its own time),
+            // the rows never updated since their creation tell: they hold
+            // what a new row starts with, the updated ones do not.
+            let reason = format!(
+                "changed after creation: differs in {} of {near} near-miss pairs, in {moved} of {} sampled pairs \
+                 one row still holds what a new row starts with while the other has moved on, and {evidence}",
+                stats.differs[j],
+                pairs.len()
+            );
+            changes.push(Change::Exclude { column: j, rule: Rule::ChangedAfterCreation, reason, value: None });
         }
     }
     // A column left out for its nature goes back in when rows equal on
@@ -474,6 +499,36 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
     changes
 }
 
+/// Whether column `j` is set only once a row is updated after its creation:
+/// over the sampled pairs' rows, those whose update time is within 2 s of
+/// their creation (never touched since) nearly all hold what a new row
+/// starts with, and a fair share of the others hold something else. The
+/// evidence, if so.
+fn set_after_creation(pairs: &[PairValues], j: usize, initial: &dyn Fn(&Option<String>) -> bool) -> Option<String> {
+    let mut seen: FxHashMap<&str, (bool, bool)> = FxHashMap::default();
+    for p in pairs {
+        for (id, values, created, updated) in [
+            (&p.earlier_id, &p.earlier, p.earlier_created_us, p.earlier_updated_us),
+            (&p.later_id, &p.later, p.later_created_us, p.later_updated_us),
+        ] {
+            let (Some(created), Some(updated)) = (created, updated) else { continue };
+            let touched = updated - created > 2_000_000;
+            seen.insert(id, (touched, !initial(&values[j])));
+        }
+    }
+    let count = |touched: bool| {
+        let rows: Vec<bool> = seen.values().filter(|(t, _)| *t == touched).map(|(_, set)| *set).collect();
+        (rows.iter().filter(|s| **s).count(), rows.len())
+    };
+    let ((set_new, untouched), (set_later, touched)) = (count(false), count(true));
+    (untouched >= 10 && touched >= 10 && set_new * 10 <= untouched && set_later * 10 >= touched * 3).then(|| {
+        format!(
+            "of the sampled rows never updated since their creation {set_new} of {untouched} hold anything else, of \
+             those updated since {set_later} of {touched}"
+        )
+    })
+}
+
 /// Why the values of a column that keeps near misses apart look minted per
 /// attempt, if they do: the rule and the evidence.
 fn minted(
@@ -510,9 +565,18 @@ fn minted(
                 ));
             }
         }
+    }
+    // A number (an integer, or a position kept as a decimal or a float:
+    // the largest so far plus a step) greater in the later row of nearly
+    // every pair: a sequence, a counter or a position minted per write.
+    let numeric = kind == ValueKind::Integer
+        || (kind == ValueKind::Other
+            && !pairs.is_empty()
+            && pairs.iter().all(|p| decimal(&p.earlier[j]).is_some() && decimal(&p.later[j]).is_some()));
+    if numeric {
         let greater = pairs
             .iter()
-            .filter(|p| match (number(&p.earlier[j]), number(&p.later[j])) {
+            .filter(|p| match (decimal(&p.earlier[j]), decimal(&p.later[j])) {
                 (Some(a), Some(b)) => b > a,
                 _ => false,
             })
@@ -521,7 +585,11 @@ fn minted(
         // to who wrote the row, shared by many rows, that happens to be
         // greater in the pairs seen is no sequence.
         let person = super::plan::names_a_person(&plan.carried[j].name);
-        if share(greater) && (unique_with.is_some() || distinct >= 0.5 * rows || !person) {
+        // Where it keeps every near miss apart, four in five will do: some
+        // originals were moved since (a card dragged on a board).
+        let every = facts.near > 0 && facts.differs.get(j).is_some_and(|d| *d * 20 >= facts.near * 19);
+        let enough = share(greater) || (every && pairs.len() >= 10 && greater * 5 >= pairs.len() * 4);
+        if enough && (unique_with.is_some() || distinct >= 0.5 * rows || !person) {
             let example = pairs.first().map(|p| format!(" ({} then {})", shown(&p.earlier[j]), shown(&p.later[j])));
             return Some((
                 Rule::MintedPerAttempt,
@@ -533,13 +601,13 @@ fn minted(
                 None,
             ));
         }
-        if distinct >= 0.9 * rows {
-            return Some((
-                Rule::MintedPerAttempt,
-                format!("values unique per row (about {distinct:.0} distinct in {rows:.0} rows)"),
-                None,
-            ));
-        }
+    }
+    if kind == ValueKind::Integer && distinct >= 0.9 * rows {
+        return Some((
+            Rule::MintedPerAttempt,
+            format!("values unique per row (about {distinct:.0} distinct in {rows:.0} rows)"),
+            None,
+        ));
     }
     if kind == ValueKind::Time {
         // A time the create stamps: within seconds of each row's own creation.
@@ -636,6 +704,10 @@ fn by_own_creation(pairs: &[&PairValues], j: usize, unit: i128, fits: impl Fn(i1
         _ => false,
     };
     pairs.iter().filter(|p| fits(&p.later[j], p.later_created_us) && fits(&p.earlier[j], p.earlier_created_us)).count()
+}
+
+fn decimal(value: &Option<String>) -> Option<f64> {
+    value.as_deref().and_then(|v| v.trim().parse::<f64>().ok()).filter(|v| v.is_finite())
 }
 
 fn number(value: &Option<String>) -> Option<i128> {

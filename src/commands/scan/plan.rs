@@ -469,7 +469,10 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
     if let Some(super::Keep::Condition(condition)) = &args.keep {
         user_sql::condition(db.engine(), "--keep", condition)?;
     }
-    let created_at = created_at_column(args, &table)?;
+    let created_at = match created_at_column(args, &table) {
+        Ok(column) => column,
+        Err(err) => created_at_by_values(&table, db).await?.ok_or(err)?,
+    };
     let id = id_column(args, &table, &created_at.name)?;
     let (key, key_choice) = match &args.key_column {
         Some(name) => (
@@ -569,6 +572,60 @@ fn created_at_column(args: &ScanArgs, table: &Table) -> Result<Column> {
             CREATED_AT_NAMES[..8].join(", ")
         )
     })
+}
+
+/// Rows of the newest ids read to find the created-at column by its values.
+const CREATED_AT_SAMPLE: usize = 2_000;
+
+/// Where no time column's name speaks of creation: the one the data shows
+/// set at insert, NOT NULL on the newest rows and growing with the row id
+/// (a creation time follows the ids; an update, expiry or due time does
+/// not), on at least 98% of consecutive rows. The first such column by the
+/// table's order, preferring a full instant to a date.
+async fn created_at_by_values(table: &Table, db: &mut Db) -> Result<Option<Column>> {
+    let [pk] = table.primary_key.as_slice() else { return Ok(None) };
+    let candidates: Vec<&Column> = table.columns.iter().filter(|c| time_by_nature(table, c) && c.name != *pk).collect();
+    if candidates.is_empty() {
+        return Ok(None);
+    }
+    let dialect = db.dialect();
+    let mut exprs = Vec::new();
+    for c in &candidates {
+        let col = dialect.ident(&c.name);
+        exprs.push(if dialect.dynamic_types() {
+            dialect.epoch_micros(&col, TimeRepr::SqliteDynamic { millis: false })
+        } else if c.is_temporal() {
+            dialect.epoch_micros(&col, TimeRepr::Native { with_zone: dialect.time_has_zone(&c.base_type) })
+        } else {
+            dialect.shown(&col, &c.data_type)
+        });
+    }
+    let sql = format!(
+        "SELECT {} FROM {} ORDER BY {} DESC LIMIT {CREATED_AT_SAMPLE}",
+        exprs.join(", "),
+        table.sql_name(&dialect),
+        dialect.ident(pk)
+    );
+    let mut rows = db.query_text(&sql, &[]).await.context("reading the newest rows for their creation time")?;
+    rows.reverse();
+    if rows.len() < 20 {
+        return Ok(None);
+    }
+    let grows = |i: usize| {
+        let steps = rows.windows(2).filter(|w| match (&w[0][i], &w[1][i]) {
+            (Some(a), Some(b)) => match (a.parse::<f64>(), b.parse::<f64>()) {
+                (Ok(a), Ok(b)) => a <= b,
+                _ => a <= b,
+            },
+            _ => false,
+        });
+        steps.count() * 50 >= (rows.len() - 1) * 49
+    };
+    let chosen = (0..candidates.len())
+        .filter(|&k| grows(k))
+        .min_by_key(|&k| (u8::from(candidates[k].base_type == "date"), k))
+        .map(|k| candidates[k].clone());
+    Ok(chosen)
 }
 
 /// Whether a column can hold the time a row was created, by its nature: a

@@ -54,6 +54,10 @@ pub fn measure(db: &TestDb, app: &App) -> Figures {
     f.load(db, &(app.ddl)(db.engine));
     let out = run(db.idemctl(&["scan", "--table", f.table, "--output", "rows", "--format", "csv"]));
     assert!(out.code == 0 || out.code == 1, "{} on {:?}: {}", app.name, db.engine, out.stderr);
+    // CORPUS_KEEP=DIR: a copy of a SQLite table as loaded, to look into by hand.
+    if let (Some(dir), Some(file)) = (std::env::var_os("CORPUS_KEEP"), db.url.strip_prefix("sqlite:")) {
+        std::fs::copy(file, std::path::Path::new(&dir).join(format!("{}.db", app.name))).unwrap();
+    }
     let records = csv_records(&out.stdout);
     let at = |name: &str| records[0].iter().position(|h| h == name).unwrap();
     let (dup, conf) = (at("duplicate_id"), at("confidence"));
@@ -163,8 +167,8 @@ macro_rules! fixture {
     };
 }
 
-/// The corpus: 12 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
-/// Firefly III), 11 to validate that no rule was changed for.
+/// The corpus: 14 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
+/// Firefly III, Vikunja, Plane), 14 to validate that no rule was changed for.
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -255,5 +259,10 @@ pub fn corpus() -> Vec<App> {
         fixture!(zammad, Validate, (0.16, 1.0, 0.16)),
         fixture!(magento, Validate, (0.42, 1.0, 0.42)),
         App { known_false_clean: true, ..fixture!(wallabag, Validate, (0.0, 1.0, 0.0)) },
+        fixture!(vikunja, Tune, (0.79, 0.94, 0.52)),
+        fixture!(kanboard, Validate, (0.0, 1.0, 0.0)),
+        fixture!(plane, Tune, (0.84, 1.0, 0.75)),
+        fixture!(pretix, Validate, (0.4, 0.19, 0.34)),
+        fixture!(akaunting, Validate, (0.64, 0.51, 0.64)),
     ]
 }

@@ -4,6 +4,7 @@
 //! fixture knows the extra rows its retries made; the tests scan with no
 //! column flags and compare.
 
+pub mod akaunting;
 pub mod calcom;
 pub mod chatwoot;
 pub mod discourse;
@@ -12,6 +13,7 @@ pub mod ghost;
 pub mod gitea;
 pub mod gitlab;
 pub mod invoiceninja;
+pub mod kanboard;
 pub mod killbill;
 pub mod lago;
 pub mod linkwarden;
@@ -21,9 +23,12 @@ pub mod mattermost;
 pub mod medusa;
 pub mod odoo;
 pub mod paperless;
+pub mod plane;
+pub mod pretix;
 pub mod redmine;
 pub mod saleor;
 pub mod spree;
+pub mod vikunja;
 pub mod wallabag;
 pub mod woocommerce;
 pub mod zammad;
