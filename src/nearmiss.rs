@@ -75,6 +75,11 @@ pub struct Stats {
     /// Rows that would be near misses but for a difference in written text
     /// (`Detector::prose`): other messages, not retries.
     pub prose_rows: u64,
+    /// Of the near-miss rows, those equal to the row before them only on
+    /// nearly unique columns (`Detector::identity`), however many others
+    /// differ; and per carried column, how many of those share its value.
+    pub identity_rows: u64,
+    pub identity_shared: Vec<u64>,
     pub samples: Vec<Sample>,
 }
 
@@ -116,6 +121,13 @@ pub struct Detector {
     /// Rows that have left the window: the sequence number of `recent[0]`.
     popped: u64,
     partners: Vec<u64>,
+    /// The nearly unique compared columns (positions in `compared` order):
+    /// two rows of the window that share a value of one are one thing twice
+    /// (the same URL, the same outside reference), however much else differs.
+    identity: Vec<usize>,
+    /// Per identity column, the rows in the window by its value: the
+    /// newest's sequence number.
+    by_identity: Vec<FxHashMap<u64, u64>>,
     pub stats: Stats,
 }
 
@@ -143,10 +155,13 @@ impl Detector {
             links: VecDeque::new(),
             popped: 0,
             partners: Vec::new(),
+            identity: Vec::new(),
+            by_identity: Vec::new(),
             stats: Stats {
                 equal_in_exact: vec![0; width],
                 equal_in_neighbours: vec![0; width],
                 differs: vec![0; width],
+                identity_shared: vec![0; width],
                 ..Stats::default()
             },
         }
@@ -163,6 +178,15 @@ impl Detector {
     /// one are no near miss. Given after `most_distinct_first`.
     pub fn prose(mut self, prose: &[bool]) -> Detector {
         self.prose = self.compared.iter().map(|&j| prose.get(j).copied().unwrap_or(false)).collect();
+        self
+    }
+
+    /// The nearly unique columns (per carried column), where a pair equal on
+    /// all of them counts as a near miss whatever else differs. Given after
+    /// `most_distinct_first`.
+    pub fn identity(mut self, identity: &[bool]) -> Detector {
+        self.identity = (0..self.compared.len()).filter(|&p| identity.get(self.compared[p]) == Some(&true)).collect();
+        self.by_identity = vec![FxHashMap::default(); self.identity.len()];
         self
     }
 
@@ -205,6 +229,11 @@ impl Detector {
                 // Rows before it are gone already; rows after it chain past it.
                 if newest.get(&key) == Some(&self.popped) {
                     newest.remove(&key);
+                }
+            }
+            for (map, &p) in self.by_identity.iter_mut().zip(&self.identity) {
+                if map.get(&oldest[p]) == Some(&self.popped) {
+                    map.remove(&oldest[p]);
                 }
             }
             self.links.drain(..groups);
@@ -261,6 +290,27 @@ impl Detector {
                 }
             }
         }
+        // No near miss: the newest row of the window sharing a nearly unique
+        // value with this one, sharing the most of them.
+        let mut by_identity = false;
+        if best.is_none() {
+            let mut shared: Option<(usize, u64)> = None;
+            for (map, &p) in self.by_identity.iter().zip(&self.identity) {
+                let Some(&seq) = map.get(&mine[p]).filter(|s| **s >= self.popped) else { continue };
+                let k = (seq - self.popped) as usize;
+                let theirs = &live[k * stride..k * stride + n];
+                let count = self.identity.iter().filter(|&&q| mine[q] == theirs[q]).count();
+                if shared.is_none_or(|(c, s)| (count, seq) > (c, s)) {
+                    shared = Some((count, seq));
+                }
+            }
+            if let Some((_, seq)) = shared {
+                let k = (seq - self.popped) as usize;
+                let theirs = &live[k * stride..k * stride + n];
+                best = Some((mine.iter().zip(theirs).filter(|(a, b)| a != b).count(), k));
+                by_identity = true;
+            }
+        }
         if best.is_none() && in_prose {
             self.stats.prose_rows += 1;
         }
@@ -289,6 +339,14 @@ impl Detector {
                     .collect();
                 set.sort_unstable();
                 self.stats.near_rows += 1;
+                if by_identity {
+                    self.stats.identity_rows += 1;
+                    for &p in &self.identity {
+                        if mine[p] == theirs[p] {
+                            self.stats.identity_shared[self.compared[p]] += 1;
+                        }
+                    }
+                }
                 for &j in &set {
                     self.stats.differs[j] += 1;
                 }
@@ -306,6 +364,9 @@ impl Detector {
         for (g, newest) in self.index.iter_mut().enumerate() {
             let before = newest.insert(group_key(&self.scratch, g, groups), seq);
             self.links.push_back(before.unwrap_or(NONE));
+        }
+        for (map, &p) in self.by_identity.iter_mut().zip(&self.identity) {
+            map.insert(self.scratch[p], seq);
         }
         self.recent.push_back((t_us, id.clone()));
         self.hashes.extend_from_slice(&self.scratch);

@@ -419,6 +419,7 @@ on_every_engine!(
     child_rows_tell_requests_apart,
     a_currency_kept_as_a_reference,
     values_each_row_gets_of_its_own,
+    equal_on_what_each_row_holds_of_its_own,
     clusters_across_distant_ids,
     exact_extra_rows_and_causes,
     clusters_as_json,
@@ -645,6 +646,59 @@ fn created_at_by_its_nature(db: &TestDb) {
     let out = run(db.idemctl(&["scan", "--table", "purchases"]));
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("has no created-at column") && out.stderr.contains("--created-at"), "{}", out.stderr);
+}
+
+/// A page saved twice 20 s apart, fetched anew the second time: the two rows
+/// share the URL and title that nearly every row holds of its own, and
+/// differ in more columns than a near miss may (the page, its reading time,
+/// its headers, its picture, its status). That is no clean table: the pass
+/// reports them (exit 1), and names the columns they share.
+fn equal_on_what_each_row_holds_of_its_own(db: &TestDb) {
+    let (pk, text, ts) = (db.ty("pk"), db.ty("text"), db.ty("ts"));
+    db.exec(&format!(
+        "CREATE TABLE entries (id {pk}, user_id INTEGER, url {text}, title {text}, content {text}, reading_time INTEGER,
+            headers {text}, preview_picture {text}, http_status {text}, language {text}, is_starred INTEGER,
+            created_at {ts})"
+    ));
+    let stamp =
+        |s: i64| db.ts(&chrono::DateTime::from_timestamp(s, 0).unwrap().format("%Y-%m-%d %H:%M:%S").to_string());
+    let mut rows = Vec::new();
+    let mut id = 0;
+    for i in 0..300_i64 {
+        let at = 1_767_261_600 + i * 600;
+        // Intents 50, 150 and 250 are saved again 20 s later, fetched anew.
+        let copies = if i % 100 == 50 { 2 } else { 1 };
+        for c in 0..copies {
+            id += 1;
+            rows.push(format!(
+                "({id}, {u}, 'https://example.org/a/{i}', 'Article {i}', 'text of {id}', {rt}, 'date: {id}', \
+                 'img/{id}.jpg', '{status}', '{l}', {star}, {created})",
+                u = i % 7,
+                rt = 3 + (id * 7) % 11,
+                status = if c == 0 { "200" } else { "304" },
+                l = ["en", "de"][(i % 2) as usize],
+                star = i % 2,
+                created = stamp(at + c * 20),
+            ));
+        }
+    }
+    db.exec(&format!(
+        "INSERT INTO entries (id, user_id, url, title, content, reading_time, headers, preview_picture, http_status, \
+         language, is_starred, created_at) VALUES {}",
+        rows.join(", ")
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "entries", "--format", "json"]));
+    assert_eq!(out.code, 1, "a table with such pairs is not clean: {}", out.stdout);
+    let doc = out.json();
+    assert_eq!(doc["clusters"], json!([]), "{doc}");
+    assert_eq!(doc["near_misses"]["rows"], 3, "{}", doc["near_misses"]);
+    assert_eq!(doc["near_misses"]["equal_on_identity"], 3, "{}", doc["near_misses"]);
+    assert_eq!(doc["near_misses"]["identity_columns"], json!({"url": 3, "title": 3}), "{}", doc["near_misses"]);
+    assert_eq!(doc["near_misses"]["reported"], true);
+    let table = run(db.idemctl(&["scan", "--table", "entries"]));
+    assert_eq!(table.code, 1, "{}", table.stderr);
+    let said = format!("{}{}", table.stdout, table.stderr);
+    assert!(said.contains("3 of them share only url or title, a value nearly every row"), "{said}");
 }
 
 /// Child rows: two equal orders whose lines differ are two purchases

@@ -70,6 +70,21 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
     // A column unique on its own (compared because --columns names it)
     // differs between any two rows: its difference makes no near miss.
     plan.prose = plan.carried.iter().map(|c| plan.table.unique_alone(&c.name).is_some()).collect();
+    // Nearly unique text (a URL, an outside object's reference or uuid),
+    // never a number (an amount is equal by chance) nor a column unique on
+    // its own. They make near misses of the pass's report, not of the
+    // decisions: a pair equal on them and unequal on much else is a thing to
+    // look at, not evidence of what one column is.
+    let rows = warm.rows.len() as f64;
+    plan.identity = plan
+        .carried
+        .iter()
+        .zip(&distinct)
+        .zip(&plan.prose)
+        .map(|((c, d), unique)| {
+            rows >= 200.0 && *d >= 0.9 * rows && matches!(c.kind, ValueKind::Text | ValueKind::Uuid) && !unique
+        })
+        .collect();
     if plan.fixed {
         return Ok(());
     }

@@ -315,7 +315,8 @@ async fn cluster(
     let mut detector = Detector::new(window_us, width, &plan.compared, plan.max_differing())
         .near_misses_only()
         .most_distinct_first(&plan.distinct)
-        .prose(&plan.prose);
+        .prose(&plan.prose)
+        .identity(&plan.identity_compared());
     let mut clusterer = Clusterer::new(window_us);
     let mut interleave = evidence::Interleave::new(plan.actor_ix(), window_us);
     let mut pending: Vec<Cluster> = Vec::new();

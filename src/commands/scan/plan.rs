@@ -215,6 +215,10 @@ pub struct Plan {
     /// distinct values there, estimated.
     pub informative: Vec<bool>,
     pub distinct: Vec<f64>,
+    /// Which carried columns are nearly unique (a value per row, nine rows
+    /// in ten): two rows of a window equal on all of them (and compared) are
+    /// one thing twice however much else differs (`Detector::identity`).
+    pub identity: Vec<bool>,
     /// Which carried columns hold written text: two rows that differ in one
     /// are other messages, never a near miss.
     pub prose: Vec<bool>,
@@ -247,6 +251,11 @@ impl Plan {
             .filter(|&i| self.compared[i] && self.informative.get(i).copied().unwrap_or(true))
             .count();
         crate::nearmiss::max_differing(informative)
+    }
+
+    /// The nearly unique columns still compared (`identity`).
+    pub fn identity_compared(&self) -> Vec<bool> {
+        (0..self.carried.len()).map(|i| self.compared[i] && self.identity.get(i).copied().unwrap_or(false)).collect()
     }
 
     /// Indices of the compared columns among the carried ones.
@@ -529,6 +538,7 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         keep: super::Keep::First,
         informative: Vec::new(),
         distinct: Vec::new(),
+        identity: Vec::new(),
         prose: Vec::new(),
         written: Vec::new(),
         actor: None,

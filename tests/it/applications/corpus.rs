@@ -258,7 +258,7 @@ pub fn corpus() -> Vec<App> {
         fixture!(invoiceninja, Validate, (0.5, 1.0, 0.5)),
         fixture!(zammad, Validate, (0.16, 1.0, 0.16)),
         fixture!(magento, Validate, (0.42, 1.0, 0.42)),
-        App { known_false_clean: true, ..fixture!(wallabag, Validate, (0.0, 1.0, 0.0)) },
+        fixture!(wallabag, Validate, (0.0, 1.0, 0.0)),
         fixture!(vikunja, Tune, (0.79, 0.94, 0.52)),
         fixture!(kanboard, Validate, (0.0, 1.0, 0.0)),
         fixture!(plane, Tune, (0.84, 1.0, 0.75)),
