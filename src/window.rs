@@ -461,4 +461,64 @@ mod tests {
         assert_eq!(Cause::of(Some([Some("a"), None, Some("a")])), Cause::KeyReused);
         assert_eq!(Cause::of(Some([None, Some("b")])), Cause::KeyPerAttempt);
     }
+
+    /// Every member but the kept one, and the span from the first to the last.
+    #[test]
+    fn extras_and_span() {
+        let members = vec![member("1", 10, None), member("2", 12, None), member("3", 15, None)];
+        let cluster = Cluster { values: Box::default(), shown: Vec::new(), members, kept: 1 };
+        assert_eq!(cluster.keeper().id.to_string(), "2");
+        let extras: Vec<String> = cluster.extras().iter().map(|m| m.id.to_string()).collect();
+        assert_eq!(extras, ["1", "3"]);
+        assert_eq!(cluster.span_us(), 5_000_000);
+    }
+
+    #[test]
+    fn causes_as_reports_name_them() {
+        let names = [Cause::NoKey, Cause::KeyPerAttempt, Cause::KeyReused, Cause::Unknown].map(Cause::as_str);
+        assert_eq!(names, ["no-key", "key-per-attempt", "key-reused", "unknown"]);
+    }
+
+    /// Confirming by values: a gap of exactly the window chains, one more
+    /// microsecond does not; a row left alone is no cluster.
+    #[test]
+    fn confirm_chains_by_the_window_on_equal_values() {
+        let at = |id: &str, us: i64| Member::new(RowId::from(id), us);
+        let v = |s: &str| vec![Some(s.to_string())];
+        let rows = vec![
+            (at("1", 0), v("a")),
+            (at("2", 10), v("a")),
+            (at("3", 10), v("b")),
+            (at("4", 30), v("a")),
+            (at("5", 41), v("a")),
+        ];
+        let ids: Vec<Vec<String>> =
+            confirm(rows, 10).iter().map(|c| c.members.iter().map(|m| m.id.to_string()).collect()).collect();
+        assert_eq!(ids, [vec!["1", "2"]]);
+        let rows = vec![(at("1", 0), v("a")), (at("2", 100), v("a")), (at("3", 101), v("a"))];
+        let clusters = confirm(rows, 10);
+        assert_eq!(clusters.len(), 1);
+        assert_eq!(clusters[0].members.len(), 2);
+        assert_eq!(clusters[0].shown, v("a"));
+    }
+
+    /// A long pass hands a cluster out once every group that began before it
+    /// has closed, before the pass ends: memory stays bounded.
+    #[test]
+    fn clusters_come_out_during_the_pass() {
+        let mut c = Clusterer::new(5_000_000);
+        c.push(b"solo", member("0", 0, None));
+        c.push(b"dup", member("1", 0, None));
+        c.push(b"dup", member("2", 1, None));
+        let mut early = Vec::new();
+        for i in 3..3 * READY_CHECK_EVERY as i64 {
+            c.push(format!("v{i}").as_bytes(), member(&i.to_string(), 10 + i, None));
+            while let Some(cl) = c.pop_ready() {
+                early.push((i, cl.members.len()));
+            }
+        }
+        assert_eq!(early.len(), 1, "{early:?}");
+        assert!(early[0].0 < 2 * READY_CHECK_EVERY as i64, "{early:?}");
+        assert_eq!(early[0].1, 2);
+    }
 }
