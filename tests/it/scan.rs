@@ -624,11 +624,12 @@ fn created_at_by_its_nature(db: &TestDb) {
         let expires = at(((i * 7) % 24) * 3600 + 86_400);
         let modified = at(if i % 3 == 0 { created + 86_400 } else { created });
         let email = if i == 6 { 5 } else { i };
-        rows.push(format!("({i}, {expires}, 'b{email}@example.com', {}, {modified})", at(created)));
+        // `updated`, never changed here, grows with the id as well: an update time is never the creation.
+        rows.push(format!("({i}, {}, {expires}, 'b{email}@example.com', {}, {modified})", at(created), at(created)));
     }
     db.exec(&format!(
-        "CREATE TABLE purchases (id {pk}, expires {ts}, email {text}, datetime {ts}, last_modified {ts});
-         INSERT INTO purchases (id, expires, email, datetime, last_modified) VALUES {}",
+        "CREATE TABLE purchases (id {pk}, updated {ts}, expires {ts}, email {text}, datetime {ts}, last_modified {ts});
+         INSERT INTO purchases (id, updated, expires, email, datetime, last_modified) VALUES {}",
         rows.join(", "),
         pk = db.ty("pk"),
         text = db.ty("text"),

@@ -594,7 +594,16 @@ const CREATED_AT_SAMPLE: usize = 2_000;
 /// table's order, preferring a full instant to a date.
 async fn created_at_by_values(table: &Table, db: &mut Db) -> Result<Option<Column>> {
     let [pk] = table.primary_key.as_slice() else { return Ok(None) };
-    let candidates: Vec<&Column> = table.columns.iter().filter(|c| time_by_nature(table, c) && c.name != *pk).collect();
+    // An update time grows with the id too where rows are seldom changed:
+    // it is never taken for the creation.
+    let update = |c: &Column| {
+        let lower = c.name.to_lowercase().replace(['_', '-'], "");
+        UPDATE_TIME_NAMES.iter().any(|n| n.replace('_', "") == lower)
+            || lower.contains("modif")
+            || lower.contains("updat")
+    };
+    let candidates: Vec<&Column> =
+        table.columns.iter().filter(|c| time_by_nature(table, c) && c.name != *pk && !update(c)).collect();
     if candidates.is_empty() {
         return Ok(None);
     }
