@@ -15,6 +15,10 @@ use crate::window::RowId;
 /// Rows each row is compared with, at most: the most recent in its window
 /// that could be a near miss of it (`Detector::index`).
 const MAX_PARTNERS: usize = 256;
+/// Rows that may hold one value of an identity column in a stretch of the
+/// window and still tell one thing sent again (an original and two
+/// retries): a row finding more before it holds a value many rows share.
+const IDENTITY_HELD: u32 = 3;
 /// Near-miss pairs kept as samples, per set of differing columns and in all.
 const SAMPLES_PER_SET: usize = 12;
 const SAMPLES: usize = 192;
@@ -126,8 +130,10 @@ pub struct Detector {
     /// (the same URL, the same outside reference), however much else differs.
     identity: Vec<usize>,
     /// Per identity column, the rows in the window by its value: the
-    /// newest's sequence number.
-    by_identity: Vec<FxHashMap<u64, u64>>,
+    /// newest's sequence number, and how many rows held it since the value
+    /// was last absent from the window (a value many rows share, an empty
+    /// text or NULL, is no identity).
+    by_identity: Vec<FxHashMap<u64, (u64, u32)>>,
     pub stats: Stats,
 }
 
@@ -181,9 +187,9 @@ impl Detector {
         self
     }
 
-    /// The nearly unique columns (per carried column), where a pair equal on
-    /// all of them counts as a near miss whatever else differs. Given after
-    /// `most_distinct_first`.
+    /// The nearly unique columns (per carried column), where a pair sharing
+    /// a value of one counts as a near miss whatever else differs. Given
+    /// after `most_distinct_first`.
     pub fn identity(mut self, identity: &[bool]) -> Detector {
         self.identity = (0..self.compared.len()).filter(|&p| identity.get(self.compared[p]) == Some(&true)).collect();
         self.by_identity = vec![FxHashMap::default(); self.identity.len()];
@@ -232,7 +238,7 @@ impl Detector {
                 }
             }
             for (map, &p) in self.by_identity.iter_mut().zip(&self.identity) {
-                if map.get(&oldest[p]) == Some(&self.popped) {
+                if map.get(&oldest[p]).is_some_and(|(seq, _)| *seq == self.popped) {
                     map.remove(&oldest[p]);
                 }
             }
@@ -296,7 +302,10 @@ impl Detector {
         if best.is_none() {
             let mut shared: Option<(usize, u64)> = None;
             for (map, &p) in self.by_identity.iter().zip(&self.identity) {
-                let Some(&seq) = map.get(&mine[p]).filter(|s| **s >= self.popped) else { continue };
+                let Some(&(seq, _)) = map.get(&mine[p]).filter(|(s, held)| *s >= self.popped && *held < IDENTITY_HELD)
+                else {
+                    continue;
+                };
                 let k = (seq - self.popped) as usize;
                 let theirs = &live[k * stride..k * stride + n];
                 let count = self.identity.iter().filter(|&&q| mine[q] == theirs[q]).count();
@@ -366,7 +375,8 @@ impl Detector {
             self.links.push_back(before.unwrap_or(NONE));
         }
         for (map, &p) in self.by_identity.iter_mut().zip(&self.identity) {
-            map.insert(self.scratch[p], seq);
+            let entry = map.entry(self.scratch[p]).or_insert((seq, 0));
+            *entry = (seq, entry.1.saturating_add(1));
         }
         self.recent.push_back((t_us, id.clone()));
         self.hashes.extend_from_slice(&self.scratch);
@@ -453,6 +463,31 @@ mod tests {
         let mut d = Detector::new(5_000_000, 4, &[true; 4], max_differing(4));
         rows(&mut d, &[(1, 0, [1, 2, 3, 4]), (2, 1, [1, 2, 8, 9])]);
         assert_eq!(d.stats.near_rows, 0);
+    }
+
+    /// A row that shares a nearly unique value (column 0) with a row of the
+    /// window is a near miss however much else differs; a value many rows
+    /// of the window hold (an empty text) is no identity; outside the window
+    /// nothing.
+    #[test]
+    fn a_shared_nearly_unique_value_makes_a_near_miss() {
+        let mut d = Detector::new(5_000_000, 4, &[true; 4], max_differing(4)).identity(&[true, false, false, false]);
+        rows(
+            &mut d,
+            &[
+                (1, 0, [10, 2, 3, 4]),
+                (2, 1, [10, 7, 8, 9]),  // shares 10 with row 1, differs in three others
+                (3, 20, [0, 1, 1, 1]),  // 0: the empty text, held by rows 3 to 7
+                (4, 21, [0, 2, 2, 2]),  // shares it with 3 (held twice so far): a near miss
+                (5, 22, [0, 3, 3, 3]),  // held by two before it: still
+                (6, 23, [0, 4, 4, 4]),  // by three: a common value, no identity
+                (7, 24, [0, 5, 5, 5]),  // nor after
+                (8, 40, [10, 6, 6, 6]), // 10 again, far from 2: nothing
+            ],
+        );
+        assert_eq!((d.stats.near_rows, d.stats.identity_rows), (3, 3));
+        assert_eq!(d.stats.identity_shared, [3, 0, 0, 0]);
+        assert_eq!(d.stats.differs, [0, 3, 3, 3]);
     }
 
     #[test]
