@@ -72,13 +72,45 @@ fn assert_exact(name: &str, f: &Fixture, found: &Found) {
     assert_eq!(found.run.code, 1, "{name}: damage found exits 1");
 }
 
+/// Where retries land as real clients send them, the row alone cannot always
+/// tell: every retry found, and each wrongly listed row is one `ambiguous`
+/// accepts (said why at the call), and as many listed as the fixture's
+/// retries less those `ambiguous` explains.
+fn assert_all_found(name: &str, f: &Fixture, found: &Found, ambiguous: impl Fn(&str, &[String]) -> bool) {
+    let missed: Vec<String> = f.extras.difference(&found.extras).cloned().collect();
+    let wrong: Vec<&String> = found.extras.difference(&f.extras).collect();
+    eprintln!("{name}: missed {missed:?}, wrongly found {wrong:?}");
+    for w in &wrong {
+        assert!(ambiguous(w, &missed), "{name}: {w} wrongly found\n{}", found.run.stderr);
+    }
+    assert_eq!(found.run.code, 1, "{name}: damage found exits 1");
+}
+
+/// A fixture row's value of `column`, by the row's id.
+fn value_of<'a>(f: &'a Fixture, id: &str, column: &str) -> Option<&'a apps::V> {
+    let at = |c: &str| f.columns.iter().position(|x| *x == c).unwrap();
+    let (i, j) = (at("id"), at(column));
+    f.rows
+        .iter()
+        .find(|r| match &r[i] {
+            apps::V::I(n) => n.to_string() == id,
+            apps::V::T(t) => t == id,
+            _ => false,
+        })
+        .map(|r| &r[j])
+}
+
 fn discourse_posts() {
     let Some(db) = TestDb::new(Engine::Postgres) else { return };
     let f = apps::discourse::fixture();
     db.exec(apps::discourse::SEQUENCE);
     f.load(&db, apps::discourse::DDL);
     let found = scan(&db, &f, &[]);
-    assert_exact("discourse posts", &f, &found);
+    // Every retry found; also listed: retried new topics (a new topic id
+    // each), which the fixture hides as a cross-post would look the same:
+    // real retries, found now that the topic id a retry mints is left out.
+    assert_all_found("discourse posts", &f, &found, |id, _| f.hidden.contains(id));
+    assert!(f.extras.is_subset(&found.extras), "every retry found");
     assert_eq!(found.rule("updated_at").0, "update-time");
     for moving in ["last_version_at", "baked_at"] {
         assert_eq!(found.rule(moving).0, "moves-with-creation", "{moving}");
@@ -97,10 +129,12 @@ fn discourse_posts() {
         notes.iter().any(|n| n.as_str().unwrap().contains("word_count looks like a counter but is equal in")),
         "{notes:?}"
     );
-    // The retried new topics differ in their topic id alone, as a staff
-    // cross-post does: not found, and reported among the near misses.
+    // The retried new topics differ in their topic id alone, which each
+    // attempt mints (the later greater): it is left out, and they are found.
+    // A staff member's cross-post within the window would be listed too.
     assert!(!f.hidden.is_empty());
-    assert!(found.doc["near_misses"]["by_column"]["topic_id"].as_u64().unwrap() >= f.hidden.len() as u64);
+    assert!(f.hidden.is_subset(&found.extras), "{:?}", f.hidden);
+    assert_eq!(found.rule("topic_id").0, "minted-per-attempt");
 }
 
 fn mastodon_statuses() {
@@ -249,7 +283,18 @@ fn ghost_posts(engine: Engine) {
     let f = apps::ghost::fixture();
     f.load(&db, apps::ghost::ddl(engine));
     let found = scan(&db, &f, &[]);
-    assert_exact("ghost posts", &f, &found);
+    // A double submit within the same second, kept at whole seconds: which
+    // row came first is not in the data, and ties go by id (Ghost's
+    // ObjectIds, random after their seconds). Each wrongly listed row is the
+    // original of a missed retry created at the same second.
+    assert_all_found("ghost posts", &f, &found, |id, missed| {
+        let second = |id: &str| match value_of(&f, id, "created_at") {
+            Some(apps::V::AtSecs(us)) => Some(us.div_euclid(1_000_000)),
+            _ => None,
+        };
+        missed.iter().any(|m| second(m).is_some() && second(m) == second(id))
+    });
+    assert_eq!(found.extras.len(), f.extras.len(), "one row listed per retry");
     let (rule, reason) = found.rule("slug");
     assert_eq!(rule, "minted-per-attempt");
     assert!(reason.contains("unique with (type)"), "{reason}");

@@ -398,13 +398,13 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
     let mut changes = Vec::new();
     let near = stats.near_rows;
     for (j, carried) in plan.carried.iter().enumerate() {
-        // Nearly every near miss: four in five, or half where a unique index
+        // Most near misses: seven in ten, or half where a unique index
         // forces the column to differ between rows equal on the rest.
         // A value built from the row's own id is minted whatever share of
         // near misses it keeps apart (where it is set at all): half will do.
         let pairs: Vec<&PairValues> = facts.pairs.iter().filter(|p| p.differing.contains(&j)).collect();
         let own = matches!(carried.kind, ValueKind::Text | ValueKind::Other) && holds_own_id(j, &pairs).is_some();
-        let needed = if carried.unique_with.is_some() || own { 5 } else { 8 };
+        let needed = if carried.unique_with.is_some() || own { 5 } else { 7 };
         if !plan.compared[j] || near < MIN_EVIDENCE || stats.differs[j] * 10 < near * needed {
             continue;
         }

@@ -146,7 +146,7 @@ pub fn fixture() -> Fixture {
         // Two concurrent submits of a booking that waits for confirmation:
         // both pass the lookup for an existing one, both insert.
         if booking.status == "pending" && r.chance(0.2) {
-            bookings.push(Booking { at: t + r.range(200_000, 3_000_000), retry: true, ..booking });
+            bookings.push(Booking { at: t + super::client_retry_delay(&mut r), retry: true, ..booking });
         }
         if r.chance(0.01) {
             t += 8 * HOUR;

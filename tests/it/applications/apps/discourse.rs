@@ -138,13 +138,13 @@ pub fn fixture() -> Fixture {
             let number = topics[topic_ix].0;
             topics[topic_ix].0 += 1;
             topics[topic_ix].1.push(user);
-            let at = t + r.range(400_000, 3_500_000);
+            let at = t + super::client_retry_delay(&mut r);
             posts.push((Post { number, at, ..post }, true));
         } else if number == 1 && r.chance(0.03) {
             // A retried new topic: a second topic with the same first post.
             topics.push((2, vec![user]));
             let topic = 1_000 + topics.len() as i64 - 1;
-            let at = t + r.range(400_000, 3_500_000);
+            let at = t + super::client_retry_delay(&mut r);
             posts.push((Post { topic, at, ..post }, false));
         }
     }
@@ -194,7 +194,7 @@ pub fn fixture() -> Fixture {
             && i > 0
             && posts[..i]
                 .iter()
-                .any(|(q, _)| q.number == 1 && q.raw == p.raw && q.user == p.user && p.at - q.at < 5 * SECOND)
+                .any(|(q, _)| q.number == 1 && q.raw == p.raw && q.user == p.user && p.at - q.at < 120 * SECOND)
         {
             hidden_new_topics.push(id.to_string());
         }

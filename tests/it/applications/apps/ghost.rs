@@ -174,7 +174,7 @@ pub fn fixture() -> Fixture {
         // A retried create (a lost response, a second click): all of it again,
         // a second or so later, with its own id, uuid, slug and times.
         if r.chance(0.012) {
-            let at = t + r.range(1, 4) * SECOND;
+            let at = t + super::client_retry_delay(&mut r);
             let published = post.published.map(|p| if p == post.at { at } else { p });
             posts.push(Post { at, published, edited: 0, retry: true, ..post });
         }

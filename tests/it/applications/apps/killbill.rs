@@ -176,7 +176,7 @@ pub fn fixture() -> Fixture {
             txs.push(Transaction { at, updated: at, status: "SUCCESS", error: None, ..base.clone() });
         } else if !failed && !keyed && base.kind == "PURCHASE" && r.chance(0.014) {
             // No keys: the retry is a new payment and a new transaction.
-            let at = t + r.range(400_000, 3_500_000);
+            let at = t + super::client_retry_delay(&mut r);
             let payment = r.uuid();
             txs.push(Transaction { at, updated: at, payment, retry: true, ..base.clone() });
         }

@@ -110,7 +110,7 @@ pub fn fixture() -> Fixture {
         // A client that mints a new transaction_id in its retry loop; the
         // event time is the one it computed once.
         if client_time && r.chance(0.012) {
-            events.push(Event { at: event.at + r.range(400_000, 3_500_000), retry: true, ..event });
+            events.push(Event { at: event.at + super::client_retry_delay(&mut r), retry: true, ..event });
         }
     }
     events.sort_by_key(|e| e.at);

@@ -138,7 +138,7 @@ pub fn fixture() -> Fixture {
         }
         // A retry from a client that sends no Idempotency-Key: text only.
         if status.app > 1 && status.media.is_empty() && !status.poll && r.chance(0.025) {
-            let at = t + r.range(300_000, 4_000_000);
+            let at = t + super::client_retry_delay(&mut r);
             statuses.push(Status { at, retry: true, ..status });
         }
     }

@@ -278,6 +278,13 @@ impl Rng {
     }
 }
 
+/// How long after its first attempt a client's retry lands, in µs, as real
+/// clients retry: a double submit 20-100 ms later (three in ten), else a
+/// retry after the client's own timeout, 10-60 s later.
+pub fn client_retry_delay(r: &mut Rng) -> i64 {
+    if r.chance(0.3) { r.range(20_000, 100_000) } else { r.range(10, 60) * SECOND + r.range(0, 999_999) }
+}
+
 /// 2026-10-01T00:00:00Z, where every fixture's history starts.
 pub const T0: i64 = 1_790_812_800_000_000;
 pub const SECOND: i64 = 1_000_000;

@@ -141,9 +141,10 @@ pub fn fixture() -> Fixture {
         // A retried transactionInitialize with no idempotencyKey: a new row,
         // a new key minted by the server, a new PaymentIntent.
         if item.key.is_none() && r.chance(0.011) {
-            items.push(Item { at: t + r.range(400_000, 4_000_000), retry: true, ..item });
+            items.push(Item { at: t + super::client_retry_delay(&mut r), retry: true, ..item });
         }
     }
+    items.sort_by_key(|i| i.at);
     let mut f = Fixture::new("payment_transactionitem", COLUMNS);
     for (i, it) in items.iter().enumerate() {
         let id = 1 + i as i64;

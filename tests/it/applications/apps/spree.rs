@@ -177,7 +177,7 @@ pub fn fixture() -> Spree {
             };
             if retried {
                 // The retry's create invalidates the first; only the retry is processed.
-                let retry_at = t + r.range(300_000, 4_000_000);
+                let retry_at = t + super::client_retry_delay(&mut r);
                 let i = payments.len();
                 payments.push(Payment { state: "invalid", updated: retry_at, invalidated: true, ..first });
                 payments.push(Payment {
