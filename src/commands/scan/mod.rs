@@ -45,7 +45,7 @@ pub struct ScanArgs {
     /// The row id column [default: the single-column primary key]
     #[arg(long, value_name = "COL")]
     pub id: Option<String>,
-    /// The creation-time column [default: created_at, inserted_at, created, ... whichever exists]
+    /// The creation-time column [default: created_at, inserted_at, created, ... whichever exists, else the time column that grows with the id]
     #[arg(long, value_name = "COL")]
     pub created_at: Option<String>,
     /// Equal rows at most this far apart, one after another, are one cluster [default: 2m]
