@@ -614,12 +614,8 @@ fn created_at_by_its_nature(db: &TestDb) {
     // grows with the id is the creation; an expiry and an update time do not.
     let mut rows = Vec::new();
     for i in 1..=24 {
-        let at = |seconds: i64| {
-            db.ts(&(chrono::NaiveDate::from_ymd_opt(2026, 1, 1).unwrap().and_hms_opt(10, 0, 0).unwrap()
-                + chrono::Duration::seconds(seconds))
-            .format("%Y-%m-%d %H:%M:%S")
-            .to_string())
-        };
+        // Seconds after 2026-01-01 10:00:00 UTC.
+        let at = |seconds: i64| db.ts_at(1_767_261_600 + seconds);
         let created = i * 60 + if i == 6 { -58 } else { 0 };
         let expires = at(((i * 7) % 24) * 3600 + 86_400);
         let modified = at(if i % 3 == 0 { created + 86_400 } else { created });
@@ -661,8 +657,7 @@ fn equal_on_what_each_row_holds_of_its_own(db: &TestDb) {
             headers {text}, preview_picture {text}, http_status {text}, language {text}, is_starred INTEGER,
             created_at {ts})"
     ));
-    let stamp =
-        |s: i64| db.ts(&chrono::DateTime::from_timestamp(s, 0).unwrap().format("%Y-%m-%d %H:%M:%S").to_string());
+    let stamp = |s: i64| db.ts_at(s);
     let mut rows = Vec::new();
     let mut id = 0;
     for i in 0..300_i64 {
@@ -850,9 +845,7 @@ fn values_each_row_gets_of_its_own(db: &TestDb) {
         for c in 0..copies {
             id += 1;
             let created = at + c * 20;
-            let stamp = |s: i64| {
-                db.ts(&chrono::DateTime::from_timestamp(s, 0).unwrap().format("%Y-%m-%d %H:%M:%S").to_string())
-            };
+            let stamp = |s: i64| db.ts_at(s);
             let page = format!("{} page{i} updated {} minutes ago", words.join(" "), 3 + c);
             rows.push(format!(
                 "({id}, {u}, {f}, 'https://example.org/{i}', 'Title {i}', 'note {n}', '{k}', '{l}', 'site{s}', 'icon{i}', \

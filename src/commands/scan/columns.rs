@@ -11,7 +11,6 @@ use rustc_hash::FxHashMap;
 use super::plan::{Plan, Rule, ValueKind};
 use super::read::Rows;
 use crate::db::Db;
-use crate::db::dialect::TimeRepr;
 use crate::db::scan::Lookup;
 use crate::nearmiss::{Detector, Stats};
 use crate::window::RowId;
@@ -124,13 +123,7 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
             plan.prose = prose.iter().enumerate().map(|(j, p)| *p || known(j)).collect();
             continue;
         }
-        let facts = Facts {
-            rows: warm.rows.len() as u64,
-            near: stats.near_rows,
-            differs: &stats.differs,
-            distinct: &distinct,
-            pairs: &pairs,
-        };
+        let facts = Facts { rows: warm.rows.len() as u64, distinct: &distinct, pairs: &pairs };
         let changes: Vec<Change> = verdicts(plan, stats, &facts).into_iter().filter(|c| !decided[c.column()]).collect();
         if changes.is_empty() {
             break;
@@ -154,19 +147,6 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
         }
     }
     Ok(())
-}
-
-/// How a time column's values are read as instants, where they can be:
-/// native times (a domain over one too), and on SQLite text, numbers or Julian days.
-fn time_repr(plan: &Plan, column: &crate::db::catalog::Column, dialect: &crate::db::Dialect) -> Option<TimeRepr> {
-    let _ = plan;
-    if dialect.dynamic_types() {
-        Some(TimeRepr::SqliteDynamic { millis: false })
-    } else if column.is_temporal() {
-        Some(TimeRepr::Native { with_zone: dialect.time_has_zone(&column.base_type) })
-    } else {
-        None
-    }
 }
 
 /// One sampled near-miss pair's values: every carried column of both rows,
@@ -194,15 +174,18 @@ async fn sample_values(plan: &Plan, stats: &Stats, db: &mut Db) -> Result<Vec<Pa
         .iter()
         .map(|c| {
             let column = plan.table.column(&c.name).expect("a carried column");
-            match time_repr(plan, column, &dialect) {
+            match super::plan::time_repr(column, &dialect) {
                 Some(repr) if c.kind == ValueKind::Time => dialect.epoch_micros(&dialect.ident(&c.name), repr),
                 _ => dialect.shown(&dialect.ident(&c.name), &column.data_type),
             }
         })
         .collect();
     exprs.push(dialect.epoch_micros(&dialect.ident(&plan.time.name), plan.repr));
-    let update_repr =
-        plan.update_time.as_deref().and_then(|u| plan.table.column(u).ok()).and_then(|c| time_repr(plan, c, &dialect));
+    let update_repr = plan
+        .update_time
+        .as_deref()
+        .and_then(|u| plan.table.column(u).ok())
+        .and_then(|c| super::plan::time_repr(c, &dialect));
     if let (Some(update), Some(repr)) = (&plan.update_time, update_repr) {
         exprs.push(dialect.epoch_micros(&dialect.ident(update), repr));
     }
@@ -385,9 +368,6 @@ impl Change {
 /// What the held rows tell besides the counts.
 pub struct Facts<'a> {
     pub rows: u64,
-    /// Near-miss rows, and per carried column those it is one of the columns that differ in.
-    pub near: u64,
-    pub differs: &'a [u64],
     /// Distinct values per carried column, estimated.
     pub distinct: &'a [f64],
     pub pairs: &'a [PairValues],
@@ -408,8 +388,10 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
         if !plan.compared[j] || near < MIN_EVIDENCE || stats.differs[j] * 10 < near * needed {
             continue;
         }
+        // Whether it keeps (nearly) every near miss apart: 19 in 20.
+        let every = stats.differs[j] * 20 >= near * 19;
         let Some((rule, evidence, value)) =
-            minted(carried.kind, carried.unique_with.as_deref(), j, &pairs, facts, plan)
+            minted(carried.kind, carried.unique_with.as_deref(), (j, every), &pairs, facts, plan)
         else {
             continue;
         };
@@ -549,7 +531,7 @@ fn set_after_creation(pairs: &[PairValues], j: usize, initial: &dyn Fn(&Option<S
 fn minted(
     kind: ValueKind,
     unique_with: Option<&str>,
-    j: usize,
+    (j, every): (usize, bool),
     pairs: &[&PairValues],
     facts: &Facts<'_>,
     plan: &Plan,
@@ -602,7 +584,6 @@ fn minted(
         let person = super::plan::names_a_person(&plan.carried[j].name);
         // Where it keeps every near miss apart, four in five will do: some
         // originals were moved since (a card dragged on a board).
-        let every = facts.near > 0 && facts.differs.get(j).is_some_and(|d| *d * 20 >= facts.near * 19);
         let enough = share(greater) || (every && pairs.len() >= 10 && greater * 5 >= pairs.len() * 4);
         if enough && (unique_with.is_some() || distinct >= 0.5 * rows || !person) {
             let example = pairs.first().map(|p| format!(" ({} then {})", shown(&p.earlier[j]), shown(&p.later[j])));

@@ -228,8 +228,6 @@ pub struct Findings<W: Write> {
     ignored: Vec<String>,
     /// Columns of what people write: never suggested to leave out.
     written: Vec<String>,
-    /// The nearly unique compared columns, a pair equal on all of which is a near miss.
-    identity: Vec<String>,
     clusters: u64,
     extra_rows: u64,
     at_stake: Sums,
@@ -426,13 +424,6 @@ impl<W: Write> Findings<W> {
                 .iter()
                 .zip(plan.written.iter().chain(std::iter::repeat(&false)))
                 .filter(|(_, w)| **w)
-                .map(|(c, _)| c.name.clone())
-                .collect(),
-            identity: plan
-                .carried
-                .iter()
-                .zip(plan.identity_compared())
-                .filter(|(_, i)| *i)
                 .map(|(c, _)| c.name.clone())
                 .collect(),
             clusters: 0,
@@ -708,15 +699,8 @@ impl<W: Write> Findings<W> {
             format!("{} ({:.3}% of rows scanned)", self.extra_rows, share * 100.0),
         )?;
         e.summary("extra_share", share, "")?;
-        let (near_value, near_text, not_clean) = near_misses(
-            near,
-            carried,
-            (&self.written, &self.identity),
-            scanned.rows,
-            &self.table,
-            &self.ignored,
-            self.clusters,
-        );
+        let (near_value, near_text, not_clean) =
+            near_misses(near, carried, &self.written, scanned.rows, &self.table, &self.ignored, self.clusters);
         crate::metrics::gauge(
             "idemctl_scan_near_miss_rows",
             "Rows that nearly match one before them within the window",
@@ -897,7 +881,7 @@ fn quoted(word: &str) -> String {
 fn near_misses(
     near: &Stats,
     carried: &[String],
-    (written, identity): (&[String], &[String]),
+    written: &[String],
     rows: u64,
     table: &str,
     ignored: &[String],
@@ -919,16 +903,15 @@ fn near_misses(
     let mut ignore: Vec<String> = ignored.to_vec();
     ignore.extend(blocking.iter().map(|c| c.to_string()));
     let command = (!blocking.is_empty()).then(|| suggested_command(table, &ignore.join(",")));
+    // The nearly unique columns the identity near misses share (only those
+    // columns count any).
+    let shared: Vec<(&str, u64)> =
+        carried.iter().zip(&near.identity_shared).filter(|(_, n)| **n > 0).map(|(c, n)| (c.as_str(), *n)).collect();
     let value = json!({
         "rows": near.near_rows,
         "share": share,
         "equal_on_identity": near.identity_rows,
-        "identity_columns": carried
-            .iter()
-            .zip(&near.identity_shared)
-            .filter(|(c, n)| **n > 0 && identity.contains(c))
-            .map(|(c, n)| (c.to_string(), json!(n)))
-            .collect::<Map<String, Value>>(),
+        "identity_columns": shared.iter().map(|(c, n)| (c.to_string(), json!(n))).collect::<Map<String, Value>>(),
         "by_column": by_column.iter().map(|(c, n)| (c.to_string(), json!(n))).collect::<Map<String, Value>>(),
         "reported": not_clean,
         "command": command,
@@ -948,17 +931,11 @@ fn near_misses(
             Some(command) => format!("If retries mint those values, compare without them: {command}"),
             None => "The columns that differ hold what people write: look at the rows".to_string(),
         };
-        let shared: Vec<&str> = carried
-            .iter()
-            .zip(&near.identity_shared)
-            .filter(|(c, n)| **n > 0 && identity.contains(c))
-            .map(|(c, _)| c.as_str())
-            .collect();
         let identified = match near.identity_rows {
             0 => String::new(),
             n => format!(
                 " ({n} of them share only {}, a value nearly every row holds of its own, and differ in more)",
-                shared.join(" or ")
+                shared.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(" or ")
             ),
         };
         format!(

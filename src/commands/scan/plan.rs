@@ -216,7 +216,7 @@ pub struct Plan {
     pub informative: Vec<bool>,
     pub distinct: Vec<f64>,
     /// Which carried columns are nearly unique (a value per row, nine rows
-    /// in ten): two rows of a window equal on all of them (and compared) are
+    /// in ten): two rows of a window sharing a value of one (compared) are
     /// one thing twice however much else differs (`Detector::identity`).
     pub identity: Vec<bool>,
     /// Which carried columns hold written text: two rows that differ in one
@@ -608,17 +608,16 @@ async fn created_at_by_values(table: &Table, db: &mut Db) -> Result<Option<Colum
         return Ok(None);
     }
     let dialect = db.dialect();
-    let mut exprs = Vec::new();
-    for c in &candidates {
-        let col = dialect.ident(&c.name);
-        exprs.push(if dialect.dynamic_types() {
-            dialect.epoch_micros(&col, TimeRepr::SqliteDynamic { millis: false })
-        } else if c.is_temporal() {
-            dialect.epoch_micros(&col, TimeRepr::Native { with_zone: dialect.time_has_zone(&c.base_type) })
-        } else {
-            dialect.shown(&col, &c.data_type)
-        });
-    }
+    let exprs: Vec<String> = candidates
+        .iter()
+        .map(|c| {
+            let col = dialect.ident(&c.name);
+            match time_repr(c, &dialect) {
+                Some(repr) => dialect.epoch_micros(&col, repr),
+                None => dialect.shown(&col, &c.data_type),
+            }
+        })
+        .collect();
     let sql = format!(
         "SELECT {} FROM {} ORDER BY {} DESC LIMIT {CREATED_AT_SAMPLE}",
         exprs.join(", "),
@@ -645,6 +644,18 @@ async fn created_at_by_values(table: &Table, db: &mut Db) -> Result<Option<Colum
         .min_by_key(|&k| (u8::from(candidates[k].base_type == "date"), k))
         .map(|k| candidates[k].clone());
     Ok(chosen)
+}
+
+/// How a time column's values are read as instants, where they can be:
+/// native times (a domain over one too), and on SQLite text, numbers or Julian days.
+pub fn time_repr(column: &Column, dialect: &crate::db::Dialect) -> Option<TimeRepr> {
+    if dialect.dynamic_types() {
+        Some(TimeRepr::SqliteDynamic { millis: false })
+    } else if column.is_temporal() {
+        Some(TimeRepr::Native { with_zone: dialect.time_has_zone(&column.base_type) })
+    } else {
+        None
+    }
 }
 
 /// Whether a column can hold the time a row was created, by its nature: a

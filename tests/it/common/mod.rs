@@ -278,6 +278,11 @@ impl TestDb {
     }
 
     /// A time literal, UTC.
+    /// A time literal for `epoch` seconds (UTC), whole seconds.
+    pub fn ts_at(&self, epoch: i64) -> String {
+        self.ts(&chrono::DateTime::from_timestamp(epoch, 0).unwrap().format("%Y-%m-%d %H:%M:%S").to_string())
+    }
+
     pub fn ts(&self, text: &str) -> String {
         match self.engine {
             Engine::Postgres => format!("'{text}+00'"),
