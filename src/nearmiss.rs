@@ -85,6 +85,8 @@ pub struct Stats {
     pub identity_rows: u64,
     pub identity_shared: Vec<u64>,
     pub samples: Vec<Sample>,
+    /// Near-miss pairs past the number `Detector::keep_pairs` keeps.
+    pub pairs_beyond: u64,
 }
 
 /// A sliding window of recent rows' column hashes, each new row compared
@@ -134,8 +136,14 @@ pub struct Detector {
     /// was last absent from the window (a value many rows share, an empty
     /// text or NULL, is no identity).
     by_identity: Vec<FxHashMap<u64, (u64, u32)>>,
+    /// Every near-miss pair (not by identity alone), earlier row first, up
+    /// to a number of pairs, where asked (`Detector::keep_pairs`).
+    pairs: Option<(Vec<NearPair>, usize)>,
     pub stats: Stats,
 }
+
+/// A near-miss pair: the earlier row and its creation time, then the later.
+pub type NearPair = ((RowId, i64), (RowId, i64));
 
 impl Detector {
     /// `width` hashes a row; `compared` says which of them are compared, and
@@ -163,6 +171,7 @@ impl Detector {
             partners: Vec::new(),
             identity: Vec::new(),
             by_identity: Vec::new(),
+            pairs: None,
             stats: Stats {
                 equal_in_exact: vec![0; width],
                 equal_in_neighbours: vec![0; width],
@@ -178,6 +187,18 @@ impl Detector {
         self.evidence = false;
         self.stride = self.compared.len();
         self
+    }
+
+    /// Keeps every near-miss pair (up to `cap` pairs; the rest are counted
+    /// in `Stats::pairs_beyond`), for `take_pairs`.
+    pub fn keep_pairs(mut self, cap: usize) -> Detector {
+        self.pairs = Some((Vec::new(), cap));
+        self
+    }
+
+    /// The near-miss pairs kept, in the order the later rows came.
+    pub fn take_pairs(&mut self) -> Vec<NearPair> {
+        self.pairs.as_mut().map(|(pairs, _)| std::mem::take(pairs)).unwrap_or_default()
     }
 
     /// Columns of written text (per carried column): two rows that differ in
@@ -358,6 +379,16 @@ impl Detector {
                 }
                 for &j in &set {
                     self.stats.differs[j] += 1;
+                }
+                if let Some((pairs, cap)) = &mut self.pairs
+                    && !by_identity
+                {
+                    if pairs.len() < *cap {
+                        let (t, earlier) = self.recent[k].clone();
+                        pairs.push(((earlier, t), (id.clone(), t_us)));
+                    } else {
+                        self.stats.pairs_beyond += 1;
+                    }
                 }
                 if self.evidence {
                     let seen = self.stats.by_set.entry(set.clone()).or_default();

@@ -53,6 +53,9 @@ pub struct Member {
     /// The row's children, one list per child table the scan reads, each
     /// sorted (read when the cluster is confirmed).
     pub children: Vec<ChildRows>,
+    /// Whether the row was updated since its creation (its update time more
+    /// than 2 s after it), where the table has an update time.
+    pub touched: Option<bool>,
 }
 
 /// One parent row's rows of one child table: the compared columns of each.
@@ -71,6 +74,7 @@ impl Member {
             keep: false,
             interleaved: false,
             children: Vec::new(),
+            touched: None,
         }
     }
 }
@@ -86,6 +90,11 @@ pub struct Cluster {
     pub members: Vec<Member>,
     /// The member the cluster keeps (`--keep`); the others are the damage.
     pub kept: usize,
+    /// A near-miss pair rather than a run of equal rows: `Some` and empty
+    /// until its rows are read, then the compared columns in which one of
+    /// the two still holds what a new row starts with and the other, updated
+    /// since its creation, has been filled in (`scan::confirm`).
+    pub filled_later: Option<Vec<String>>,
 }
 
 impl Cluster {
@@ -168,13 +177,19 @@ pub fn confirm(rows: Vec<(Member, Vec<Option<String>>)>, window_us: i64) -> Vec<
             if run.last().is_some_and(|last| member.t_us - last.t_us > window_us) {
                 let done = std::mem::take(&mut run);
                 if done.len() > 1 {
-                    clusters.push(Cluster { values: Box::default(), shown: values.clone(), members: done, kept: 0 });
+                    clusters.push(Cluster {
+                        values: Box::default(),
+                        shown: values.clone(),
+                        members: done,
+                        kept: 0,
+                        filled_later: None,
+                    });
                 }
             }
             run.push(member);
         }
         if run.len() > 1 {
-            clusters.push(Cluster { values: Box::default(), shown: values, members: run, kept: 0 });
+            clusters.push(Cluster { values: Box::default(), shown: values, members: run, kept: 0, filled_later: None });
         }
     }
     clusters
@@ -196,7 +211,7 @@ impl Group {
         members.extend(self.rest);
         // Rows with equal times may arrive in any order: the original is the lowest id.
         members.sort_by(|a, b| (a.t_us, &a.id).cmp(&(b.t_us, &b.id)));
-        Cluster { values: self.values, shown: Vec::new(), members, kept: 0 }
+        Cluster { values: self.values, shown: Vec::new(), members, kept: 0, filled_later: None }
     }
 }
 
@@ -466,7 +481,7 @@ mod tests {
     #[test]
     fn extras_and_span() {
         let members = vec![member("1", 10, None), member("2", 12, None), member("3", 15, None)];
-        let cluster = Cluster { values: Box::default(), shown: Vec::new(), members, kept: 1 };
+        let cluster = Cluster { values: Box::default(), shown: Vec::new(), members, kept: 1, filled_later: None };
         assert_eq!(cluster.keeper().id.to_string(), "2");
         let extras: Vec<String> = cluster.extras().iter().map(|m| m.id.to_string()).collect();
         assert_eq!(extras, ["1", "3"]);

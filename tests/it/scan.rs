@@ -411,7 +411,67 @@ fn clusters_across_distant_ids(db: &TestDb) {
     assert_eq!(pairs, expected.map(|(a, b)| (a.to_string(), b.to_string())));
 }
 
+/// A retry's two rows, one of which people went on to fill in (a
+/// description, a date): a finding that keeps the row filled in. Both rows
+/// worked on since, or a moment apart, it is doubtful; rows that differ in
+/// what both were created with are not one request.
+fn a_copy_filled_in_later_is_one_request(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE tasks (id {pk}, title {text} NOT NULL, description {text}, project_id INTEGER NOT NULL,
+            created_at {ts} NOT NULL, updated_at {ts} NOT NULL)",
+        pk = db.ty("pk"),
+        text = db.ty("text"),
+        ts = db.ty("ts"),
+    ));
+    let later = "2026-01-03 09:00:00";
+    // id, title, description, project, created (minutes:seconds after midnight), updated (None: as created)
+    type Task = (i64, &'static str, Option<&'static str>, i64, &'static str, Option<&'static str>);
+    let rows: &[Task] = &[
+        (1, "Pay rent", Some("landlord wants cash"), 1, "00:00", Some(later)),
+        (2, "Pay rent", Some(""), 1, "00:40", None),
+        (3, "Call mom", None, 2, "10:00", None),
+        (4, "Call mom", Some("about sunday"), 2, "10:30", Some(later)),
+        (5, "Buy milk", Some(""), 3, "20:00", Some(later)),
+        (6, "Buy milk", Some("oat"), 3, "20:20", Some(later)),
+        (7, "Water plants", Some("a"), 4, "30:00", Some(later)),
+        (8, "Water plants", Some("b"), 4, "30:20", None),
+        (9, "Fix bike", Some(""), 5, "40:00", None),
+        (10, "Fix bike", Some("chain"), 6, "40:20", Some(later)),
+        (11, "Pay phone bill", Some(""), 7, "50:00", None),
+        (12, "Pay phone bill", Some(""), 7, "50:30", None),
+    ];
+    for (id, title, description, project, at, updated) in rows {
+        let created = format!("2026-01-01 00:{at}");
+        let description = description.map_or("NULL".to_string(), |d| format!("'{d}'"));
+        db.exec(&format!(
+            "INSERT INTO tasks (id, title, description, project_id, created_at, updated_at)
+             VALUES ({id}, '{title}', {description}, {project}, {}, {})",
+            db.ts(&created),
+            db.ts(updated.unwrap_or(&created)),
+        ));
+    }
+    let out = run(db.idemctl(&["scan", "--table", "tasks", "--output", "rows", "--format", "csv"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let records = csv_records(&out.stdout);
+    let found: Vec<(&str, &str, &str, &str)> =
+        records[1..].iter().map(|r| (r[1].as_str(), r[2].as_str(), r[3].as_str(), r[5].as_str())).collect();
+    assert_eq!(
+        found,
+        [
+            ("1", "2", "40.0", "likely"),
+            ("4", "3", "30.0", "likely"),
+            ("6", "5", "20.0", "doubtful"),
+            ("11", "12", "30.0", "likely"),
+        ],
+        "{}",
+        out.stdout
+    );
+    assert!(records[1][6].contains("description empty in one row, filled in 1 after its creation"), "{:?}", records[1]);
+    assert!(records[3][6].contains("5 was updated since its creation too"), "{:?}", records[3]);
+}
+
 on_every_engine!(
+    a_copy_filled_in_later_is_one_request,
     options_from_the_config_file,
     times_without_zone,
     nothing_compared_is_not_clean,

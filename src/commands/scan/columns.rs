@@ -412,14 +412,7 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
             continue;
         }
         let default = plan.table.column(&carried.name).ok().and_then(|c| c.default.clone());
-        let initial = |v: &Option<String>| match v.as_deref() {
-            None => true,
-            Some(v) => {
-                let v = v.trim_matches('\'');
-                ["0", "", "false", "f", "0.0"].contains(&v)
-                    || default.as_deref().is_some_and(|d| d.trim_matches('\'').split("::").next() == Some(v))
-            }
-        };
+        let initial = |v: &Option<String>| holds_initial(v.as_deref(), default.as_deref());
         let pairs: Vec<&PairValues> = facts.pairs.iter().filter(|p| p.differing.contains(&j)).collect();
         // Or a number that only grows after creation (a lock version, a
         // count of edits): the older row of the pair holds the larger one.
@@ -494,6 +487,20 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
         }
     }
     changes
+}
+
+/// Whether a value is what a new row starts with where nothing is sent:
+/// NULL, zero, false, empty text (or an editor's empty paragraph, an empty
+/// JSON document), or the column's default.
+pub fn holds_initial(value: Option<&str>, default: Option<&str>) -> bool {
+    match value {
+        None => true,
+        Some(v) => {
+            let v = v.trim_matches('\'');
+            ["0", "", "false", "f", "0.0", "{}", "[]", "<p></p>"].contains(&v)
+                || default.is_some_and(|d| d.trim_matches('\'').split("::").next() == Some(v))
+        }
+    }
 }
 
 /// Whether column `j` is set only once a row is updated after its creation:

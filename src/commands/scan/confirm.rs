@@ -16,7 +16,11 @@ use super::plan::Plan;
 use super::{Keep, ScanArgs};
 use crate::db::Db;
 use crate::db::scan::Lookup;
-use crate::window::{self, Cluster, RowId};
+use crate::window::{self, Cluster, Member, RowId};
+
+/// A row whose update time is more than this after its creation was
+/// updated since: an ORM stamps both at the insert, a moment apart.
+pub const TOUCHED_AFTER_US: i64 = 2_000_000;
 
 /// Candidate rows read per lookup statement.
 const CONFIRM_BATCH: usize = 500;
@@ -30,6 +34,8 @@ pub struct Confirm {
     layout: Layout,
     keep: Keep,
     children: Vec<super::children::Link>,
+    /// The compared columns and their defaults, for near-miss pairs.
+    compared: Vec<(String, Option<String>)>,
 }
 
 /// Where each thing sits in a looked-up row, after the id.
@@ -41,6 +47,8 @@ struct Layout {
     keep: Option<usize>,
     compared: std::ops::Range<usize>,
     watched: std::ops::Range<usize>,
+    /// The update time, in microseconds since the epoch.
+    updated: Option<usize>,
 }
 
 impl Confirm {
@@ -79,13 +87,25 @@ impl Confirm {
         let start = exprs.len();
         exprs.extend(plan.watched().iter().map(|c| shown(c)));
         let watched = start..exprs.len();
+        let updated = plan.update_time.as_deref().and_then(|u| {
+            let repr = super::plan::time_repr(plan.table.column(u).ok()?, &dialect)?;
+            Some(slot(&mut exprs, dialect.epoch_micros(&ident(u), repr)))
+        });
         let lookup = Lookup::new(dialect, &plan.table, &plan.id, &exprs);
         Confirm {
             db,
             lookup,
-            layout: Layout { key, by, money, keep, compared, watched },
+            layout: Layout { key, by, money, keep, compared, watched, updated },
             keep: plan.keep.clone(),
             children: plan.children.clone(),
+            compared: plan
+                .compared_names()
+                .into_iter()
+                .map(|c| {
+                    let default = plan.table.column(&c).ok().and_then(|c| c.default.clone());
+                    (c, default)
+                })
+                .collect(),
         }
     }
 
@@ -151,9 +171,15 @@ impl Confirm {
                     .collect::<Result<_>>()?;
                 member.keep = cell(l.keep).is_some_and(|v| v == "1");
                 member.watched = row[l.watched.clone()].iter().map(|v| v.as_deref().map(Into::into)).collect();
+                member.touched = cell(l.updated)
+                    .and_then(|v| v.parse::<f64>().ok())
+                    .map(|updated| updated as i64 - member.t_us > TOUCHED_AFTER_US);
                 rows.push((member, row[l.compared.clone()].to_vec()));
             }
-            confirmed.extend(window::confirm(rows, window_us));
+            match candidate.filled_later {
+                Some(_) => confirmed.extend(self.filled_later(rows)),
+                None => confirmed.extend(window::confirm(rows, window_us)),
+            }
         }
         confirmed.sort_by(|a, b| (a.original().t_us, &a.original().id).cmp(&(b.original().t_us, &b.original().id)));
         super::children::attach(&mut self.db, &mut self.children, &mut confirmed)
@@ -161,7 +187,9 @@ impl Confirm {
             .context("reading child rows")?;
         for mut cluster in confirmed {
             let (kept, matched) = match &self.keep {
-                Keep::First => (0, true),
+                // Of a pair one row of which was filled in later, the one
+                // people worked on.
+                Keep::First => (if cluster.filled_later.is_some() { cluster.kept } else { 0 }, true),
                 Keep::Last => (cluster.members.len() - 1, true),
                 Keep::Condition(_) => match cluster.members.iter().position(|m| m.keep) {
                     Some(i) => (i, true),
@@ -181,6 +209,36 @@ impl Confirm {
             findings.add(cluster, matched)?;
         }
         Ok(())
+    }
+
+    /// A near-miss pair as a finding, where every compared column in which
+    /// the two rows differ still holds what a new row starts with (NULL,
+    /// empty, zero, its default) in one of them, and the other row, updated
+    /// since its creation, holds something else there: one request, one
+    /// copy of which people went on to fill in. Kept: the row filled in.
+    fn filled_later(&self, rows: Vec<(Member, Vec<Option<String>>)>) -> Option<Cluster> {
+        let [(a, va), (b, vb)] = <[_; 2]>::try_from(rows).ok()?;
+        let mut filler = None;
+        let mut columns = Vec::new();
+        for (j, (name, default)) in self.compared.iter().enumerate() {
+            if va[j] == vb[j] {
+                continue;
+            }
+            let initial = |v: &Option<String>| super::columns::holds_initial(v.as_deref(), default.as_deref());
+            let who = match (initial(&va[j]), initial(&vb[j])) {
+                (true, false) => 1,
+                (false, true) => 0,
+                _ => return None,
+            };
+            if filler.is_some_and(|f| f != who) || [&a, &b][who].touched != Some(true) {
+                return None;
+            }
+            filler = Some(who);
+            columns.push(name.clone());
+        }
+        let kept = filler?;
+        let shown = if kept == 0 { vb } else { va };
+        Some(Cluster { values: Box::default(), shown, members: vec![a, b], kept, filled_later: Some(columns) })
     }
 }
 

@@ -487,6 +487,9 @@ impl<W: Write> Findings<W> {
             vec![("cause", json!(cause)), ("confidence", json!(confidence)), ("evidence", evidence)]
         };
         let original = cluster.original();
+        // The row the others repeat: the first, or of a pair one row of which
+        // was filled in later, that one (kept).
+        let repeated = if cluster.filled_later.is_some() { cluster.keeper() } else { original };
         let extras = cluster.extras();
         self.extra_rows += extras.len() as u64;
         let mut sums = Sums::new(self.sums.len());
@@ -501,7 +504,7 @@ impl<W: Write> Findings<W> {
             ScanOutput::Clusters => {
                 let mut row = Map::new();
                 row.insert("cluster".into(), json!(n));
-                row.insert("original_id".into(), json!(original.id.to_string()));
+                row.insert("original_id".into(), json!(repeated.id.to_string()));
                 if keyed {
                     row.insert("kept_id".into(), json!(cluster.keeper().id.to_string()));
                 }
@@ -529,12 +532,13 @@ impl<W: Write> Findings<W> {
                         continue;
                     }
                     let gap = match i {
+                        _ if cluster.filled_later.is_some() => cluster.span_us(),
                         0 => 0,
                         i => extra.t_us - cluster.members[i - 1].t_us,
                     };
                     let mut row = Map::new();
                     row.insert("cluster".into(), json!(n));
-                    row.insert("original_id".into(), json!(original.id.to_string()));
+                    row.insert("original_id".into(), json!(repeated.id.to_string()));
                     if keyed {
                         row.insert("kept_id".into(), json!(cluster.keeper().id.to_string()));
                     }

@@ -299,6 +299,10 @@ impl PauseForTests {
     }
 }
 
+/// Near-miss pairs a scan reads back at most, to find those one row of
+/// which was filled in after its creation (on tables with an update time).
+const NEAR_PAIRS: usize = 100_000;
+
 /// Feeds the held rows, then the rest of the table, to the clusterer on the
 /// compared columns and to the near-miss detector, and hands the candidate
 /// clusters to the confirming task as they close.
@@ -316,7 +320,8 @@ async fn cluster(
         .near_misses_only()
         .most_distinct_first(&plan.distinct)
         .prose(&plan.prose)
-        .identity(&plan.identity_compared());
+        .identity(&plan.identity_compared())
+        .keep_pairs(if plan.update_time.is_some() { NEAR_PAIRS } else { 0 });
     let mut clusterer = Clusterer::new(window_us);
     let mut interleave = evidence::Interleave::new(plan.actor_ix(), window_us);
     let mut pending: Vec<Cluster> = Vec::new();
@@ -376,6 +381,17 @@ async fn cluster(
     clusterer.finish();
     while let Some(cluster) = clusterer.pop_ready() {
         pending.push(cluster);
+    }
+    // The near-miss pairs, to be read and kept where one row of the two was
+    // filled in after its creation (`confirm`).
+    for ((earlier, t_earlier), (later, t_later)) in detector.take_pairs() {
+        pending.push(Cluster {
+            values: Box::default(),
+            shown: Vec::new(),
+            members: vec![Member::new(earlier, t_earlier), Member::new(later, t_later)],
+            kept: 0,
+            filled_later: Some(Vec::new()),
+        });
     }
     let _ = candidates.send(pending).await;
     Ok((rows.scanned, detector.stats, false))

@@ -264,10 +264,10 @@ pub fn corpus() -> Vec<App> {
         fixture!(zammad, Validate, (0.16, 1.0, 0.16)),
         fixture!(magento, Validate, (0.42, 1.0, 0.42)),
         fixture!(wallabag, Validate, (0.0, 1.0, 0.0)),
-        fixture!(vikunja, Tune, (0.79, 0.94, 0.52)),
+        fixture!(vikunja, Tune, (0.85, 0.94, 0.55)),
         fixture!(kanboard, Validate, (0.0, 1.0, 0.0)),
         fixture!(plane, Tune, (0.84, 1.0, 0.75)),
-        fixture!(pretix, Validate, (0.4, 0.19, 0.34)),
+        fixture!(pretix, Validate, (0.5, 0.17, 0.34)),
         fixture!(akaunting, Validate, (0.64, 0.51, 0.64)),
     ]
 }

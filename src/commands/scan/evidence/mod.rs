@@ -9,6 +9,7 @@
 //! adds up what they say. Adding a kind touches no other.
 
 mod children;
+mod filled;
 mod instant;
 mod interleaved;
 mod key;
@@ -112,6 +113,7 @@ pub trait Evidence: Sync {
 pub const KINDS: &[&dyn Evidence] = &[
     &outcome::FailedThenDone,
     &children::ChildRowsDiffer,
+    &filled::FilledLater,
     &instant::OneInstant,
     &rhythm::Rhythm,
     &interleaved::Interleaved,
@@ -162,7 +164,7 @@ pub mod tests {
             .enumerate()
             .map(|(i, ms)| Member::new(RowId::Int(i as i64 + 1), 1_790_812_800_000_000 + ms * 1_000))
             .collect();
-        Cluster { values: Box::default(), shown: Vec::new(), members, kept: 0 }
+        Cluster { values: Box::default(), shown: Vec::new(), members, kept: 0, filled_later: None }
     }
 
     pub fn context() -> Context {

@@ -1,0 +1,71 @@
+//! `filled-later`: a pair of rows equal on every compared column but those
+//! one of them still holds as a new row starts them (NULL, empty, zero, the
+//! default) and the other, updated since its creation, has filled in: the
+//! same request twice, one copy of which people went on to work on. Says
+//! which columns, and which row was filled in (the row kept). Weak: it only
+//! explains why the two rows are not equal. Within a second of each other,
+//! two rows that are not equal are as likely one bulk write (a form that
+//! adds several items, an import) as a double submit: doubtful.
+
+use super::{Context, Evidence, Side, Strength, Weight};
+use crate::window::Cluster;
+
+pub struct FilledLater;
+
+const ONE_SECOND_US: i64 = 1_000_000;
+
+impl Evidence for FilledLater {
+    fn name(&self) -> &'static str {
+        "filled-later"
+    }
+
+    fn weigh(&self, cluster: &Cluster, context: &Context) -> Vec<Weight> {
+        let Some(columns) = cluster.filled_later.as_ref().filter(|c| !c.is_empty()) else { return Vec::new() };
+        let filled = cluster.keeper();
+        let why = format!(
+            "equal as created: {} empty in one row, filled in {} after its creation",
+            columns.join(", "),
+            filled.id
+        );
+        // At whole seconds, one second apart may be a moment apart.
+        let span = cluster.span_us();
+        if span < ONE_SECOND_US || (!context.subsecond && span <= ONE_SECOND_US) {
+            let why = format!("{why}, but within a second of each other: as likely one bulk write");
+            return vec![Weight::new(self.name(), Side::Against, Strength::Weak, why)];
+        }
+        // The copy left as created is what a retry leaves behind; where both
+        // were worked on, two items are as likely.
+        let other = &cluster.members[1 - cluster.kept.min(1)];
+        if other.touched != Some(false) {
+            let why = format!("{why}, but {} was updated since its creation too: as likely two items", other.id);
+            return vec![Weight::new(self.name(), Side::Against, Strength::Weak, why)];
+        }
+        vec![Weight::new(self.name(), Side::For, Strength::Weak, why)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{cluster, context};
+    use super::*;
+
+    #[test]
+    fn names_the_columns_and_the_row_filled_in() {
+        let mut c = cluster(&[0, 30_000]);
+        assert!(FilledLater.weigh(&c, &context()).is_empty());
+        c.filled_later = Some(vec!["description".into()]);
+        c.kept = 1;
+        c.members[0].touched = Some(false);
+        let w = FilledLater.weigh(&c, &context());
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].side, Side::For);
+        assert_eq!(w[0].reason, "equal as created: description empty in one row, filled in 2 after its creation");
+        // Both worked on: as likely two items.
+        c.members[0].touched = Some(true);
+        assert_eq!(FilledLater.weigh(&c, &context())[0].side, Side::Against);
+        // Within a second: as likely a bulk write.
+        let mut c = Cluster { filled_later: c.filled_later.clone(), ..cluster(&[0, 999]) };
+        c.kept = 1;
+        assert_eq!(FilledLater.weigh(&c, &context())[0].side, Side::Against);
+    }
+}
