@@ -919,7 +919,12 @@ fn near_misses(
         "by_column": by_column.iter().map(|(c, n)| (c.to_string(), json!(n))).collect::<Map<String, Value>>(),
         "reported": not_clean,
         "command": command,
+        "pairs_not_read": near.pairs_beyond,
     });
+    let unread = match near.pairs_beyond {
+        0 => String::new(),
+        n => format!("; {n} near-miss pairs past the first 100,000 were not read for a copy filled in later"),
+    };
     let text = if !not_clean {
         match near.near_rows {
             0 => "none".to_string(),
@@ -950,7 +955,7 @@ fn near_misses(
             columns.join(", "),
         )
     };
-    (value, text, not_clean)
+    (value, text + &unread, not_clean)
 }
 
 #[cfg(test)]

@@ -173,7 +173,7 @@ macro_rules! fixture {
 }
 
 /// The corpus: 14 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
-/// Firefly III, Vikunja, Plane), 14 to validate that no rule was changed for.
+/// Firefly III, Vikunja, Plane), 15 to validate that no rule was changed for.
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -269,5 +269,6 @@ pub fn corpus() -> Vec<App> {
         fixture!(plane, Tune, (0.84, 1.0, 0.75)),
         fixture!(pretix, Validate, (0.5, 0.17, 0.34)),
         fixture!(akaunting, Validate, (0.64, 0.51, 0.64)),
+        fixture!(memos, Validate, (0.88, 0.53, 0.85)),
     ]
 }

@@ -21,6 +21,7 @@ pub mod magento;
 pub mod mastodon;
 pub mod mattermost;
 pub mod medusa;
+pub mod memos;
 pub mod odoo;
 pub mod paperless;
 pub mod plane;
