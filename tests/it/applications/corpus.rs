@@ -172,8 +172,8 @@ macro_rules! fixture {
     };
 }
 
-/// The corpus: 14 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
-/// Firefly III, Vikunja, Plane), 15 to validate that no rule was changed for.
+/// The corpus: 15 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
+/// Firefly III, Vikunja, Plane, OpenProject), 15 to validate that no rule was changed for.
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -270,5 +270,6 @@ pub fn corpus() -> Vec<App> {
         fixture!(pretix, Validate, (0.5, 0.17, 0.34)),
         fixture!(akaunting, Validate, (0.64, 0.51, 0.64)),
         fixture!(memos, Validate, (0.88, 0.53, 0.85)),
+        fixture!(openproject, Tune, (0.77, 0.84, 0.77)),
     ]
 }

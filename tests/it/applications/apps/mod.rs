@@ -23,6 +23,7 @@ pub mod mattermost;
 pub mod medusa;
 pub mod memos;
 pub mod odoo;
+pub mod openproject;
 pub mod paperless;
 pub mod plane;
 pub mod pretix;
