@@ -190,9 +190,9 @@ impl Detector {
     }
 
     /// Keeps every near-miss pair (up to `cap` pairs; the rest are counted
-    /// in `Stats::pairs_beyond`), for `take_pairs`.
+    /// in `Stats::pairs_beyond`), for `take_pairs`; none at 0.
     pub fn keep_pairs(mut self, cap: usize) -> Detector {
-        self.pairs = Some((Vec::new(), cap));
+        self.pairs = (cap > 0).then(|| (Vec::new(), cap));
         self
     }
 

@@ -226,7 +226,7 @@ fn near_misses_are_no_clean_table(db: &TestDb) {
     assert_eq!(
         doc["near_misses"],
         json!({"rows": 10, "share": 10.0 / 310.0, "equal_on_identity": 0, "identity_columns": {},
-               "by_column": {"client_ms": 10}, "reported": true, "command": command})
+               "by_column": {"client_ms": 10}, "reported": true, "command": command, "pairs_not_read": 0})
     );
     // The suggestion is this command line with --ignore set: it reads the same rows.
     let words: Vec<&str> = command.split(' ').collect();

@@ -173,7 +173,7 @@ macro_rules! fixture {
 }
 
 /// The corpus: 15 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
-/// Firefly III, Vikunja, Plane, OpenProject), 15 to validate that no rule was changed for.
+/// Firefly III, Vikunja, Plane, OpenProject), 16 to validate that no rule was changed for.
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -271,5 +271,6 @@ pub fn corpus() -> Vec<App> {
         fixture!(akaunting, Validate, (0.64, 0.51, 0.64)),
         fixture!(memos, Validate, (0.88, 0.53, 0.85)),
         fixture!(openproject, Tune, (0.77, 0.84, 0.77)),
+        fixture!(snipeit, Validate, (0.0, 1.0, 0.0)),
     ]
 }

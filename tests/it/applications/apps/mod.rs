@@ -29,6 +29,7 @@ pub mod plane;
 pub mod pretix;
 pub mod redmine;
 pub mod saleor;
+pub mod snipeit;
 pub mod spree;
 pub mod vikunja;
 pub mod wallabag;
