@@ -321,9 +321,12 @@ bench_replica_pg() {
 
 start_mariadbd() { # DIR PORT ID: a private server with binary logging
     local dir=$1 port=$2 id=$3
-    mariadb-install-db --no-defaults --datadir="$dir/data" --auth-root-authentication-method=normal \
-        --skip-test-db --user=root >/dev/null
-    /usr/sbin/mariadbd --no-defaults --datadir="$dir/data" --port="$port" --bind-address=127.0.0.1 \
+    # A tmpdir of its own: a starting mariadbd (the install's too) deletes the
+    # `#sql*` files in its tmpdir, in /tmp the shared server's live temporary tables.
+    mkdir -p "$dir/tmp"
+    mariadb-install-db --no-defaults --datadir="$dir/data" --tmpdir="$dir/tmp" \
+        --auth-root-authentication-method=normal --skip-test-db --user=root >/dev/null
+    /usr/sbin/mariadbd --no-defaults --datadir="$dir/data" --tmpdir="$dir/tmp" --port="$port" --bind-address=127.0.0.1 \
         --socket="$dir/mysqld.sock" --pid-file="$dir/mysqld.pid" --log-error="$dir/error.log" --user=root \
         --skip-name-resolve --innodb-buffer-pool-size=1G --server-id="$id" --log-bin="$dir/binlog" \
         --binlog-format=ROW --log-slave-updates >/dev/null 2>&1 &

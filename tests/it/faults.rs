@@ -993,21 +993,24 @@ mod private {
     /// once it answers.
     fn start_mariadbd(dir: &Path, extra: &[String]) -> Result<String, String> {
         let at = |name: &str| dir.join(name).display().to_string();
+        // A tmpdir of its own, for the install's bootstrap server as for the
+        // server: mariadbd deletes the `#sql*` files it finds in its tmpdir
+        // as it starts, and in the shared /tmp those are the shared server's
+        // live temporary tables (one deleted under an information_schema
+        // read crashes it, and every MariaDB test after fails).
+        std::fs::create_dir_all(at("tmp")).map_err(|e| e.to_string())?;
         run(
             "mariadb-install-db",
             &[
                 "--no-defaults",
                 &format!("--datadir={}", at("data")),
+                &format!("--tmpdir={}", at("tmp")),
                 "--auth-root-authentication-method=normal",
                 "--skip-test-db",
                 "--user=root",
             ],
         )?;
         let port = spare_port();
-        // A tmpdir of its own: mariadbd deletes the `#sql*` files it finds
-        // in its tmpdir as it starts, and in the shared /tmp those are the
-        // shared server's live temporary tables.
-        std::fs::create_dir_all(at("tmp")).map_err(|e| e.to_string())?;
         let server = Command::new("/usr/sbin/mariadbd")
             .args([
                 "--no-defaults".to_string(),
@@ -1068,6 +1071,15 @@ mod private {
             ),
         )?;
         Ok(MariaPair { primary, replica })
+    }
+
+    /// Starts one more private MariaDB server, of its own, and gives its root URL.
+    pub fn one_more_mariadb() -> Option<String> {
+        let started = kept_dir("idemctl-maria-one-").and_then(|base| {
+            clean_up_after_exit(&base, "true");
+            start_mariadbd(&base, &[])
+        });
+        started.or_else(|e| unavailable("a private MariaDB server", e).ok_or(())).ok()
     }
 
     pub fn mariadb_tls() -> Option<&'static Maria> {
@@ -1556,6 +1568,20 @@ fn value_at(url: &str, sql: &str) -> Option<String> {
         let raw = row.try_get_raw(0).ok()?;
         <Option<String> as sqlx::Decode<sqlx::MySql>>::decode(raw).ok()?
     })
+}
+
+/// Starting a private MariaDB server (its install too) leaves the `#sql*`
+/// files in the shared temp dir alone: there they are the shared server's
+/// live temporary tables, and one deleted under a read crashes it.
+#[test]
+fn a_private_mariadb_leaves_the_shared_tmp_alone() {
+    let canary = std::env::temp_dir().join(format!("#sql-idemctl-canary-{}.MAI", std::process::id()));
+    std::fs::write(&canary, b"").unwrap();
+    let started = private::one_more_mariadb();
+    let kept = canary.exists();
+    let _ = std::fs::remove_file(&canary);
+    let Some(root) = started else { return };
+    assert!(kept, "starting a private MariaDB at {root} deleted {}", canary.display());
 }
 
 /// A MariaDB replica, on a private primary with binary logging: a stopped
