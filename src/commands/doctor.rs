@@ -276,6 +276,25 @@ fn sql_list(dialect: &Dialect, columns: &[&str]) -> String {
     format!("({})", columns.iter().map(|c| dialect.ident(c)).collect::<Vec<_>>().join(", "))
 }
 
+/// The column a fix adds for the reference clients send: the first of
+/// these names the table does not have yet.
+fn new_reference(table: &Table) -> &'static str {
+    ["client_reference", "request_reference", "idempotency_reference"]
+        .into_iter()
+        .find(|c| table.column(c).is_err())
+        .unwrap_or("idemctl_client_reference")
+}
+
+/// The statement that adds `new_reference` to `table`: text a unique index
+/// can hold on every engine (MySQL indexes no unbounded TEXT).
+fn add_reference_sql(dialect: &Dialect, table: &Table) -> String {
+    let ty = match dialect.engine() {
+        db::Engine::MySql => "VARCHAR(255)",
+        _ => "TEXT",
+    };
+    format!("ALTER TABLE {} ADD COLUMN {} {ty}", table.sql_name(dialect), dialect.ident(new_reference(table)))
+}
+
 /// The statement that makes `columns` of `table` unique, as every engine
 /// takes it (SQLite has no `ALTER TABLE ... ADD UNIQUE`); a column not there
 /// yet is written `<as such>`.
@@ -973,10 +992,11 @@ async fn stuck_now(
     })
 }
 
-/// The unique constraint to add, on the table's own columns where it has
-/// them: who sent the request (customer, account, user, tenant) and the
-/// reference the client sends with it.
-fn unique_fix(table: &Table, dialect: &Dialect, minted: &[String]) -> String {
+/// The columns a unique constraint to add could hold, by their names: who
+/// sent the request (customer, account, user, tenant), then the references
+/// the client sends with it, each a whole word of the name (`client_ref`,
+/// `external_id`, not `preferences`); never one each write mints.
+fn fix_candidates<'t>(table: &'t Table, minted: &[String]) -> (Option<&'t str>, Vec<&'t str>) {
     let free: Vec<&str> = table
         .columns
         .iter()
@@ -984,18 +1004,49 @@ fn unique_fix(table: &Table, dialect: &Dialect, minted: &[String]) -> String {
         .filter(|c| !table.mints(c) && !minted.iter().any(|m| m == c))
         .collect();
     let lower = |c: &&str| c.to_ascii_lowercase();
-    let who = free.iter().find(|c| {
+    let who = free.iter().copied().find(|c| {
         let c = lower(c);
         ["customer", "account", "user", "tenant", "organization", "org", "merchant", "client"]
             .iter()
             .any(|w| c == format!("{w}_id") || c == format!("{w}id"))
     });
-    let reference = free.iter().find(|c| {
-        let c = lower(c);
-        ["reference", "external", "idempotency", "request_id", "client_ref", "_ref", "token", "nonce"]
-            .iter()
-            .any(|w| c.contains(w))
-    });
+    let references = free
+        .iter()
+        .copied()
+        .filter(|c| {
+            let c = lower(c);
+            let words: Vec<&str> = c.split(|ch: char| !ch.is_ascii_alphanumeric()).collect();
+            ["reference", "ref", "external", "idempotency", "token", "nonce"].iter().any(|w| words.contains(w))
+                || ["request_id", "requestid", "client_ref", "clientref"].iter().any(|w| c.contains(w))
+        })
+        .filter(|c| Some(*c) != who)
+        .collect();
+    (who, references)
+}
+
+/// Whether a unique index over `columns` builds once scan's `extra` rows are
+/// gone: the rows beyond the first of each set of equal values (NULLs left
+/// out, as a unique index leaves them) are no more than those.
+async fn builds(db: &mut Db, table: &Table, dialect: &Dialect, columns: &[&str], extra: u64) -> Result<bool> {
+    let list: Vec<String> = columns.iter().map(|c| dialect.ident(c)).collect();
+    let set: Vec<String> = list.iter().map(|c| format!("{c} IS NOT NULL")).collect();
+    // As text on every engine (MySQL's SUM is a DECIMAL).
+    let text = if dialect.engine() == db::Engine::MySql { "CHAR" } else { "TEXT" };
+    let sql = format!(
+        "SELECT CAST(COALESCE(SUM(n - 1), 0) AS {text}) FROM (SELECT COUNT(*) AS n FROM {} WHERE {} GROUP BY {} \
+         HAVING COUNT(*) > 1) d",
+        table.sql_name(dialect),
+        set.join(" AND "),
+        list.join(", ")
+    );
+    let surplus = db.query_value(&sql, &[]).await?.and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    Ok(surplus <= extra as f64)
+}
+
+/// The unique constraint to add, on the table's own columns where it has
+/// them (`who` and a `reference` an index over which builds), else on a
+/// reference column to add.
+fn unique_fix(table: &Table, dialect: &Dialect, who: Option<&str>, reference: Option<&str>) -> String {
     // A nullable reference leaves the rows without one unprotected. The
     // SQL comes last, after the only ": ", so that it runs as printed.
     let nullable = reference.filter(|r| table.column(r).is_ok_and(|c| !c.not_null)).map(|r| {
@@ -1015,14 +1066,17 @@ fn unique_fix(table: &Table, dialect: &Dialect, minted: &[String]) -> String {
             unique_index_sql(dialect, table, &[reference])
         ),
         (Some(who), None) => format!(
-            "add a column for the reference the client sends with each request, and a unique constraint on it \
-             with {who}: {}",
-            unique_index_sql(dialect, table, &[who, "<the new column>"])
+            "add a column for the reference the client sends with each request (NULL on the rows there are, which a \
+             unique index lets repeat), and a unique constraint on it with {who}: {}; {}",
+            add_reference_sql(dialect, table),
+            unique_index_sql(dialect, table, &[who, new_reference(table)])
         ),
         (None, None) => format!(
-            "add a column for the reference the client sends with each request, and a unique constraint on it \
-             with the column naming who sent it: {}",
-            unique_index_sql(dialect, table, &["<who>", "<the new column>"])
+            "add a column for the reference the client sends with each request, unique across clients (a uuid the \
+             client mints once per request; NULL on the rows there are, which a unique index lets repeat), and a \
+             unique constraint on it: {}; {}",
+            add_reference_sql(dialect, table),
+            unique_index_sql(dialect, table, &[new_reference(table)])
         ),
     }
 }
@@ -1107,6 +1161,18 @@ async fn natural_unique(db: &mut Db, args: &DoctorArgs, table: &Table, dialect: 
         }
     };
     let extra = scanned.extra_rows;
+    // The fix's constraint, on columns an index over which builds as the
+    // data stands (once scan's extra rows are gone).
+    let (who, references) = fix_candidates(table, &scanned.minted);
+    let mut reference = None;
+    for r in references {
+        let columns: Vec<&str> = who.into_iter().chain([r]).collect();
+        if builds(db, table, dialect, &columns, extra).await? {
+            reference = Some(r);
+            break;
+        }
+    }
+    let fix = unique_fix(table, dialect, who, reference);
     let steps = |constraint: String| match extra {
         0 => constraint,
         n => format!(
@@ -1127,7 +1193,7 @@ async fn natural_unique(db: &mut Db, args: &DoctorArgs, table: &Table, dialect: 
                 "no unique constraint besides the minted primary key: a retry that arrives after its key expired \
                  (or bypasses the key table) creates a second row{found}"
             ),
-            steps(unique_fix(table, dialect, &scanned.minted)),
+            steps(fix.clone()),
         ));
     };
     if scanned.rows == 0 {
@@ -1173,7 +1239,7 @@ async fn natural_unique(db: &mut Db, args: &DoctorArgs, table: &Table, dialect: 
         &name,
         Verdict::Fail,
         format!("unique {} would have refused 0 of the {extra} extra rows scan finds: {}", list(cols), why.join("; ")),
-        steps(unique_fix(table, dialect, &scanned.minted)),
+        steps(fix.clone()),
     ))
 }
 

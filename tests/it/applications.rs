@@ -368,3 +368,10 @@ fn mastodon() {
 fn corpus_figures() {
     corpus::run_corpus(&corpus::corpus());
 }
+
+/// Every fix doctor prints for a corpus table runs as printed, on every
+/// engine, in the steps it gives.
+#[test]
+fn doctor_fixes_run_as_printed() {
+    corpus::doctor_fixes_run(&corpus::corpus());
+}

@@ -176,15 +176,25 @@ fn a_weak_design_fails(db: &TestDb) {
         Engine::MySql => format!("`{}`.`orders`", db.name),
         Engine::Sqlite => "\"orders\"".to_string(),
     };
+    let column_type = if db.engine == Engine::MySql { "VARCHAR(255)" } else { "TEXT" };
     assert_eq!(
         fix,
         format!(
-            "add a column for the reference the client sends with each request, and a unique constraint on it with \
-             customer_id: CREATE UNIQUE INDEX {} ON {orders} ({}, <the new column>)",
-            db.ident("orders_customer_id_key"),
-            db.ident("customer_id")
+            "add a column for the reference the client sends with each request (NULL on the rows there are, which a \
+             unique index lets repeat), and a unique constraint on it with customer_id: ALTER TABLE {orders} ADD \
+             COLUMN {} {column_type}; CREATE UNIQUE INDEX {} ON {orders} ({}, {})",
+            db.ident("client_reference"),
+            db.ident("orders_customer_id_client_reference_key"),
+            db.ident("customer_id"),
+            db.ident("client_reference")
         )
     );
+    // Both statements run as printed (on a copy of the table's shape).
+    let sql = fix.as_str().unwrap().split_once(": ").unwrap().1.replace(&orders, "orders_copy");
+    db.exec("CREATE TABLE orders_copy AS SELECT * FROM orders");
+    db.exec(&sql.replace(&db.ident("orders_customer_id_client_reference_key"), "orders_copy_key"));
+    assert_eq!(db.column("SELECT COUNT(client_reference) FROM orders_copy"), [Some("0".to_string())]);
+    db.exec("DROP TABLE orders_copy");
     db.exec(&format!("ALTER TABLE orders ADD COLUMN client_ref {}", db.ty("text")));
     let out = doctor(db, &["--table", "request_keys", "--succeeded-value", "done", "--creation-table", "orders"]);
     let doc: Value = serde_json::from_str(&out.stdout).unwrap();

@@ -60,15 +60,20 @@ pub fn measure(db: &TestDb, app: &App) -> Figures {
     }
     let records = csv_records(&out.stdout);
     let at = |name: &str| records[0].iter().position(|h| h == name).unwrap();
-    let (dup, conf) = (at("duplicate_id"), at("confidence"));
+    let (original, dup, conf, evidence) = (at("original_id"), at("duplicate_id"), at("confidence"), at("evidence"));
     let mut found = BTreeSet::new();
     let mut sure = BTreeSet::new();
     let mut confidences = BTreeMap::new();
     for r in &records[1..] {
-        found.insert(r[dup].clone());
+        // A pair one row of which was filled in later keeps that row, which
+        // may be the retry's: the cluster found that retry all the same.
+        let filled = r[evidence].contains("filled in");
+        let swap = filled && !f.extras.contains(&r[dup]) && f.extras.contains(&r[original]);
+        let id = if swap { &r[original] } else { &r[dup] };
+        found.insert(id.clone());
         *confidences.entry(r[conf].clone()).or_default() += 1;
         if r[conf] != "doubtful" {
-            sure.insert(r[dup].clone());
+            sure.insert(id.clone());
         }
     }
     // CORPUS_SHOW=1: what the scan decided, and what it missed or wrongly listed.
@@ -264,13 +269,82 @@ pub fn corpus() -> Vec<App> {
         fixture!(zammad, Validate, (0.16, 1.0, 0.16)),
         fixture!(magento, Validate, (0.42, 1.0, 0.42)),
         fixture!(wallabag, Validate, (0.0, 1.0, 0.0)),
-        fixture!(vikunja, Tune, (0.85, 0.94, 0.55)),
+        fixture!(vikunja, Tune, (0.88, 0.94, 0.55)),
         fixture!(kanboard, Validate, (0.0, 1.0, 0.0)),
-        fixture!(plane, Tune, (0.84, 1.0, 0.75)),
-        fixture!(pretix, Validate, (0.5, 0.17, 0.34)),
+        fixture!(plane, Tune, (0.87, 1.0, 0.75)),
+        fixture!(pretix, Validate, (0.78, 0.27, 0.59)),
         fixture!(akaunting, Validate, (0.64, 0.51, 0.64)),
         fixture!(memos, Validate, (0.88, 0.53, 0.85)),
-        fixture!(openproject, Tune, (0.77, 0.84, 0.77)),
+        fixture!(openproject, Tune, (0.8, 0.84, 0.77)),
         fixture!(snipeit, Validate, (0.0, 1.0, 0.0)),
     ]
+}
+
+/// Every fix doctor prints for a corpus table runs as printed, in the steps
+/// it gives: where it says to remove the extra rows scan lists first, they
+/// are removed (by the ids scan lists), then its statements run in order.
+/// Each must succeed, on every engine the table is on.
+pub fn doctor_fixes_run(corpus: &[App]) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for app in corpus {
+        for &engine in app.engines {
+            let Some(db) = TestDb::new(engine) else { continue };
+            let f = (app.fixture)();
+            f.load(&db, &(app.ddl)(engine));
+            db.exec(&format!(
+                "CREATE TABLE idempotency_keys (scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT \
+                 NULL, status {text} NOT NULL, response_code INTEGER, created_at {ts}, expires_at {ts},
+                 PRIMARY KEY (scope_id, operation, {key}))",
+                text = db.ty("text"),
+                ts = db.ty("ts"),
+                key = db.ident("key"),
+            ));
+            let place = format!("{} on {engine:?}", app.name);
+            let out = run(db.idemctl(&["doctor", "--creation-table", f.table, "--format", "json"]));
+            let doc = out.json();
+            let name = format!("creation:{}", f.table);
+            let Some(check) = doc["checks"].as_array().and_then(|c| c.iter().find(|c| c["check"] == name.as_str()))
+            else {
+                failures.push(format!("{place}: no {name} check: {}", out.stderr));
+                continue;
+            };
+            let fix = check["fix"].as_str().unwrap_or_default();
+            let Some((prose, sql)) =
+                fix.rsplit_once(": ").filter(|(_, sql)| ["CREATE ", "ALTER "].iter().any(|v| sql.starts_with(v)))
+            else {
+                continue;
+            };
+            if prose.starts_with("first remove the ") {
+                let scan = run(db.idemctl(&["scan", "--table", f.table, "--format", "json"]));
+                let scanned = scan.json();
+                let id = scanned["excluded_columns"]
+                    .as_array()
+                    .and_then(|e| e.iter().find(|c| c["rule"] == "row-id"))
+                    .and_then(|c| c["column"].as_str())
+                    .unwrap_or("id")
+                    .to_string();
+                let rows = run(db.idemctl(&["scan", "--table", f.table, "--output", "rows", "--format", "csv"]));
+                let ids: Vec<String> =
+                    csv_records(&rows.stdout)[1..].iter().map(|r| format!("'{}'", r[2].replace('\'', "''"))).collect();
+                for chunk in ids.chunks(200) {
+                    let delete =
+                        format!("DELETE FROM {} WHERE {} IN ({})", db.ident(f.table), db.ident(&id), chunk.join(", "));
+                    if let Err(e) = db.try_exec(&delete) {
+                        failures.push(format!("{place}: removing scan's extra rows: {e}"));
+                    }
+                }
+            }
+            ran += 1;
+            for statement in sql.split("; ") {
+                if let Err(e) = db.try_exec(statement) {
+                    failures.push(format!("{place}: {statement}: {e}"));
+                    break;
+                }
+            }
+        }
+    }
+    eprintln!("doctor's fixes run on {ran} tables");
+    assert!(ran > 0, "no fix was run");
+    assert!(failures.is_empty(), "{failures:#?}");
 }

@@ -208,6 +208,11 @@ impl TestDb {
             .unwrap_or_else(|e| panic!("SQL failed on {:?}: {e}", self.engine));
     }
 
+    /// Runs SQL statements, giving the server's refusal instead of failing.
+    pub fn try_exec(&self, sql: &str) -> Result<(), String> {
+        self.rt.block_on(run_sql(self.engine, &self.url, sql.to_string())).map_err(|e| e.to_string())
+    }
+
     /// The first column of every row, as text (integers too).
     pub fn column(&self, sql: &str) -> Vec<Option<String>> {
         fn cell<R: Row>(r: &R) -> Option<String>
