@@ -123,6 +123,11 @@ pub fn run_corpus(corpus: &[App]) {
             for &engine in app.engines {
                 let Some(db) = TestDb::new(engine) else { continue };
                 let m = measure(&db, app);
+                // CORPUS_KEEP=DIR: a server's database is kept too (dropped by hand).
+                if std::env::var_os("CORPUS_KEEP").is_some() && engine != Engine::Sqlite {
+                    eprintln!("kept {}", db.url);
+                    std::mem::forget(db);
+                }
                 eprintln!(
                     "  {:<14} {:<8} rows {:>5} retries {:>3} legit {:>3}  recall {:.3}  precision {:.3}  sure {:.3}  \
                      legit listed above doubtful {:>2}  exit {}  {:?}",
