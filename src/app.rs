@@ -197,6 +197,11 @@ fn into_run(mut global: Global, mut definition: Box<dyn Definition>) -> Result<R
 /// Parses the command line. Usage errors print one line and give exit 2;
 /// `--help` and `--version` print as usual and give exit 0.
 pub fn parse() -> Result<Cli, ExitCode> {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(line) = negative_value(&args) {
+        eprintln!("idemctl: {line}");
+        return Err(ExitCode::from(crate::exit::ERROR));
+    }
     Cli::try_parse().map_err(|err| {
         use clap::error::ErrorKind;
         match err.kind() {
@@ -221,6 +226,36 @@ pub fn parse() -> Result<Cli, ExitCode> {
                 ExitCode::from(crate::exit::ERROR)
             }
         }
+    })
+}
+
+/// A negative number given to an option that takes a value (`--window
+/// -5s`): clap would take `-5s` for an option of its own and say so. No
+/// option takes a negative value: the sentence says what it takes.
+fn negative_value(args: &[String]) -> Option<String> {
+    use clap::CommandFactory;
+    let command = Cli::command();
+    let takes = |long: &str| -> Option<String> {
+        let mut commands = vec![&command];
+        while let Some(c) = commands.pop() {
+            if let Some(arg) = c.get_arguments().find(|a| a.get_long() == Some(long)) {
+                let names = arg.get_value_names().map(|n| n.join(" ")).unwrap_or_default();
+                return arg.get_action().takes_values().then_some(names);
+            }
+            commands.extend(c.get_subcommands());
+        }
+        None
+    };
+    args.windows(2).find_map(|pair| {
+        let (flag, value) = (&pair[0], &pair[1]);
+        let long = flag.strip_prefix("--").filter(|f| !f.contains('='))?;
+        let negative = value.strip_prefix('-').is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit() || c == '.'));
+        if !negative {
+            return None;
+        }
+        let names = takes(long)?;
+        let example = if names.contains("DURATION") { " (5s, 10m, 24h)" } else { "" };
+        Some(format!("--{long} {value}: --{long} takes {names}, never negative{example}"))
     })
 }
 

@@ -136,6 +136,9 @@ pub fn zone(text: &str) -> Result<Zone, String> {
 }
 
 pub fn duration(text: &str) -> Result<Duration, String> {
+    if text.trim().starts_with('-') {
+        return Err(format!("a length of time is never negative: {text:?} (try 5s, 10m, 24h)"));
+    }
     humantime::parse_duration(text.trim()).map_err(|e| format!("bad duration {text:?}: {e} (try 5s, 10m, 24h)"))
 }
 

@@ -181,7 +181,7 @@ pub async fn where_selects_nothing(
 ) -> Result<Option<String>> {
     let Some(filter) = filter else { return Ok(None) };
     let sql = format!("SELECT 1 FROM {} WHERE ({filter}) LIMIT 1", table.sql_name(&db.dialect()));
-    let any = db.query_value(&sql, &[]).await?;
+    let any = db.query_value(&sql, &[]).await.map_err(|e| crate::db::user_sql::with_flag(e, "--where", filter))?;
     Ok(any
         .is_none()
         .then(|| format!("not clean: --where {filter:?} selects no row of {}, so nothing was judged", table.name)))

@@ -238,6 +238,9 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
 async fn resolve(db: &mut db::Db, args: &ReapArgs, settings: &Settings) -> Result<KeyTable> {
     let mut keys = KeyTable::resolve(&settings.mapping, db).await?;
     keys.narrow(db.engine(), args.filter.as_deref())?;
+    if let Some(filter) = args.filter.as_deref() {
+        crate::db::user_sql::probe(db, &keys.table, "--where", filter, false).await?;
+    }
     crate::report::say_target(
         args.report.quiet,
         "reap",

@@ -43,6 +43,35 @@ pub fn condition(engine: Engine, flag: &str, text: &str) -> Result<String> {
     Ok(format!("({text})"))
 }
 
+/// Asks the server to take `text` (a condition, or with `value` an
+/// expression, the user wrote for `flag`) over `table` without reading a
+/// row: a refusal (a column not there, types that do not compare) is said
+/// with the flag and the text, before anything runs.
+pub async fn probe(
+    db: &mut super::Db,
+    table: &super::catalog::Table,
+    flag: &str,
+    text: &str,
+    value: bool,
+) -> Result<()> {
+    let name = table.sql_name(&db.dialect());
+    let sql = match value {
+        true => format!("SELECT {text} FROM {name} WHERE 1 = 0"),
+        false => format!("SELECT 1 FROM {name} WHERE ({text}) AND 1 = 0"),
+    };
+    db.query_text(&sql, &[]).await.map(|_| ()).map_err(|err| with_flag(err, flag, text))
+}
+
+/// A statement's failure, said as the fault of what the user wrote for
+/// `flag` (`--where "nosuchcol > 1": no such column: nosuchcol`); an
+/// interruption stays what it is.
+pub fn with_flag(err: anyhow::Error, flag: &str, text: &str) -> anyhow::Error {
+    if crate::interrupt::is_set() {
+        return err;
+    }
+    anyhow::anyhow!("{flag} {text:?}: {}", super::errors::message(&err))
+}
+
 /// A value the user wrote as an expression of a row's columns (`--sum
 /// "quantity * unit_price"`), checked to be exactly one expression, with no
 /// subquery; returned wrapped in parentheses.

@@ -456,6 +456,7 @@ impl KeyTable {
         let in_progress = match (when, &statuses) {
             (Some(sql), _) => {
                 user_sql::condition(db.engine(), "--in-progress-when", &sql)?;
+                user_sql::probe(db, &table, "--in-progress-when", &sql, false).await?;
                 Some(InProgress::When(sql))
             }
             (None, Some(s)) => Some(InProgress::Status {

@@ -339,6 +339,33 @@ fn extreme_inputs_end_in_one_line(db: &TestDb) {
         assert_eq!(out.stdout, "", "{shown:?}");
     }
     assert_eq!(event_ids(db).len(), 50);
+    // A negative value is refused in a sentence naming the option and what
+    // it takes, however it is written.
+    let negative: [(&[&str], &str); 5] = [
+        (
+            &["scan", "--table", "events", "--window", "-5s"],
+            "idemctl: --window -5s: --window takes DURATION, never negative (5s, 10m, 24h)\n",
+        ),
+        (
+            &["expire", "--table", "events", "--older-than", "-1h", "--dry-run"],
+            "idemctl: --older-than -1h: --older-than takes DURATION, never negative (5s, 10m, 24h)\n",
+        ),
+        (&["scan", "--table", "events", "--limit", "-3"], "idemctl: --limit -3: --limit takes N, never negative\n"),
+        (
+            &["scan", "--table", "events", "--window=-5s"],
+            "idemctl: invalid value '-5s' for '--window <DURATION>': a length of time is never negative: \"-5s\" \
+             (try 5s, 10m, 24h)\n",
+        ),
+        (
+            &["expire", "--table", "events", "--older-than", "24h", "--sleep", "-.5s"],
+            "idemctl: --sleep -.5s: --sleep takes DURATION, never negative (5s, 10m, 24h)\n",
+        ),
+    ];
+    for (args, said) in negative {
+        let out = idemctl(db, args);
+        assert_eq!((out.code, out.stderr.as_str(), out.stdout.as_str()), (2, said, ""), "{args:?}");
+    }
+    assert_eq!(event_ids(db).len(), 50);
 }
 
 /// Two long table names alike in their first 51 characters take two locks.
@@ -378,7 +405,33 @@ fn long_table_names_take_their_own_locks(db: &TestDb) {
     }
 }
 
+/// Raw SQL the server refuses (a column not there) is said with the flag
+/// that gave it, before anything runs, by every command that takes it.
+fn raw_sql_errors_name_their_flag(db: &TestDb) {
+    events(db, 50);
+    let stuck = "stuck --table events --key-column id --created-at-column created_at";
+    let cases = [
+        ("scan --table events", "--where", "nosuch > 1"),
+        ("scan --table events", "--keep", "nosuch > 1"),
+        ("scan --table events", "--sum", "nosuch * 2"),
+        ("expire --table events --created-at-column created_at --older-than 7d", "--where", "nosuch > 1"),
+        (stuck, "--where", "nosuch > 1"),
+        (stuck, "--in-progress-when", "nosuch = 1"),
+    ];
+    for (command, flag, sql) in cases {
+        let mut args: Vec<&str> = command.split_whitespace().collect();
+        args.extend([flag, sql]);
+        let out = idemctl(db, &args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.starts_with(&format!("idemctl: {flag} {sql:?}: ")), "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains("nosuch"), "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
+    }
+    assert_eq!(event_ids(db).len(), 50);
+}
+
 on_every_engine!(
+    raw_sql_errors_name_their_flag,
     a_where_that_selects_nothing_is_not_clean,
     extreme_inputs_end_in_one_line,
     long_table_names_take_their_own_locks,

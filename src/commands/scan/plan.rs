@@ -474,9 +474,11 @@ fn split_camel(name: &str) -> Vec<String> {
 pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan> {
     if let Some(filter) = &args.filter {
         user_sql::condition(db.engine(), "--where", filter)?;
+        user_sql::probe(db, &table, "--where", filter, false).await?;
     }
     if let Some(super::Keep::Condition(condition)) = &args.keep {
         user_sql::condition(db.engine(), "--keep", condition)?;
+        user_sql::probe(db, &table, "--keep", condition, false).await?;
     }
     let created_at = match created_at_column(args, &table) {
         Ok(column) => column,
@@ -497,6 +499,7 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
     for sum in &args.sum {
         if is_expression(sum) {
             user_sql::value(db.engine(), "--sum", sum)?;
+            user_sql::probe(db, &table, "--sum", sum, true).await?;
         } else {
             table.column(sum)?;
         }
