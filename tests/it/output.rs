@@ -312,6 +312,9 @@ fn the_readme_cron_lines_mail_only_what_went_wrong(db: &TestDb) {
         .map(|l| l.split_whitespace().skip(5).collect::<Vec<_>>().join(" "))
         .collect();
     assert_eq!(lines.len(), 4, "{block}");
+    // Cron's PATH (/usr/bin:/bin) has no ~/.cargo/bin: every line gives the full path.
+    const BIN: &str = "/usr/local/bin/idemctl ";
+    assert!(lines.iter().all(|l| l.starts_with(BIN)), "{block}");
     let dir = tempfile::tempdir().unwrap();
     for sub in ["log", "lib", "textfile"] {
         std::fs::create_dir(dir.path().join(sub)).unwrap();
@@ -319,7 +322,7 @@ fn the_readme_cron_lines_mail_only_what_went_wrong(db: &TestDb) {
     let bin = assert_cmd::cargo::cargo_bin("idemctl");
     let cron = |line: &str| {
         let line = line
-            .replace("idemctl ", &format!("{} ", bin.display()))
+            .replace(BIN, &format!("{} ", bin.display()))
             .replace("/var/log/idemctl/", &format!("{}/log/", dir.path().display()))
             .replace("/var/lib/idemctl/", &format!("{}/lib/", dir.path().display()))
             .replace("/var/lib/node_exporter/textfile/", &format!("{}/textfile/", dir.path().display()));
@@ -347,6 +350,8 @@ fn the_readme_cron_lines_mail_only_what_went_wrong(db: &TestDb) {
     assert_eq!(db.column("SELECT scope_id FROM idempotency_keys WHERE scope_id = 's4'"), Vec::<Option<String>>::new());
     let log = |name: &str| std::fs::read_to_string(dir.path().join("log").join(name)).unwrap();
     assert!(log("reap.csv").contains("k-ord-6m,lease-expired"), "{}", log("reap.csv"));
+    let header = log("reap.csv").lines().next().unwrap().to_string();
+    assert_eq!(header, "scope,operation,key,state,locked_at,age_seconds,outcome,error,at,action");
     assert!(log("stuck.ndjson").lines().last().unwrap().contains("\"summary\""), "{}", log("stuck.ndjson"));
     assert!(log("scan.ndjson").contains("\"cluster\""), "{}", log("scan.ndjson"));
     let metrics = std::fs::read_to_string(dir.path().join("textfile/idemctl_expire.prom")).unwrap();
@@ -356,11 +361,13 @@ fn the_readme_cron_lines_mail_only_what_went_wrong(db: &TestDb) {
         let out = cron(line);
         assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (0, "", ""), "{line}");
     }
+    // The audit file keeps its one header, at the top, run after run.
+    let audit = log("reap.csv");
+    assert_eq!(audit.lines().filter(|l| *l == header).count(), 1, "{audit}");
     // What went wrong is mailed, in one line: here the database is gone.
     let mut cmd = Command::new("/bin/sh");
-    let expire = lines.iter().find(|l| l.starts_with("idemctl expire")).unwrap();
-    let line =
-        expire.replace("idemctl ", &format!("{} ", bin.display())).replace("/var/lib/node_exporter/textfile/", "");
+    let expire = lines.iter().find(|l| l.starts_with(&format!("{BIN}expire"))).unwrap();
+    let line = expire.replace(BIN, &format!("{} ", bin.display())).replace("/var/lib/node_exporter/textfile/", "");
     cmd.arg("-c").arg(line).env_clear().current_dir(dir.path()).env("PATH", "/usr/bin:/bin");
     cmd.env("DATABASE_URL", "sqlite:/nonexistent/idemctl.db");
     let out = run(cmd.into());
