@@ -70,9 +70,12 @@ pub struct ExpireArgs {
     /// Drop the partitions wholly past the horizon (range partitions on the expiry column) instead of deleting their rows; each is checked first
     #[arg(help_heading = "What to change", long)]
     pub drop_partitions: bool,
-    /// Count what would go and show the SQL, deleting nothing
+    /// Count what would go, deleting nothing
     #[arg(long)]
     pub dry_run: bool,
+    /// With --dry-run, also print the statement each batch runs
+    #[arg(long, requires = "dry_run")]
+    pub show_sql: bool,
     /// When a row refuses to go (a trigger, a constraint): skip it and go on, or stop the run
     #[arg(hide_short_help = true, help_heading = "What to change", long, value_enum, default_value_t = OnError::Skip)]
     pub on_error: OnError,
@@ -435,10 +438,13 @@ async fn retire_partitions(
 /// What a dry run would do, said: the statement each batch runs, and how
 /// its batches are sized.
 fn say_dry_run(args: &ExpireArgs, statement: &str, dialect: &db::Dialect) {
-    crate::report::say(&format!(
-        "dry run: nothing is deleted; each batch would run: {}",
-        dialect.for_people(statement)
-    ));
+    match args.show_sql {
+        true => crate::report::say(&format!(
+            "dry run: nothing is deleted; each batch would run: {}",
+            dialect.for_people(statement)
+        )),
+        false => crate::report::say("dry run: nothing is deleted (--show-sql for the statement each batch runs)"),
+    }
     if !args.pace.batch_time.is_zero() {
         crate::report::say(&format!(
             "dry run: batches start at {} rows and adapt to take about {} each (--batch-time), {} rows at most (--batch-size)",

@@ -62,9 +62,12 @@ pub struct ReapArgs {
     /// Stop after the batch that passes this much time
     #[arg(help_heading = "Pacing", long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub max_runtime: Option<Duration>,
-    /// Show what would change, and the SQL, changing nothing (=rollback: apply each batch and roll it back)
+    /// Show what would change, changing nothing (=rollback: apply each batch and roll it back)
     #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "check")]
     pub dry_run: Option<DryRun>,
+    /// With --dry-run, also print the statement each batch runs
+    #[arg(long, requires = "dry_run")]
+    pub show_sql: bool,
     /// A column every change writes beside the status: COLUMN=VALUE, VALUE now(), NULL, a number, 'text', COLUMN + N, append(VALUE) or {NAME: VALUE, ...} (repeatable)
     #[arg(help_heading = "What to change", long = "set", value_name = "COL=VALUE", value_parser = reaping::parse_assignment)]
     pub set: Vec<Assignment>,
@@ -207,14 +210,26 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         && !args.report.quiet
         && let Some(first) = candidates.first()
     {
-        let how = match applies {
-            true => "each batch is applied and rolled back, one statement like",
-            false => &format!("each batch of {} would be changed by one statement like", keys.kind.entries()),
+        // In words first: what each key the run changes would hold.
+        let action = settings.reaping.action;
+        let (verb, entry) = (action.past(), keys.kind.entry());
+        let words = match reaping::describe_in_words(&keys, &settings.reaping, action) {
+            Some(change) => format!("each {entry} {verb} would get {change}"),
+            None if action == reaping::Action::Delete => format!("each {entry} {verb} would be deleted"),
+            None => format!("each {entry} {verb} would be left as it is (nothing to write on this design)"),
         };
-        crate::report::say(&format!(
-            "dry run: nothing changes; {how}: {}",
-            db.dialect().for_people(&reaping::describe(&keys, &settings.reaping, first, db.dialect())?)
-        ));
+        let shown = if args.show_sql { "" } else { " (--show-sql for the statement)" };
+        crate::report::say(&format!("dry run: nothing changes; {words}{shown}"));
+        if args.show_sql {
+            let how = match applies {
+                true => "each batch is applied and rolled back, one statement like",
+                false => &format!("each batch of {} would be changed by one statement like", keys.kind.entries()),
+            };
+            crate::report::say(&format!(
+                "dry run: {how}: {}",
+                db.dialect().for_people(&reaping::describe(&keys, &settings.reaping, first, db.dialect())?)
+            ));
+        }
     }
     let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "reap", args.report.quiet).await?;
     let run = resolve_all(&mut db, (&keys, &settings.reaping, &args), &candidates, &mut batches, &mut pacer, &mut out)

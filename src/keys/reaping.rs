@@ -82,6 +82,17 @@ pub enum Action {
     Delete,
 }
 
+impl Action {
+    /// What the action did to a key, in words (`released`).
+    pub fn past(self) -> &'static str {
+        match self {
+            Action::Release => "released",
+            Action::Fail => "failed",
+            Action::Delete => "deleted",
+        }
+    }
+}
+
 /// What happened to one key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -172,6 +183,34 @@ pub fn describe(keys: &KeyTable, args: &Reaping, first: &StuckKey, dialect: Dial
     let sql =
         change_statement(keys, args, args.action, &[first], &mut params)?.unwrap_or_else(|| "nothing".to_string());
     Ok(sql.lines().filter(|l| !l.trim_start().starts_with("--")).collect::<Vec<_>>().join(" "))
+}
+
+/// What a change writes, in words: each column and its new value, as
+/// `--set` takes values (`status → 'failed_retryable', locked_at → NULL`);
+/// `None` where it deletes, or writes nothing on this design.
+pub fn describe_in_words(keys: &KeyTable, args: &Reaping, change: Action) -> Option<String> {
+    let text = |v: &str| SetValue::Text(v.to_string()).to_string();
+    let mut list: Vec<(String, String)> = match (change, &keys.statuses) {
+        (Action::Delete, _) | (Action::Fail, None) => return None,
+        (Action::Release, Some(s)) => vec![(s.column.clone(), text(&s.retryable))],
+        (Action::Release, None) => {
+            keys.locked_at.iter().chain(&keys.lease_until).map(|c| (c.clone(), "NULL".to_string())).collect()
+        }
+        (Action::Fail, Some(s)) => {
+            let has = |name: &str| keys.table.columns.iter().any(|c| c.name == name);
+            let mut set = vec![(s.column.clone(), text(&s.permanent))];
+            if has("response_code") {
+                set.push(("response_code".into(), args.fail_code.to_string()));
+            }
+            if has("response_body") {
+                set.push(("response_body".into(), text(&args.fail_body)));
+            }
+            set
+        }
+    };
+    list.extend(set_by(args, change).into_iter().map(|a| (a.column.clone(), a.value.to_string())));
+    let said: Vec<String> = list.iter().map(|(c, v)| format!("{c} → {v}")).collect();
+    (!said.is_empty()).then(|| said.join(", "))
 }
 
 /// The statement that resolves these keys as they were read, or `None` when

@@ -38,6 +38,27 @@ pub enum SetValue {
     Object(Vec<(String, SetValue)>),
 }
 
+impl std::fmt::Display for SetValue {
+    /// The value as `--set` takes it (`now()`, `'text'`, `attempts + 1`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetValue::Now => write!(f, "now()"),
+            SetValue::Null => write!(f, "NULL"),
+            SetValue::Int(n) => write!(f, "{n}"),
+            SetValue::Number(n) => write!(f, "{n}"),
+            SetValue::Text(t) => write!(f, "'{}'", t.replace('\'', "''")),
+            SetValue::Add(c, n) if *n < 0 => write!(f, "{c} - {}", n.unsigned_abs()),
+            SetValue::Add(c, n) => write!(f, "{c} + {n}"),
+            SetValue::Column(c) => write!(f, "{c}"),
+            SetValue::Append(v) => write!(f, "append({v})"),
+            SetValue::Object(members) => {
+                let inner: Vec<String> = members.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+                write!(f, "{{{}}}", inner.join(", "))
+            }
+        }
+    }
+}
+
 impl SetValue {
     /// The columns the value reads.
     pub fn reads(&self) -> Vec<&str> {

@@ -84,7 +84,10 @@ fn dry_run_deletes_nothing(db: &TestDb) {
     assert_eq!(remaining(&real), ["e2", "e4", "e5"], "the real run on a copy deleted what the dry run counted");
     assert_eq!(summary(&out)["rows_matching"], 2);
     assert_eq!(summary(&out)["rows_deleted"], 0);
-    assert!(out.stderr.contains("DELETE FROM"), "the SQL is shown: {}", out.stderr);
+    assert!(!out.stderr.contains("DELETE FROM"), "the SQL only with --show-sql: {}", out.stderr);
+    assert!(out.stderr.contains("dry run: nothing is deleted (--show-sql for the statement"), "{}", out.stderr);
+    let shown = crate::common::run(db.idemctl(&["expire", "--older-than", "7d", "--dry-run", "--show-sql"]));
+    assert!(shown.stderr.contains("DELETE FROM"), "the SQL is shown: {}", shown.stderr);
     assert!(
         out.stderr.contains(
             "batches start at 1,000 rows and adapt to take about 100ms each (--batch-time), 5,000 rows at most"

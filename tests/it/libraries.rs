@@ -319,10 +319,12 @@ fn river_stuck_and_reap_speak_of_jobs() {
     assert_eq!((&doc["kind"], &doc["stuck_keys"]), (&"jobs".into(), &2.into()), "{doc}");
     let reap_args =
         [&RIVER[..], &RIVER_ATTEMPTS, &["--release-set", "scheduled_at=now()", "--fail-set", "finalized_at=now()"]];
-    let out = idemctl(&db, &[&["reap", "--dry-run"][..], &reap_args.concat()].concat());
+    let out = idemctl(&db, &[&["reap", "--dry-run", "--show-sql"][..], &reap_args.concat()].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stderr.contains("kind: jobs ("), "{}", out.stderr);
     assert!(out.stderr.contains("each batch of jobs would be changed by one statement like"), "{}", out.stderr);
+    assert!(out.stderr.contains("each job released would get "), "{}", out.stderr);
+    assert!(out.stderr.contains("scheduled_at → now()"), "{}", out.stderr);
     assert_eq!(out.stdout.lines().nth(1).unwrap().split_whitespace().next(), Some("job"), "{}", out.stdout);
     let out = idemctl(&db, &[&["stuck", "--kind", "jobs"][..], &RIVER].concat());
     assert!(out.stderr.contains("kind: jobs (as --kind says)\n"), "{}", out.stderr);

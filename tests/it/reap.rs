@@ -125,7 +125,17 @@ fn dry_run_changes_nothing(db: &TestDb) {
     // Nothing was done, so no row says when or what.
     let records = csv_records(&out.stdout);
     assert!(records[1..].iter().all(|r| r[8].is_empty() && r[9].is_empty()), "{}", out.stdout);
-    assert!(out.stderr.contains("UPDATE") && out.stderr.contains("SET"), "the SQL is shown: {}", out.stderr);
+    // What would change is said in words; the SQL only with --show-sql.
+    let said = out.stderr.lines().find(|l| l.starts_with("dry run: nothing changes; ")).unwrap_or_default();
+    assert!(
+        said.starts_with("dry run: nothing changes; each key failed would get status → 'failed_permanent', "),
+        "{}",
+        out.stderr
+    );
+    assert!(said.ends_with(" (--show-sql for the statement)"), "{said}");
+    assert!(!out.stderr.contains("UPDATE"), "{}", out.stderr);
+    let shown = reap(db, &["--dry-run", "--action", "fail", "--show-sql"]);
+    assert!(shown.stderr.contains("UPDATE") && shown.stderr.contains("SET"), "the SQL is shown: {}", shown.stderr);
     assert_eq!(snapshot(db), before);
     let real = reap(db, &["--action", "fail"]);
     let records = csv_records(&real.stdout);
