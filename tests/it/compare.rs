@@ -367,7 +367,7 @@ fn csv_header_without_rows(db: &TestDb) {
         scan(db, "payments", &["--format", "csv", "--output", "rows", "--sum", "amount_cents", "--by", "account"]);
     assert_eq!(
         rows.stdout,
-        "cluster,original_id,duplicate_id,gap_seconds,cause,confidence,evidence,account,amount_cents\n"
+        "cluster,original_id,duplicate_id,gap_seconds,cause,confidence,evidence,account,amount_cents,amount_cents_currency\n"
     );
     let bare = scan(db, "payments", &["--format", "csv", "--no-header"]);
     assert_eq!(bare.stdout, "");

@@ -127,23 +127,41 @@ impl Sums {
     /// `amount 10.00 EUR, 5.00 USD; fee 1.50`.
     /// One field per column, for CSV and the table: `10.00`, or
     /// `10.00 EUR 5.00 USD` for a column with a currency.
-    fn flat(&self, columns: &[SumColumn], by: Option<&str>) -> Vec<(String, Value)> {
-        columns
-            .iter()
-            .zip(&self.per_column)
-            .map(|(column, sums)| {
-                let value = if column.currency.is_some() {
-                    let amounts: Vec<String> = sums
-                        .iter()
-                        .map(|(c, a)| format!("{} {}", a.normalize(), c.as_deref().unwrap_or(NO_CURRENCY)))
-                        .collect();
-                    json!(amounts.join(" "))
-                } else {
-                    json!(Amount(sums.values().copied().sum::<Decimal>()))
-                };
-                (flat_key(&column.name, by), value)
-            })
-            .collect()
+    /// Each column's sum under its own name. For CSV (`split`), an amount
+    /// with a currency is a number and its currency goes under
+    /// `NAME_currency` (amounts in several currencies stay text there too);
+    /// for people, `3300 GBP`.
+    fn flat(&self, columns: &[SumColumn], by: Option<&str>, split: bool) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        for (column, sums) in columns.iter().zip(&self.per_column) {
+            let key = flat_key(&column.name, by);
+            if column.currency.is_none() {
+                out.push((key, json!(Amount(sums.values().copied().sum::<Decimal>()))));
+                continue;
+            }
+            let currency = |c: &Option<Box<str>>| c.as_deref().unwrap_or(NO_CURRENCY).to_string();
+            match (split, sums.len()) {
+                (true, 1) => {
+                    let (c, a) = sums.iter().next().expect("one currency");
+                    out.push((key.clone(), json!(Amount(a.normalize()))));
+                    out.push((format!("{key}_currency"), json!(currency(c))));
+                }
+                (true, _) => {
+                    let amounts: Vec<String> = sums.values().map(|a| a.normalize().to_string()).collect();
+                    out.push((key.clone(), json!(amounts.join(" "))));
+                    out.push((
+                        format!("{key}_currency"),
+                        json!(sums.keys().map(currency).collect::<Vec<_>>().join(" ")),
+                    ));
+                }
+                (false, _) => {
+                    let amounts: Vec<String> =
+                        sums.iter().map(|(c, a)| format!("{} {}", a.normalize(), currency(c))).collect();
+                    out.push((key, json!(amounts.join(" "))));
+                }
+            }
+        }
+        out
     }
 
     fn text(&self, columns: &[SumColumn]) -> String {
@@ -224,6 +242,9 @@ pub struct Findings<W: Write> {
     /// CSV and the table: `--by` and `--sum` columns under their own names,
     /// one field each; JSON keeps them in `by` and the `sum` object.
     flat: bool,
+    /// CSV: an amount with a currency is a number, its currency a field of
+    /// its own (`NAME_currency`), so that a spreadsheet can add them up.
+    csv: bool,
     table: String,
     ignored: Vec<String>,
     /// Columns of what people write: never suggested to leave out.
@@ -371,7 +392,15 @@ impl<W: Write> Findings<W> {
             .into_iter()
             .flat_map(|c| match (c, flat) {
                 ("by", true) => vec![by_key(args.by.as_deref().unwrap_or_default())],
-                ("sum", true) => sums.iter().map(|s| flat_key(&s.name, args.by.as_deref())).collect(),
+                ("sum", true) => sums
+                    .iter()
+                    .flat_map(|s| {
+                        let key = flat_key(&s.name, args.by.as_deref());
+                        let csv = matches!(args.report.format, crate::report::Format::Csv) && s.currency.is_some();
+                        let currency = csv.then(|| format!("{key}_currency"));
+                        std::iter::once(key).chain(currency)
+                    })
+                    .collect(),
                 (c, _) => vec![c.to_string()],
             })
             .collect();
@@ -417,6 +446,7 @@ impl<W: Write> Findings<W> {
             has_key: plan.key.is_some(),
             by: args.by.clone(),
             flat: matches!(args.report.format, crate::report::Format::Table | crate::report::Format::Csv),
+            csv: matches!(args.report.format, crate::report::Format::Csv),
             table: args.table.clone(),
             ignored: args.ignore.clone(),
             written: plan
@@ -584,7 +614,7 @@ impl<W: Write> Findings<W> {
             return;
         }
         if self.flat {
-            row.extend(sums.flat(&self.sums, self.by.as_deref()));
+            row.extend(sums.flat(&self.sums, self.by.as_deref(), self.csv));
         } else {
             row.insert("sum".into(), sums.json(&self.sums));
         }
