@@ -87,8 +87,11 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let mut text = Vec::new();
     for (op, mut ages) in by_operation {
         ages.sort_unstable();
-        // The lower middle: of two keys, the younger; always an age a key has.
-        let (oldest, median) = (ages[ages.len() - 1], ages[(ages.len() - 1) / 2]);
+        // The middle age; of an even count, the mean of the two middle ones
+        // (whole seconds), as a median is read.
+        let n = ages.len();
+        let median = if n % 2 == 1 { ages[n / 2] } else { (ages[n / 2 - 1] + ages[n / 2]) / 2 };
+        let oldest = ages[n - 1];
         let age = |s: i64| crate::timeparse::span(Duration::from_secs(s.max(0) as u64));
         text.push(format!(
             "{}: {} (oldest {}, median {})",
