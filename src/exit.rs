@@ -50,7 +50,10 @@ pub fn report(result: anyhow::Result<Outcome>) -> ExitCode {
         Ok(Outcome::Findings) => FINDINGS,
         Err(err) => {
             let code = code_for(&err);
-            if code != CLEAN {
+            // An interruption a line has said already (`the clusters listed
+            // are partial: interrupted`) is not said twice.
+            let said = code == INTERRUPTED && crate::report::said_interrupted();
+            if code != CLEAN && !said {
                 eprintln!("idemctl: {}", one_line(&err));
             }
             code
