@@ -194,11 +194,12 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     if found.untimed > 0 && !args.report.quiet {
         crate::report::say(&format!("note: {}", stuck::untimed_note(&keys, found.untimed)));
     }
+    let held = (found.held, stuck::held_text(found.held, &found.held_keys, "a run skips them"));
     let mut candidates = found.keys;
     if let Some(limit) = args.limit {
         candidates.truncate(limit);
     }
-    let mut out = start_report(&args, &keys, found.held)?;
+    let mut out = start_report(&args, &keys, held)?;
     let refused = match applies {
         true => false,
         false => {
@@ -301,7 +302,11 @@ fn privileges(action: Action) -> [&'static str; 2] {
 }
 
 /// The report, with what it is about.
-fn start_report(args: &ReapArgs, keys: &KeyTable, held: u64) -> Result<Emitter<BufWriter<std::io::Stdout>>> {
+fn start_report(
+    args: &ReapArgs,
+    keys: &KeyTable,
+    (held, held_text): (u64, String),
+) -> Result<Emitter<BufWriter<std::io::Stdout>>> {
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "keys");
     // At a terminal's width: which key, and where it stands (--wide: every column).
     out.compact(&["key", "operation", "state", "age_seconds", "outcome", "error"]);
@@ -312,7 +317,7 @@ fn start_report(args: &ReapArgs, keys: &KeyTable, held: u64) -> Result<Emitter<B
     let action = format!("{:?}", args.action).to_lowercase();
     out.meta("action", action.clone(), action)?;
     if args.dry_run == Some(DryRun::Check) {
-        out.meta("held", held, format!("{held} (held by live transactions: a run skips them)"))?;
+        out.meta("held", held, held_text)?;
     }
     Ok(out)
 }

@@ -107,7 +107,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let states = stuck::by_state(stuck);
     let states_text: Vec<String> = states.iter().map(|(k, v)| format!("{k} {v}")).collect();
     out.summary("by_state", &states, states_text.join(", "))?;
-    out.summary("held", found.held, format!("{} (held by live transactions: not stuck)", found.held))?;
+    out.summary("held", found.held, stuck::held_text(found.held, &found.held_keys, "not stuck"))?;
     out.summary(
         "untimed",
         found.untimed,

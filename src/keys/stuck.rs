@@ -147,9 +147,27 @@ pub struct StuckKey {
 pub struct Found {
     pub keys: Vec<StuckKey>,
     pub held: u64,
+    /// The keys of the first held ones (up to `HELD_NAMED`), to name them.
+    pub held_keys: Vec<String>,
     /// Keys in progress with no time to judge them by (every time column
     /// the state is read from NULL, or not a time): left out, and said.
     pub untimed: u64,
+}
+
+/// Held keys named in the summary, at most.
+pub const HELD_NAMED: usize = 5;
+
+/// The held keys in words: how many, why they are left out, and the
+/// first few by their key.
+pub fn held_text(held: u64, held_keys: &[String], why: &str) -> String {
+    let text = format!("{held} (held by live transactions: {why})");
+    if held_keys.is_empty() {
+        return text;
+    }
+    let named: Vec<String> = held_keys.iter().map(|k| format!("{k:?}")).collect();
+    let more = held.saturating_sub(held_keys.len() as u64);
+    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    format!("{text}: {}{more}", named.join(", "))
 }
 
 /// How held keys are told apart: by the rows' own markers (PostgreSQL),
@@ -235,6 +253,9 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
         }
         if is_held {
             found.held += 1;
+            if found.held_keys.len() < HELD_NAMED {
+                found.held_keys.push(key);
+            }
             continue;
         }
         let show = |us: i64| timeparse::rfc3339(timeparse::from_micros(us));
@@ -302,7 +323,9 @@ async fn probe_held(probe: &mut Db, keys: &KeyTable, found: Found, lock: &str) -
     }
     let (keys_free, held): (Vec<StuckKey>, Vec<StuckKey>) =
         found.keys.into_iter().partition(|k| free.contains(&KeyTable::identity(k)));
-    Ok(Found { keys: keys_free, held: found.held + held.len() as u64, untimed: found.untimed })
+    let mut held_keys = found.held_keys;
+    held_keys.extend(held.iter().map(|k| k.key.clone()).take(HELD_NAMED.saturating_sub(held_keys.len())));
+    Ok(Found { keys: keys_free, held: found.held + held.len() as u64, held_keys, untimed: found.untimed })
 }
 
 /// A note when `--max-duration` or the config file names operations that no

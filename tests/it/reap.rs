@@ -538,12 +538,14 @@ fn hold_key_then_reap(db: &TestDb) {
         "SELECT 1 FROM idempotency_keys WHERE scope_id = 's2' AND operation = 'POST /v1/orders' AND {} = 'k-ord-6m' FOR UPDATE",
         db.ident("key")
     );
-    let out = match db.engine {
+    // stuck names the key held, and reap skips it.
+    let both = || (run(db.idemctl(&["stuck", "--max-duration", "20s"])), reap(db, &[]));
+    let (stuck, out) = match db.engine {
         Engine::Postgres => rt.block_on(async {
             let mut c = sqlx::PgConnection::connect(&db.url).await.unwrap();
             let mut tx = c.begin().await.unwrap();
             sqlx::query(AssertSqlSafe(lock)).execute(&mut *tx).await.unwrap();
-            let out = reap(db, &[]);
+            let out = both();
             tx.rollback().await.unwrap();
             out
         }),
@@ -551,12 +553,14 @@ fn hold_key_then_reap(db: &TestDb) {
             let mut c = sqlx::MySqlConnection::connect(&db.url).await.unwrap();
             let mut tx = c.begin().await.unwrap();
             sqlx::query(AssertSqlSafe(lock)).execute(&mut *tx).await.unwrap();
-            let out = reap(db, &[]);
+            let out = both();
             tx.rollback().await.unwrap();
             out
         }),
         Engine::Sqlite => return,
     };
+    let said = format!("{}{}", stuck.stdout, stuck.stderr);
+    assert!(said.contains("1 (held by live transactions: not stuck): \"k-ord-6m\""), "{said}");
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(outcomes(&out), pairs(&[("k-nolock", "released"), ("k-ord-6m", "skipped-locked")]));
     assert_eq!(status_of(db, "k-ord-6m"), "in_progress");
