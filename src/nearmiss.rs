@@ -488,6 +488,37 @@ mod tests {
         assert_eq!(d.stats.samples, [Sample { earlier: RowId::Int(1), later: RowId::Int(2), differing: vec![2] }]);
     }
 
+    /// Kept near-miss pairs, earlier row first, up to the cap; the rest
+    /// counted; none kept or counted at a cap of 0, nor an identity pair.
+    #[test]
+    fn near_miss_pairs_are_kept_up_to_the_cap() {
+        let pairs = |cap: usize, identity: bool| {
+            let mut d = Detector::new(5_000_000, 4, &[true; 4], 1)
+                .near_misses_only()
+                .identity(&[identity, false, false, false])
+                .keep_pairs(cap);
+            rows(
+                &mut d,
+                &[
+                    (1, 0, [1, 2, 3, 4]),
+                    (2, 1, [1, 2, 3, 5]),   // a near miss of 1
+                    (3, 10, [6, 7, 8, 9]),  // another intent
+                    (4, 12, [6, 7, 8, 10]), // a near miss of 3
+                    (5, 30, [6, 11, 12, 13]),
+                    (6, 31, [6, 14, 15, 16]), // shares only column 0 with 5
+                ],
+            );
+            (d.take_pairs(), d.stats.pairs_beyond, d.stats.identity_rows)
+        };
+        let pair =
+            |a: i64, ta: i64, b: i64, tb: i64| ((RowId::Int(a), ta * 1_000_000), (RowId::Int(b), tb * 1_000_000));
+        assert_eq!(pairs(10, false), (vec![pair(1, 0, 2, 1), pair(3, 10, 4, 12)], 0, 0));
+        assert_eq!(pairs(1, false), (vec![pair(1, 0, 2, 1)], 1, 0));
+        assert_eq!(pairs(0, false), (vec![], 0, 0));
+        // The identity pair (5, 6) is a near miss but not kept.
+        assert_eq!(pairs(10, true), (vec![pair(1, 0, 2, 1), pair(3, 10, 4, 12)], 0, 1));
+    }
+
     #[test]
     fn rows_differing_in_more_than_allowed_are_no_near_miss() {
         assert_eq!(max_differing(4), 1);
