@@ -251,11 +251,19 @@ pub(crate) fn pick(flag: &Option<String>, file: &Option<String>) -> Option<Strin
 }
 
 /// A named column, or an error naming it and the flag that maps it.
+/// The key table a command reads where neither flag nor file names one.
+pub const DEFAULT_TABLE: &str = "idempotency_keys";
+
 pub(crate) fn named(table: &Table, name: &str, flag: &str) -> Result<String> {
     match table.column(name) {
         Ok(c) => Ok(c.name.clone()),
+        // A name given by flag or file that is not there: said with the flag,
+        // and with the columns there are where no name is close.
+        Err(e) if e.to_string().contains("did you mean") => bail!("{flag} {name}: {e}"),
         Err(e) => {
-            bail!("{e}: map the {} column with {flag}", flag.trim_start_matches("--").trim_end_matches("-column"))
+            let names: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).take(12).collect();
+            let more = if table.columns.len() > names.len() { ", ..." } else { "" };
+            bail!("{flag} {name}: {e}; its columns are {}{more}", names.join(", "))
         }
     }
 }
@@ -352,7 +360,7 @@ impl MappingArgs {
             (None, None) => Duration::ZERO,
         };
         Ok(Mapping {
-            table: pick(&self.table, &file.table).unwrap_or_else(|| "idempotency_keys".into()),
+            table: pick(&self.table, &file.table).unwrap_or_else(|| DEFAULT_TABLE.into()),
             kind: self.kind.or(file.kind),
             kind_given_by: if self.kind.is_some() { "as --kind says" } else { "as the config file's kind says" },
             scope: if self.scope_columns.is_empty() {
@@ -426,7 +434,12 @@ impl KeyTable {
     /// must exist; the key and a status (or `--in-progress-when`) are asked
     /// for by the commands that need them (`key`, `in_progress`).
     pub async fn resolve(mapping: &Mapping, db: &mut Db) -> Result<KeyTable> {
-        let table = catalog::table(db, &mapping.table).await?;
+        let table = catalog::table(db, &mapping.table).await.map_err(|e| match mapping.table == DEFAULT_TABLE {
+            true if e.to_string().starts_with("no table") => {
+                anyhow::anyhow!("{e}: that is the default key table; name yours with --table")
+            }
+            _ => e,
+        })?;
         let scope = match &mapping.scope {
             Some(names) => names.iter().map(|n| named(&table, n, "--scope-column")).collect::<Result<_>>()?,
             None => optional(&table, None, "scope_id", "--scope-column")?.into_iter().collect(),

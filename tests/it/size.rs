@@ -238,7 +238,8 @@ fn a_table_without_created_at(db: &TestDb) {
     let out = size(db, &["--table", "seen", "--created-at-column", "made_at"]);
     assert_eq!(out.code, 2);
     assert!(
-        out.stderr.starts_with("idemctl: no column \"made_at\"") && out.stderr.lines().count() == 1,
+        out.stderr.starts_with("idemctl: --created-at-column made_at: no column \"made_at\"")
+            && out.stderr.lines().count() == 1,
         "{}",
         out.stderr
     );

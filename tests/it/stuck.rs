@@ -1,6 +1,6 @@
 //! `idemctl stuck` against real PostgreSQL, MariaDB/MySQL and SQLite.
 
-use crate::common::{Run, TestDb, csv_records, key_table, run};
+use crate::common::{Engine, Run, TestDb, csv_records, key_table, run};
 use serde_json::Value;
 
 fn stuck(db: &TestDb, extra: &[&str]) -> Run {
@@ -124,7 +124,17 @@ fn bad_mapping_names_the_column_and_flag(db: &TestDb) {
         assert_eq!(out.code, 2, "{flag}: {}", out.stderr);
         assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
         assert!(out.stderr.contains(&format!("no column \"{name}\"")) && out.stderr.contains(flag), "{}", out.stderr);
+        // Said with the flag given, and what the table has to map instead.
+        assert!(out.stderr.starts_with(&format!("idemctl: {flag} {name}: no column")), "{}", out.stderr);
+        let hint =
+            if name == "state" { " (did you mean \"status\"?)" } else { "; its columns are scope_id, operation, " };
+        assert!(out.stderr.contains(hint), "{}", out.stderr);
     }
+    // A bare command on a database without the default key table says to name one.
+    let bare = TestDb::new(Engine::Sqlite).unwrap();
+    let out = run(bare.idemctl(&["stuck"]));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.ends_with(": that is the default key table; name yours with --table\n"), "{}", out.stderr);
     let out = stuck(db, &["--table", "idempotency_kyes"]);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("did you mean \"idempotency_keys\""), "{}", out.stderr);
