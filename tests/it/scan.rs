@@ -964,3 +964,29 @@ fn values_each_row_gets_of_its_own(db: &TestDb) {
     let expected: Vec<String> = (0..10).map(|k| (102 + k * 7).to_string()).collect();
     assert_eq!(extra, expected);
 }
+
+/// On MySQL and MariaDB a column the server stamps on every update (`ON
+/// UPDATE CURRENT_TIMESTAMP`, Dolibarr's `tms`) is the update time whatever
+/// its name: left out as such, and it tells a copy filled in later.
+#[test]
+fn mysql_on_update_current_timestamp_is_the_update_time() {
+    let Some(db) = TestDb::new(Engine::MySql) else { return };
+    db.exec(
+        "CREATE TABLE invoices (id BIGINT PRIMARY KEY, customer INT NOT NULL, note VARCHAR(200),
+            datec DATETIME(6) NOT NULL,
+            tms TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6));
+         INSERT INTO invoices VALUES
+           (1, 7, 'deliver to the back door', '2026-01-01 00:00:00', '2026-01-03 09:00:00'),
+           (2, 7, NULL, '2026-01-01 00:00:40', '2026-01-01 00:00:40'),
+           (3, 8, NULL, '2026-01-01 00:10:00', '2026-01-01 00:10:00')",
+    );
+    let out = run(db.idemctl(&["scan", "--table", "invoices", "--created-at", "datec", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    let tms = doc["excluded_columns"].as_array().unwrap().iter().find(|e| e["column"] == "tms").unwrap().clone();
+    assert_eq!(tms["rule"], "update-time", "{tms}");
+    let clusters = doc["clusters"].as_array().unwrap();
+    assert_eq!(clusters.len(), 1, "{}", out.stdout);
+    assert_eq!((&clusters[0]["original_id"], &clusters[0]["extra_ids"]), (&json!("1"), &json!(["2"])));
+    assert_eq!(clusters[0]["evidence"][0]["kind"], "filled-later", "{}", clusters[0]);
+}

@@ -504,9 +504,16 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
             table.column(sum)?;
         }
     }
+    // The update time: by its name, else the column MySQL stamps on every
+    // update of the row (`ON UPDATE CURRENT_TIMESTAMP`: Dolibarr's `tms`).
     let update_time = table
         .find_column(UPDATE_TIME_NAMES)
         .filter(|c| c.name != created_at.name && looks_like_time(&table, c))
+        .or_else(|| {
+            table.columns.iter().find(|c| {
+                c.name != created_at.name && c.is_temporal() && c.generated.contains("on update current_timestamp")
+            })
+        })
         .map(|c| c.name.clone());
     let currency = currency_column(args, &table);
     let fixed = !args.columns.is_empty();
@@ -814,14 +821,15 @@ fn exclusion(table: &Table, column: &Column, update_time: Option<&str>, ignore: 
     if let Some(index) = table.unique_alone(name) {
         return Some((Rule::UniqueAlone, format!("unique on its own: index {}", index.name)));
     }
+    if Some(name) == update_time {
+        let why = match column.generated.contains("on update current_timestamp") {
+            true => "the update time: the server stamps it on every write (ON UPDATE CURRENT_TIMESTAMP)",
+            false => "the ORM's update time: the application stamps it on every write, a retry's own included",
+        };
+        return Some((Rule::UpdateTime, why.into()));
+    }
     if let Some(reason) = column.mints() {
         return Some((Rule::DefaultMints, reason));
-    }
-    if Some(name) == update_time {
-        return Some((
-            Rule::UpdateTime,
-            "the ORM's update time: the application stamps it on every write, a retry's own included".into(),
-        ));
     }
     if is_counter(column) {
         return Some((

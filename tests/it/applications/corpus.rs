@@ -182,8 +182,8 @@ macro_rules! fixture {
     };
 }
 
-/// The corpus: 15 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
-/// Firefly III, Vikunja, Plane, OpenProject), 16 to validate that no rule was changed for.
+/// The corpus: 16 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
+/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr), 17 to validate that no rule was changed for.
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -282,6 +282,8 @@ pub fn corpus() -> Vec<App> {
         fixture!(memos, Validate, (0.88, 0.53, 0.85)),
         fixture!(openproject, Tune, (0.8, 0.84, 0.77)),
         fixture!(snipeit, Validate, (0.0, 1.0, 0.0)),
+        fixture!(dolibarr, Tune, (0.25, 0.39, 0.25)),
+        fixture!(outline, Validate, (0.2, 0.87, 0.2)),
     ]
 }
 

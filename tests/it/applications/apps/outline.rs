@@ -33,13 +33,13 @@
 //! duplicates `sourceMetadata.originalDocumentId`; the Notion and Markdown imports the source's times (or one `now`
 //! for the whole import), `apiImportId` and `sourceMetadata` (external id, name, author). A template row: `template`
 //! true, `publishedAt` taken just before the insert, `version`, `text`, `collaboratorIds` NULL, `revisionCount` 0.
-//! Later: the creator lands on the new document, the collaboration server stores its `state`; the title autosaves
-//! through `documents.update` (`revisionCount` + 1 a save, `previousTitles` when a title is replaced); editing sessions
-//! persist every few seconds (`content`, `state`, `lastModifiedById`, `collaboratorIds`, `updatedAt`, `revisionCount`
-//! + 1 each) and close with a revision and the text task (`text`, `language`, + 1, silent); drafts are published
-//! (`collectionId`, `publishedAt`, `updatedAt`); archive and delete save again (+ 1, the actor a collaborator); rows
-//! deleted over 30 days ago are gone; `popularityScore` is views and revisions of the last two weeks, decayed, as of
-//! the last 12-hourly run (0 for drafts and templates).
+//! Later: the creator lands on the new document and the collaboration server stores its `state`; the title autosaves
+//! through `documents.update` (each save a revision more, `previousTitles` when a title is replaced); editing sessions
+//! persist every few seconds (`content`, `state`, `lastModifiedById`, `collaboratorIds`, `updatedAt`, and a revision
+//! more each time) and close with a revision and the text task (`text`, `language`, a revision more, silent); drafts
+//! are published (`collectionId`, `publishedAt`, `updatedAt`); archive and delete save again (a revision more, the
+//! actor a collaborator); rows deleted over 30 days ago are gone; `popularityScore` is the views and revisions of the
+//! last two weeks, decayed, as of the last 12-hourly run (0 for drafts and templates).
 //! Retries (about 1.5% of creates): the web app's fetch-retry resending "New doc" 1 s after a lost response (some
 //! twice), or the person clicking "New doc" again after the error toast (6-45 s): the app opens the last row, which is
 //! written on, and the first stays an empty "Untitled" in the sidebar (or drafts) until someone deletes it; an agent
@@ -209,10 +209,34 @@ const POLICIES: &[&str] = &["Expense policy", "Travel policy", "Parental leave",
     "Security awareness", "Onboarding checklist", "Offboarding checklist", "Company holidays 2027", "Code of conduct",
     "Equipment and laptops", "Benefits overview", "Performance reviews", "How we hire", "Office access"];
 const COMPANIES: &[&str] = &["Globex", "Initech", "Umbrella Health", "Stark Logistics", "Wayne Foods", "Hooli"];
-const MONTHS: [&str; 12] =
-    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-const MONATE: [&str; 12] =
-    ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"];
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const MONATE: [&str; 12] = [
+    "Januar",
+    "Februar",
+    "März",
+    "April",
+    "Mai",
+    "Juni",
+    "Juli",
+    "August",
+    "September",
+    "Oktober",
+    "November",
+    "Dezember",
+];
 #[rustfmt::skip]
 const DINGE: &[&str] = &["Rechnungsdienst", "Suchindex", "Kundenportal", "Lagerverwaltung", "Buchhaltungsexport",
     "Testumgebung", "Datenbank", "Anmeldung", "Newsletter", "Schnittstelle zu SAP", "Urlaubsplanung", "Zeiterfassung"];
@@ -296,7 +320,13 @@ impl Body {
     /// The ProseMirror JSON (`Node.toJSON`).
     fn json(&self) -> String {
         let text = |t: &str| format!(r#"[{{"type":"text","text":"{}"}}]"#, esc(t));
-        let para = |t: &str| format!(r#"{{"type":"paragraph","content":{}}}"#, text(t));
+        let para = |t: &str| {
+            if t.is_empty() {
+                r#"{"type":"paragraph"}"#.to_string()
+            } else {
+                format!(r#"{{"type":"paragraph","content":{}}}"#, text(t))
+            }
+        };
         let nodes: Vec<String> = self
             .0
             .iter()
@@ -362,10 +392,6 @@ fn ms(t: i64) -> i64 {
     t - t.rem_euclid(1_000)
 }
 
-fn day(t: i64) -> i64 {
-    t - t.rem_euclid(DAY)
-}
-
 fn varint(b: &mut Vec<u8>, mut n: u64) {
     while n >= 0x80 {
         b.push((n as u8 & 0x7f) | 0x80);
@@ -403,7 +429,13 @@ fn ystate(clients: &[u32], body: &Body) -> V {
         }
     }
     b.push(0x00);
-    V::t(format!("\\x{}", b.iter().map(|x| format!("{x:02x}")).collect::<String>()))
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::from("\\x");
+    for x in b {
+        s.push(char::from(HEX[usize::from(x >> 4)]));
+        s.push(char::from(HEX[usize::from(x & 15)]));
+    }
+    V::T(s)
 }
 
 /// A date as `toLocaleDateString` writes it for the user's language.
@@ -436,7 +468,6 @@ struct Team {
 
 struct Coll {
     id: String,
-    team: usize,
     kind: Kind,
 }
 
@@ -447,7 +478,6 @@ struct Tpl {
     coll: Option<usize>,
     body: Body,
     icon: Option<&'static str>,
-    full: bool,
 }
 
 /// A row: as its create request wrote it, then as it stands now.
@@ -556,7 +586,8 @@ impl World {
         d.published = Some(d.at + self.r.range(3, 18) * 1_000);
         d.revs += 1;
         if !d.title.is_empty() {
-            self.text_task(d, d.at + self.r.range(200, 2_500) * 1_000);
+            let t = d.at + self.r.range(200, 2_500) * 1_000;
+            self.text_task(d, t);
         }
     }
 
@@ -564,7 +595,7 @@ impl World {
     fn text_task(&mut self, d: &mut Doc, t: i64) {
         d.revs += 1;
         d.text = Some(d.body.serialize());
-        d.lang = (d.body.plain() + d.title.len() >= 50).then_some(if self.de(d.team) { "de" } else { "en" });
+        d.lang = (d.body.plain() >= 50).then_some(if self.de(d.team) { "de" } else { "en" });
         d.activity.push((t, 1.0));
     }
 
@@ -594,7 +625,8 @@ impl World {
         d.editor = true;
         self.touch(d, t, user);
         if alone {
-            self.text_task(d, t + 5 * MINUTE + self.r.range(1, 30) * SECOND);
+            let t = t + 5 * MINUTE + self.r.range(1, 30) * SECOND;
+            self.text_task(d, t);
         }
     }
 
@@ -603,7 +635,7 @@ impl World {
     fn session(&mut self, d: &mut Doc, user: usize, start: i64, body: Body) -> i64 {
         let r = &mut self.r;
         let secs = if r.chance(0.7) { r.range(40, 900) } else { r.range(900, 3_600) };
-        let persists = (secs / r.range(8, 25)).max(1);
+        let persists = (secs / r.range(10, 45)).max(1);
         let mut end = start + secs * SECOND + r.below(1_000_000) as i64;
         let open = end >= NOW - MINUTE;
         if open {
@@ -616,7 +648,8 @@ impl World {
         d.revs += persists - 1;
         self.touch(d, end, user);
         if !open {
-            self.text_task(d, end + self.r.range(1, 8) * SECOND);
+            let t = end + self.r.range(1, 8) * SECOND;
+            self.text_task(d, t);
         }
         end
     }
@@ -635,12 +668,12 @@ impl World {
 
     /// Readers: each opens it once (a view), before it was deleted.
     fn readers(&mut self, d: &mut Doc, n: u64) {
-        let end = d.deleted.unwrap_or(NOW);
+        let (from, end) = (d.ins.max(d.at), d.deleted.unwrap_or(NOW));
         for _ in 0..n {
-            let span = ((end - d.at) / SECOND).max(120);
+            let span = ((end - from) / SECOND).max(120);
             let a = self.r.range(60, span);
             let b = self.r.range(60, span);
-            let t = d.at + a.min(b) * SECOND;
+            let t = from + a.min(b) * SECOND;
             if t < end {
                 self.open(d, t);
             }
@@ -813,7 +846,7 @@ impl World {
             .collect()
     }
 
-    fn heading(&mut self, team: usize, which: usize) -> String {
+    fn heading(&self, team: usize, which: usize) -> String {
         let en = ["Context", "Goals", "Steps", "Notes", "Open questions", "Action items", "Decision"];
         let de = ["Hintergrund", "Ziele", "Schritte", "Notizen", "Offene Fragen", "Aufgaben", "Entscheidung"];
         if self.de(team) { de[which % 7].to_string() } else { en[which % 7].to_string() }
@@ -902,6 +935,22 @@ impl World {
         Body(b)
     }
 
+    /// A document made from a template, filled in: text under its headings, its tasks named.
+    fn fill_in(&mut self, body: &Body, team: usize) -> Body {
+        let mut b: Vec<Block> = Vec::new();
+        for x in &body.0 {
+            match x {
+                Block::Empty if self.r.chance(0.85) => b.push(Block::P(self.prose(team))),
+                Block::Checks(items) => {
+                    let n = items.len() as u64 + self.r.below(3);
+                    b.push(Block::Checks(self.items(team, n).into_iter().map(|i| (false, i)).collect()));
+                }
+                _ => b.push(x.clone()),
+            }
+        }
+        Body(b)
+    }
+
     /// A template usable in the collection at `t`.
     fn template_for(&mut self, team: usize, coll: usize, t: i64) -> Option<Tpl> {
         let usable: Vec<Tpl> =
@@ -911,7 +960,15 @@ impl World {
 
     /// "New doc" (in a collection, maybe under a document, maybe from a template) or a new draft, as
     /// `documents.create` writes it.
-    fn web_row(&mut self, t: i64, team: usize, by: usize, coll: Option<usize>, parent: Option<usize>, tpl: &Option<Tpl>) -> Doc {
+    fn web_row(
+        &mut self,
+        t: i64,
+        team: usize,
+        by: usize,
+        coll: Option<usize>,
+        parent: Option<usize>,
+        tpl: Option<&Tpl>,
+    ) -> Doc {
         let mut d = self.row(t, team, by, coll);
         d.parent = parent;
         d.editor = true;
@@ -932,7 +989,8 @@ impl World {
 
     /// The author's life with the document they were taken to: its state stored, a title, the writing, what follows.
     fn write(&mut self, d: &mut Doc, kind: Kind) {
-        self.open(d, d.at + self.r.range(300, 1_500) * 1_000);
+        let t = d.at + self.r.range(300, 1_500) * 1_000;
+        self.open(d, t);
         let fate = self.r.below(100);
         if fate < 8 {
             // Left empty: an "Untitled" in the sidebar (or in drafts).
@@ -950,13 +1008,16 @@ impl World {
                 t += self.r.range(4, 20) * SECOND;
             }
         }
+        if t >= NOW - 10 * SECOND {
+            return;
+        }
         let by = d.by;
         let stub = fate < 13;
         self.retitle(d, t, by, title, stub);
         if stub {
             return;
         }
-        let body = if d.tpl.is_some() { self.extend(&d.body, kind, d.team) } else { self.body(kind, d.team) };
+        let body = if d.tpl.is_some() { self.fill_in(&d.body, d.team) } else { self.body(kind, d.team) };
         let start = t + self.r.range(2, 30) * SECOND;
         if start < NOW - MINUTE {
             self.session(d, by, start, body);
@@ -1001,7 +1062,7 @@ impl World {
         let lost = forced || y < 11;
         let again = !lost && (11..15).contains(&y);
         if !lost && !again {
-            let mut d = self.web_row(t, team, by, coll, parent, &tpl);
+            let mut d = self.web_row(t, team, by, coll, parent, tpl.as_ref());
             self.write(&mut d, kind);
             if draft {
                 self.publish_later(&mut d);
@@ -1009,21 +1070,21 @@ impl World {
             self.push(d);
             return;
         }
-        let mut first = self.web_row(t, team, by, coll, parent, &tpl);
+        let mut first = self.web_row(t, team, by, coll, parent, tpl.as_ref());
         self.orphan(&mut first);
         let of = self.push(first);
         let mut at = t;
         if lost && self.r.chance(0.12) {
             // Two responses lost: fetch-retry's second try made a row too.
             at += SECOND + self.r.range(30, 400) * 1_000;
-            let mut second = self.web_row(at, team, by, coll, parent, &tpl);
+            let mut second = self.web_row(at, team, by, coll, parent, tpl.as_ref());
             self.orphan(&mut second);
             second.mark = Mark::Retry;
             second.of = Some(of);
             self.push(second);
         }
         at += if lost { SECOND + self.r.range(30, 400) * 1_000 } else { self.r.range(6, 45) * SECOND };
-        let mut d = self.web_row(at, team, by, coll, parent, &tpl);
+        let mut d = self.web_row(at, team, by, coll, parent, tpl.as_ref());
         self.write(&mut d, kind);
         if draft {
             self.publish_later(&mut d);
@@ -1066,13 +1127,14 @@ impl World {
                 d.last_by = if self.r.chance(0.7) { by } else { self.member(team) };
             }
         }
-        self.teams[team].tpls.push(Tpl { id: d.id.clone(), at: d.updated, coll, body: d.body.clone(), icon, full: false });
+        self.teams[team].tpls.push(Tpl { id: d.id.clone(), at: d.updated, coll, body: d.body.clone(), icon });
         self.push(d);
     }
 
     fn template_text(&mut self, team: usize) -> (String, Body, Option<&'static str>) {
         let de = self.de(team);
-        let (date, author) = if de { ("Datum: {date}", "Moderation: {author}") } else { ("Date: {date}", "Owner: {author}") };
+        let (date, author) =
+            if de { ("Datum: {date}", "Moderation: {author}") } else { ("Date: {date}", "Owner: {author}") };
         let k = self.r.below(4);
         let titles: [&str; 4] = if de {
             ["Besprechungsprotokoll", "Projektsteckbrief", "Übergabe", "Wochenbericht"]
@@ -1184,12 +1246,14 @@ impl World {
             let mut d = make(self, at);
             if n == 1 {
                 // Taken to it.
-                self.open(&mut d, d.at + 800_000);
+                let t = d.at + 800_000;
+                self.open(&mut d, t);
                 if self.r.chance(0.03) {
                     // The import seemed to fail (a gateway timeout); the same file imported again.
                     let a2 = at + self.r.range(15, 90) * SECOND;
                     let mut e = make(self, a2);
-                    self.open(&mut e, e.at + 700_000);
+                    let t = e.at + 700_000;
+                    self.open(&mut e, t);
                     let gone = a2 + self.r.range(60, 2 * 86_400) * SECOND;
                     if self.r.chance(0.5) && gone < NOW {
                         self.delete(&mut d, gone, by);
@@ -1229,18 +1293,20 @@ impl World {
         let o = found[self.r.skewed(found.len() as u64) as usize];
         let orig = self.v[o].clone();
         let kind = self.colls[orig.coll.unwrap_or(0)].kind;
-        let copies = if kind == Kind::Handbook && self.r.chance(0.5) { 2 + self.r.below(2) } else { 1 };
+        let many = matches!(kind, Kind::Handbook | Kind::Meetings) && self.r.chance(0.6);
+        let copies = if many { 2 + self.r.below(3) } else { 1 };
         let mut at = t;
         for _ in 0..copies {
             let mut d = self.api_row(at, team, by, orig.coll.unwrap_or(0), &orig.title, &orig.body);
             d.parent = orig.parent;
             (d.icon, d.full) = (orig.icon, orig.full);
-            d.source = orig.source.clone();
+            d.source = orig.source.iter().filter(|s| s.0 != "originalDocumentId").cloned().collect();
             d.source.push(("originalDocumentId", orig.id.clone()));
-            self.open(&mut d, d.at + 900_000);
-            if self.r.chance(0.55) {
-                // Renamed for its new use, then filled in.
-                let rt = d.at + self.r.range(10, 600) * SECOND;
+            let t = d.at + 900_000;
+            self.open(&mut d, t);
+            // Renamed for its new use (when the new hire starts, the meeting is due), then filled in.
+            let rt = d.at + self.r.range(300, 12 * 86_400) * SECOND;
+            if self.r.chance(0.6) && rt < NOW - MINUTE {
                 let name = self.r.one(FIRST);
                 let title = format!("{} – {name}", orig.title);
                 self.retitle(&mut d, rt, by, title, false);
@@ -1266,7 +1332,17 @@ fn capital(s: &str) -> String {
 
 /// A bot's document: `documents.create` through the API, its retry by the bot's client, and what people do with them.
 #[allow(clippy::too_many_arguments)]
-fn bot_post(w: &mut World, t: i64, team: usize, by: usize, coll: usize, title: &str, body: &Body, retry: bool, fill: f64) {
+fn bot_post(
+    w: &mut World,
+    t: i64,
+    team: usize,
+    by: usize,
+    coll: usize,
+    title: &str,
+    body: &Body,
+    retry: bool,
+    fill: f64,
+) {
     let kind = w.colls[coll].kind;
     let mut d = w.api_row(t, team, by, coll, title, body);
     let e = retry.then(|| {
@@ -1347,7 +1423,7 @@ fn bots(w: &mut World) {
             Block::H(2, "Root cause".to_string()),
             Block::Empty,
             Block::H(2, "Action items".to_string()),
-            Block::Checks(vec![(false, String::new())]),
+            Block::Checks(vec![(false, "Owner:".to_string())]),
         ]);
         let retry = w.r.chance(0.08);
         bot_post(w, t, 0, BOT, incidents, &title, &body, retry, 0.8);
@@ -1380,9 +1456,9 @@ fn bots(w: &mut World) {
             let t = d + 7 * HOUR + 30 * MINUTE + w.r.range(200, 9_000) * 1_000;
             let (y, m, dd) = chrono_parts(t);
             let mut b: Vec<Block> = Vec::new();
-            for u in 64..70 {
-                b.push(Block::H(3, w.names[u].clone()));
-                b.push(Block::Checks(vec![(false, String::new())]));
+            for name in &w.names[64..70] {
+                b.push(Block::H(3, name.clone()));
+                b.push(Block::Checks(vec![(false, "Yesterday:".to_string()), (false, "Today:".to_string())]));
             }
             let body = Body(b);
             let title = format!("Standup {y}-{m:02}-{dd:02}");
@@ -1417,7 +1493,7 @@ fn bulk_import(w: &mut World, t: i64, team: usize, by: usize, notion: bool) {
     for k in 0..roots {
         let kind = [Kind::Eng, Kind::Handbook, Kind::Meetings][k];
         let id = w.r.uuid();
-        w.colls.push(Coll { id, team, kind });
+        w.colls.push(Coll { id, kind });
         colls.push(w.colls.len() - 1);
     }
     let now = ms(t);
@@ -1428,10 +1504,13 @@ fn bulk_import(w: &mut World, t: i64, team: usize, by: usize, notion: bool) {
         at += w.r.range(3, 40) * 1_000;
         let c = colls[w.r.below(roots as u64) as usize];
         let kind = w.colls[c].kind;
-        let mine: Vec<usize> = pages.iter().copied().filter(|&p| w.v[p].coll == Some(c)).collect();
-        let parent = if !mine.is_empty() && w.r.chance(0.45) { Some(mine[w.r.below(mine.len() as u64) as usize]) } else { None };
+        let mine: Vec<usize> =
+            pages.iter().copied().filter(|&p| w.v[p].coll == Some(c) && !w.v[p].title.is_empty()).collect();
+        let parent =
+            if !mine.is_empty() && w.r.chance(0.45) { Some(mine[w.r.below(mine.len() as u64) as usize]) } else { None };
         let empty = w.r.chance(if notion { 0.08 } else { 0.03 });
-        let title = if empty { String::new() } else { w.title(kind, team, t - w.r.range(30, 700) * DAY) };
+        let then = t - w.r.range(30, 700) * DAY;
+        let title = if empty { String::new() } else { w.title(kind, team, then) };
         let body = if empty { Body::empty() } else { w.body(kind, team) };
         let author = w.r.below(w.teams[team].n as u64) as usize + w.teams[team].lo;
         let mut d = w.row(at, team, by, Some(c));
@@ -1443,9 +1522,11 @@ fn bulk_import(w: &mut World, t: i64, team: usize, by: usize, notion: bool) {
         d.import = Some(imp);
         let ext = w.r.uuid();
         if notion {
-            let created = t - w.r.range(20, 900) * DAY - w.r.range(0, 86_399) * SECOND;
-            let edited = created + w.r.range(0, (t - created) / SECOND) * SECOND;
-            (d.at, d.updated, d.published) = (ms(created), ms(edited), Some(ms(edited)));
+            // Notion's times are whole minutes.
+            let created = t - w.r.range(20, 900) * DAY - w.r.range(0, 1_439) * MINUTE;
+            let created = created - created.rem_euclid(MINUTE);
+            let edited = created + w.r.range(0, (t - created) / MINUTE) * MINUTE;
+            (d.at, d.updated, d.published) = (created, edited, Some(edited));
             // Authors matched to members by email, else the person importing.
             if w.r.chance(0.7) {
                 d.by = author;
@@ -1506,16 +1587,18 @@ fn popularity(d: &Doc) -> f64 {
 pub fn fixture() -> Fixture {
     let mut r = Rng::new(0x0071_1AE5);
     let users: Vec<String> = (0..USERS).map(|_| r.uuid()).collect();
-    let names: Vec<String> =
-        (0..USERS).map(|u| if u == BOT { "Automation".to_string() } else { format!("{} {}", r.one(FIRST), r.one(LAST)) }).collect();
+    let names: Vec<String> = (0..USERS)
+        .map(|u| if u == BOT { "Automation".to_string() } else { format!("{} {}", r.one(FIRST), r.one(LAST)) })
+        .collect();
     let wide: Vec<bool> = (0..USERS).map(|_| r.chance(0.12)).collect();
-    let mut w = World { r, users, names, wide, teams: Vec::new(), colls: Vec::new(), imports: Vec::new(), v: Vec::new() };
+    let mut w =
+        World { r, users, names, wide, teams: Vec::new(), colls: Vec::new(), imports: Vec::new(), v: Vec::new() };
     for (k, &(lo, n, de, _)) in TEAMS.iter().enumerate() {
         let id = w.r.uuid();
         let mut colls = Vec::new();
         for &kind in COLLS[k] {
             let cid = w.r.uuid();
-            w.colls.push(Coll { id: cid, team: k, kind });
+            w.colls.push(Coll { id: cid, kind });
             colls.push(w.colls.len() - 1);
         }
         w.teams.push(Team { id, lo, n, de, colls, tpls: Vec::new() });
@@ -1523,9 +1606,8 @@ pub fn fixture() -> Fixture {
         for _ in 0..2 + w.r.below(3) {
             let (_, body, icon) = w.template_text(k);
             let coll = if w.r.chance(0.3) { Some(w.teams[k].colls[w.r.below(2) as usize]) } else { None };
-            let full = w.r.chance(0.1);
             let id = w.r.uuid();
-            w.teams[k].tpls.push(Tpl { id, at: START - 100 * DAY, coll, body, icon, full });
+            w.teams[k].tpls.push(Tpl { id, at: START - 100 * DAY, coll, body, icon });
         }
     }
 
@@ -1539,7 +1621,13 @@ pub fn fixture() -> Fixture {
             break;
         }
         let y = w.r.below(100);
-        let team = if y < TEAMS[0].3 { 0 } else if y < TEAMS[0].3 + TEAMS[1].3 { 1 } else { 2 };
+        let team = if y < TEAMS[0].3 {
+            0
+        } else if y < TEAMS[0].3 + TEAMS[1].3 {
+            1
+        } else {
+            2
+        };
         let by = w.member(team);
         let forced = late < LATE.len() && t > LATE[late] && team == 0;
         late += usize::from(forced);
@@ -1549,8 +1637,11 @@ pub fn fixture() -> Fixture {
             15..=24 => w.import_files(t, team, by),
             25..=31 => w.template(t, team, by),
             32..=76 => {
-                let mine: Vec<usize> =
-                    AGENTS.iter().copied().filter(|&u| u >= TEAMS[team].0 && u < TEAMS[team].0 + TEAMS[team].1).collect();
+                let mine: Vec<usize> = AGENTS
+                    .iter()
+                    .copied()
+                    .filter(|u| (TEAMS[team].0..TEAMS[team].0 + TEAMS[team].1).contains(u))
+                    .collect();
                 if !mine.is_empty() {
                     let u = mine[w.r.below(mine.len() as u64) as usize];
                     w.agent(t, team, u);
@@ -1583,9 +1674,11 @@ pub fn fixture() -> Fixture {
             let kv: Vec<String> = d.source.iter().map(|(key, val)| format!(r#""{key}":"{}""#, esc(val))).collect();
             format!("{{{}}}", kv.join(","))
         });
-        let collab = (!d.template).then(|| format!("{{{}}}", d.collab.iter().map(|&u| w.users[u].as_str()).collect::<Vec<_>>().join(",")));
+        let collab = (!d.template)
+            .then(|| format!("{{{}}}", d.collab.iter().map(|&u| w.users[u].as_str()).collect::<Vec<_>>().join(",")));
         let prev = (!d.prev.is_empty()).then(|| {
-            let items: Vec<String> = d.prev.iter().map(|p| format!("\"{}\"", p.replace('\\', "\\\\").replace('"', "\\\""))).collect();
+            let items: Vec<String> =
+                d.prev.iter().map(|p| format!("\"{}\"", p.replace('\\', "\\\\").replace('"', "\\\""))).collect();
             format!("{{{}}}", items.join(","))
         });
         let coll = d.coll.map(|c| w.colls[c].id.as_str());
