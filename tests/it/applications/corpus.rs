@@ -183,7 +183,7 @@ macro_rules! fixture {
 }
 
 /// The corpus: 16 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
-/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr), 17 to validate that no rule was changed for.
+/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr), 18 to validate that no rule was changed for.
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -284,6 +284,7 @@ pub fn corpus() -> Vec<App> {
         fixture!(snipeit, Validate, (0.0, 1.0, 0.0)),
         fixture!(dolibarr, Tune, (0.25, 0.39, 0.25)),
         fixture!(outline, Validate, (0.2, 0.87, 0.2)),
+        fixture!(bookstack, Validate, (0.0, 1.0, 0.0)),
     ]
 }
 

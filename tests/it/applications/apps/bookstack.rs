@@ -1,65 +1,67 @@
 //! BookStack (PHP, Laravel 10 Eloquent; MySQL/MariaDB only): `pages`, as the editor (`PageController@create`: a GET
-//! that inserts a "New Page" draft through `PageRepo::getNewDraftPage`, autosaves into it, then `PageController@store`
-//! → `PageRepo::publishDraft` on the same row), the REST API (`PageApiController@create`: draft and publish in one
-//! request; n8n workflows, a CI job, a PowerShell script, a docs-sync action, a Confluence and an Obsidian importer),
-//! "Copy" (`Cloner::clonePage`) and the books' default templates write it, and as edits, moves, book sorts, the recycle
-//! bin and an ownership migration change it later: one company's wiki (40 people, 14 books), eight weeks.
+//! that inserts a "New Page" draft through `PageRepo::getNewDraftPage`, autosaved into as people type, then
+//! `PageController@store` → `PageRepo::publishDraft` on the same row), the REST API (`PageApiController@create`: draft
+//! and publish in one request; n8n workflows, a CI job, a PowerShell script, a docs-sync action, a Confluence and an
+//! Obsidian importer), "Copy" (`Cloner::clonePage`) and the books' default templates write it, and as edits, moves,
+//! book sorts, the recycle bin and an ownership migration change it later: one company's wiki (40 people, 14 books),
+//! eight weeks; 1,898 rows, 31 of them a retry's (3 hidden), 20 legitimate repeats.
 //! Read: BookStackApp/BookStack (6f1c54d, v24.10-dev, laravel/framework ^10.10) database/migrations/ 2015_07_12_190027
-//! (create), 2015_08_08_200447, 2015_11_26_221857 (the indexes), 2016_02_28_084200 and 2022_10_08_104202 (`restricted`
-//! added, then dropped), 2016_03_13_082138 (`draft`), 2016_03_25_123157 (`markdown`), 2017_04_20_185112
+//! (create), 2015_08_08_200447, 2015_11_26_221857 (the indexes), 2016_02_28_084200 and 2022_10_08_104202
+//! (`restricted` added, then dropped), 2016_03_13_082138 (`draft`), 2016_03_25_123157 (`markdown`), 2017_04_20_185112
 //! (`revision_count`), 2019_07_07_112515 (`template`), 2020_09_27_210059 (`deleted_at`), 2020_12_30_173528
 //! (`owned_by`), 2022_04_17_101741 (`editor`), 2023_02_23_200227 (`pages_updated_at_index`), 2024_09_29_140340;
-//! app/App/Providers/AppServiceProvider.php (`defaultStringLength(191)`), app/Config/database.php (utf8mb4_unicode_ci,
-//! `strict` false: columns an insert leaves out take their implicit defaults), app/Config/app.php (UTC, recycle bin 30
-//! days), app/Config/queue.php (`sync`: webhooks and watchers' mails run inside the request);
-//! app/Entities/Repos/PageRepo.php (`getNewDraftPage`, `publishDraft`, `update`, `updatePageDraft`, `move`,
-//! `getNewPriority`, `updateTemplateStatusAndContentFromInput`), BaseRepo.php (`update`: slug refreshed when the name
-//! changes or is empty, tags `touch`), app/Entities/Models/Page.php, Entity.php, BookChild.php (`changeBook`),
-//! Chapter.php (`pages`), app/Entities/Tools/SlugGenerator.php (`Str::slug`, `-` + `Str::random(3)` while the slug is
-//! used by a live page of the book), PageContent.php (`setNewHTML`/`setNewMarkdown`, `formatHtml`: `bkmrk-` ids on
-//! top-level blocks, `toPlainText`, base64 images saved as `embedded-image-{random 8}` gallery images), BookContents.php
-//! (`getLastPriority`: at least 1, drafts left out; `sortUsingMap`, `applySortUpdates`), Cloner.php
-//! (`entityToInputData`: every attribute, so the copy takes the original's priority), PageEditorType.php,
-//! TrashCan.php (`softDestroyPage`, `autoClearOld` on every delete); app/Entities/Controllers/PageController.php
-//! (`create`, `store`, `saveDraft`, `showCopy` prefilling the name, `copy`), PageApiController.php, BookSortController.php;
-//! app/Users/UserRepo.php (`migrateOwnership`: an Eloquent update, `updated_at` too); app/Activity/Tools/ActivityLogger.php,
-//! DispatchWebhookJob.php; resources/views/pages/copy.blade.php (no double-submit guard),
-//! resources/js/components/book-sort.js (`buildEntityMap`: positions 0..n per list); lang/en/entities.php ("New Page").
-//! Issues BookStackApp/BookStack #4261 and #5691 (every "New Page" click leaves a draft until deleted), #5706 (the back
-//! button leaves an empty one). BookStackApp/api-scripts and the importers and sync actions it lists (bsimport: Markdown
-//! by the user's own token; "Sync Markdown to BookStack": update the page of that name, else create it); n8n's
-//! "Retry On Fail" (3 tries, 1 s apart).
-//! On a create: `id` from AUTO_INCREMENT at the draft's insert; the draft: "New Page", `slug` '', `html` and `markdown`
-//! the book's default template (else ''), `text` '', `priority` 0, `revision_count` 0, `draft` 1, `editor` the system
-//! default ('wysiwyg'), `chapter_id` 0 in a book's root, `created_by` = `updated_by` = `owned_by` the user; whole-second
-//! UTC `created_at` = `updated_at`. Publishing (minutes later in the editor, the same request for the API and a copy):
-//! the name and `Str::slug` of it (with a random suffix when a live page of the book has it), the content (`text` from
-//! the HTML), `priority` the chapter's last page (drafts counted) + 1, or in the root the largest of 1, the chapters and
-//! the root pages, + 1 (a copy takes its original's), `revision_count` 1, `draft` 0, `editor` 'markdown' for Markdown
-//! only where the user may change editors, `template` from the editor's checkbox, `updated_at` then.
-//! Later: edits (`revision_count` + 1, content, sometimes the name and so the slug; a WYSIWYG edit of a Markdown page
-//! empties `markdown`; `updated_by`); the docs sync updating its pages; moves (chapter, book, a re-minted slug, priority
-//! kept); book sorts (priorities renumbered from 0 per list, `updated_at` of those changed); deletes (`deleted_at` =
-//! `updated_at`; the row purged by the first delete 30 days on); a leaver's pages handed to their lead (`owned_by`,
-//! `updated_at`); abandoned drafts autosaved, resumed days later, or deleted.
-//! Retries (about 1.7% of creates): every create that went through the API or "Copy" while the mail relay hung (two
-//! spells: the watchers' mails held each request past nginx's 60 s, a 504 after the rows were saved): n8n tried three
-//! times, the CI's `curl --retry 2` three times, people resubmitted a copy once or twice; outside them a slow response
-//! now and then (n8n, the PowerShell script's own loop, a double-clicked "Copy Page"); three Confluence pages whose
-//! images took the import script past its 20 s timeout (the retry's images saved anew: their URLs differ; both read the
-//! chapter's last priority before either was saved: the same priority); two in the last day. Each attempt is a new
-//! draft and publish: new id, slug suffix, priority, times. People deleted the extras the next morning, or the
-//! original, or edited whichever they opened, or left them. Three double-clicks on "New Page" (two drafts; the editor
-//! opens the second): the first stays a "New Page" draft, which no one can tell from a draft left by the back button
-//! (hidden).
+//! app/App/Providers/AppServiceProvider.php (`defaultStringLength(191)`), app/Config/database.php
+//! (utf8mb4_unicode_ci, `strict` false: the columns an insert leaves out take their implicit defaults),
+//! app/Config/app.php (UTC, a recycle bin of 30 days), app/Config/queue.php (`sync`: webhooks and the watchers' mails
+//! run inside the request); app/Entities/Repos/PageRepo.php (`getNewDraftPage`, `publishDraft`, `update`,
+//! `updatePageDraft`, `move`, `getNewPriority`, `updateTemplateStatusAndContentFromInput`), BaseRepo.php (`update`:
+//! the slug refreshed when the name changes or is empty; tags `touch`), app/Entities/Models/Page.php, Entity.php,
+//! BookChild.php (`changeBook`), Chapter.php (`pages`), app/Entities/Tools/SlugGenerator.php (`Str::slug`, then
+//! `-` + `Str::random(3)` while a live page of the book has it), PageContent.php (`setNewHTML`, `setNewMarkdown`,
+//! `formatHtml`: `bkmrk-` ids on the top-level blocks; `toPlainText`; base64 images saved as
+//! `embedded-image-{random 8}` gallery images), BookContents.php (`getLastPriority`: at least 1, drafts left out;
+//! `sortUsingMap`, `applySortUpdates`), Cloner.php (`entityToInputData`: every attribute, so a copy takes its
+//! original's priority), PageEditorType.php, TrashCan.php (`softDestroyPage`, `autoClearOld` on every delete);
+//! app/Entities/Controllers/PageController.php (`create`, `store`, `saveDraft`, `showCopy` prefilling the name,
+//! `copy`), PageApiController.php, BookSortController.php; app/Users/UserRepo.php (`migrateOwnership`: an Eloquent
+//! update, so `updated_at` too); app/Activity/Tools/ActivityLogger.php, DispatchWebhookJob.php;
+//! resources/views/pages/copy.blade.php (no double-submit guard), resources/js/components/book-sort.js
+//! (`buildEntityMap`: positions 0..n per list); lang/en/entities.php ("New Page"). Issues BookStackApp/BookStack
+//! #4261 and #5691 (every "New Page" click leaves a draft until someone deletes it), #5706 (the back button leaves an
+//! empty one). BookStackApp/api-scripts and the tools it lists (bsimport: Markdown, by the user's own token; "Sync
+//! Markdown to BookStack": update the page of that name, else create it); n8n's "Retry On Fail" (3 tries, 1 s apart).
+//! On a create: `id` from AUTO_INCREMENT at the draft's insert; the draft "New Page", `slug` '', `html` and
+//! `markdown` the book's default template (else ''), `text` '', `priority` 0, `revision_count` 0, `draft` 1, `editor`
+//! the system default ('wysiwyg'), `chapter_id` 0 in a book's root, `created_by` = `updated_by` = `owned_by` the
+//! user, whole-second UTC `created_at` = `updated_at`. Publishing (minutes or days later in the editor, in the same
+//! request for the API and a copy) writes the name and its `Str::slug` (a random suffix when a live page of the book
+//! has it), the content (`text` from the HTML), `priority` the chapter's last page (drafts counted) + 1, or in a
+//! book's root the largest of 1, the chapters and the root pages, + 1 (a copy: its original's), `revision_count` 1,
+//! `draft` 0, `editor` 'markdown' for Markdown only where the user may change editors, `template` from the editor's
+//! checkbox, and `updated_at`.
+//! Later: edits (`revision_count` + 1, the content, sometimes the name and so the slug; a WYSIWYG edit of a Markdown
+//! page empties `markdown`; `updated_by`); the docs sync updating its pages; moves (chapter, book, a slug minted
+//! again, the priority kept); book sorts (every list renumbered from 0, `updated_at` where it changed); deletes
+//! (`deleted_at` = `updated_at`; the row purged by the first delete 30 days on); a leaver's pages handed to their lead
+//! (`owned_by`, `updated_at`); drafts left, autosaved, resumed days later, or deleted.
+//! Retries (about 1.6% of creates): every create through the API or "Copy" while the mail relay hung (three spells:
+//! the watchers' mails held each request past nginx's 60 s, a 504 after the rows were saved): n8n tried three times,
+//! the CI's `curl --retry 2` three times, people sent a copy again once or twice; outside them a slow answer now and
+//! then (n8n, the PowerShell script's own loop of three, a double-clicked "Copy Page"); Confluence pages whose images
+//! kept the import script past its 20 s timeout (the retry's images saved anew under other names; both read the
+//! chapter's last priority before either was saved: the same priority); two in the last day. Each attempt is a draft
+//! and a publish of its own: a new id, slug suffix, priority and times. People deleted the extras the next morning,
+//! or the original instead, or edited whichever one they opened, or left them. Double-clicks on "New Page" (two
+//! drafts; the editor opens the second): the first stays a "New Page" draft that no one can tell from one the back
+//! button left (hidden).
 //! Legitimate repeats: "New Page" drafts left untouched, again and again in the same place by the same person; copies
-//! that keep the prefilled name (some made twice a minute apart as variants, renamed later or not); a page someone
-//! deleted and the docs sync created again on its next run (the same slug, the deleted one no longer counts).
-//! Plain near-repeats: meeting notes from the same template under dated names, the bots' dated pages, pages of the
-//! same name in other chapters or books, generic names ("Overview", "FAQ") that collide with older pages' slugs.
+//! that keep the prefilled name (some made twice a minute apart as variants, most renamed or edited later); a page
+//! someone deleted and the docs sync made again on its next run (the same slug: the deleted one no longer counts).
+//! Plain near-repeats: meeting notes from one template under dated names, the bots' dated pages, copies by others,
+//! pages of one name in other chapters or books, generic names ("Overview", "FAQ") that collide with older slugs.
 //! Guessed: the company, its people, books and chapters, the pages from before the window (counts, priorities,
 //! slugs), rates and rhythms; the n8n, CI, PowerShell and import scripts and their timeouts; the mail relay's spells;
-//! who deletes, edits, moves and sorts what; image URLs; MariaDB (a `DEFAULT ''` on LONGTEXT, which MySQL 5.7 drops).
+//! who deletes, edits, moves and sorts what; image URLs; MariaDB (`DEFAULT ''` on a LONGTEXT, which MySQL 5.7 drops).
 use std::collections::{HashMap, HashSet};
 
 use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, client_retry_delay, sentence};
@@ -104,10 +106,15 @@ const START: i64 = T0 - 56 * DAY;
 const ID0: i64 = 2_871;
 /// "New Page" clicks per hour of the day (UTC), relative: a company in Berlin and Lisbon.
 const RHYTHM: [i64; 24] = [1, 1, 1, 1, 1, 3, 6, 9, 10, 10, 9, 9, 10, 10, 9, 7, 5, 3, 2, 2, 1, 1, 1, 1];
+/// The first "New Page" click after each of these is a double-click; the first "Copy Page" after each of these is
+/// sent twice (the last: late in the table).
+const DOUBLE_CLICKS: [i64; 3] = [START + 30 * DAY, START + 44 * DAY, START + 52 * DAY];
+const DOUBLE_COPIES: [i64; 3] = [START + 15 * DAY, START + 38 * DAY, NOW - 14 * HOUR];
 /// When the mail relay hung: every page create then answered after nginx's 60 s with a 504, the page saved.
-const OUTAGES: [(i64, i64); 2] = [
-    (START + 20 * DAY + 7 * HOUR + 35 * MINUTE, START + 20 * DAY + 9 * HOUR + 55 * MINUTE),
+const OUTAGES: [(i64, i64); 3] = [
+    (START + 34 * DAY + 7 * HOUR + 10 * MINUTE, START + 34 * DAY + 11 * HOUR + 30 * MINUTE),
     (START + 47 * DAY + 12 * HOUR + 50 * MINUTE, START + 47 * DAY + 14 * HOUR + 20 * MINUTE),
+    (START + 25 * DAY + 7 * HOUR + 5 * MINUTE, START + 25 * DAY + 8 * HOUR + 40 * MINUTE),
 ];
 /// Users: 1 the admin, 2 BookStack's guest, 3-42 people, then the n8n and docs-sync tokens (admin role) and the CI's
 /// (an editor role with API access: no `editor-change`).
@@ -161,7 +168,8 @@ const BOOKS: [(Kind, i64, &[&str]); 14] = [
     (Kind::Product, 5, &["Features", "API", "Integrations", "FAQ"]),
     (Kind::Hr, 6, &["Policies", "Onboarding", "Benefits", "Travel"]),
     (Kind::Support, 7, &["Troubleshooting", "Macros", "Known issues", "Escalations"]),
-    (Kind::Meetings, 9, &["Engineering sync", "Product sync", "Support weekly", "Leadership", "Sales pipeline"]),
+    (Kind::Meetings, 9, &["Engineering sync", "Product sync", "Support weekly", "Leadership", "Sales pipeline",
+        "Standups"]),
     (Kind::Security, 10, &["Policies", "Incidents", "Access reviews"]),
     (Kind::Postmortems, 11, &["2026"]),
     (Kind::Templates, 12, &[]),
@@ -195,7 +203,6 @@ struct Book {
 
 struct Chapter {
     id: i64,
-    book: usize,
     pre: i64,
     floor: Option<i64>,
 }
@@ -361,7 +368,7 @@ fn markdown_user(u: i64) -> bool {
 /// The books a person writes in, the first most.
 fn books_of(u: i64) -> &'static [usize] {
     match u {
-        1 | 4 => &[IT, IT, SECURITY, TEMPLATES],
+        1 | 4 => &[IT, IT, SECURITY],
         3..=8 => &[IT, IT, SECURITY, LEGACY],
         9..=22 => &[ENG, ENG, ENG, PRODUCT, POSTMORTEMS, MEETINGS],
         23..=30 => &[SUPPORT, SUPPORT, PRODUCT],
@@ -371,8 +378,8 @@ fn books_of(u: i64) -> &'static [usize] {
 }
 
 fn person(r: &mut Rng, t: i64) -> i64 {
-    let k = if r.chance(0.5) { r.skewed(41) } else { r.below(41) } as i64;
-    let u = if k == 0 { 1 } else { k + 2 };
+    let k = if r.chance(0.5) { r.skewed(41) } else { r.below(41) };
+    let u = if k == 0 { 1 } else { k as i64 + 2 };
     if u == LEAVER && t > LEAVE_AT { HEIR } else { u }
 }
 
@@ -419,9 +426,16 @@ fn render(blocks: &[Block], md: bool) -> (String, String) {
             }
             Block::Code(c) => {
                 let nl = if md { "\n" } else { "" };
-                ("pre", c.clone(), format!("<code class=\"language-bash\">{c}{nl}</code>"), format!("```bash\n{c}\n```"))
+                (
+                    "pre",
+                    c.clone(),
+                    format!("<code class=\"language-bash\">{c}{nl}</code>"),
+                    format!("```bash\n{c}\n```"),
+                )
             }
-            Block::Img(url, alt) => ("p", String::new(), format!("<img src=\"{url}\" alt=\"{alt}\">"), format!("![{alt}]({url})")),
+            Block::Img(url, alt) => {
+                ("p", String::new(), format!("<img src=\"{url}\" alt=\"{alt}\">"), format!("![{alt}]({url})"))
+            }
         };
         let id = bkmrk(&value, &mut used);
         html.push(format!("<{tag} id=\"{id}\">{inner}</{tag}>"));
@@ -479,9 +493,11 @@ const POLICIES: &[&str] = &["Parental leave policy", "Remote work policy", "Expe
     "Sick leave", "Equipment policy", "Holiday calendar 2027", "Referral bonus", "Learning budget", "Code of conduct",
     "Offboarding checklist", "Performance reviews", "Company car policy", "Works council"];
 const ROLES: &[&str] = &["engineers", "support agents", "sales", "working students", "team leads"];
+const COUNTRIES: &[&str] = &["Germany", "Portugal", "UK", "Spain", "remote"];
 const COMPETITORS: &[&str] = &["Acumatica", "Zuora", "Chargebee", "Paddle", "Recurly"];
-const TEMPLATE_NAMES: &[&str] =
-    &["Runbook template", "Incident report", "How-to article", "Vendor evaluation", "Decision record", "Project brief"];
+#[rustfmt::skip]
+const TEMPLATE_NAMES: &[&str] = &["Runbook template", "Incident report", "How-to article", "Vendor evaluation",
+    "Decision record", "Project brief", "Release checklist", "Customer call notes", "Onboarding plan", "Retro"];
 #[rustfmt::skip]
 const GENERIC: &[&str] = &["Overview", "FAQ", "Notes", "Troubleshooting", "Checklist", "Introduction", "Links",
     "Getting started", "Contacts", "Glossary"];
@@ -490,64 +506,94 @@ const TAILS: &[&str] = &[" (copy)", " - v2", " (EU)", " (draft)", " - 2027"];
 
 /// A page name people give in a book of this kind.
 fn title(r: &mut Rng, kind: Kind, at: i64) -> String {
-    if r.chance(0.04) {
+    if r.chance(0.03) {
         return r.pick(GENERIC).to_string();
     }
     let svc = *r.pick(SERVICES);
+    let (a, b) = (*r.pick(WORDS), *r.pick(WORDS));
     match kind {
         Kind::It | Kind::Legacy => format!("{} {}{}", r.pick(IT_VERBS), r.pick(IT_THINGS), r.pick(PLACES)),
-        Kind::Eng | Kind::Synced => match r.below(5) {
-            0 => format!("Deploying {svc}"),
-            1 => format!("Local setup for {svc}"),
-            2 => format!("{svc} architecture"),
+        Kind::Eng | Kind::Synced => match r.below(8) {
+            0 => format!("Deploying {svc} to {}", r.pick(&["staging", "production", "eu-west", "us-east"])),
+            1 => format!("Local setup for {svc} on {}", r.pick(&["macOS", "Linux", "Windows", "Docker"])),
+            2 => format!("{svc} architecture: {a}"),
             3 => format!("Runbook: {svc} {}", r.pick(SYMPTOMS)),
-            _ => format!("ADR-{:03}: {} {}", r.range(10, 140), r.pick(WORDS), r.pick(WORDS)),
+            4 => format!("How {svc} handles {a} {b}"),
+            5 => format!("{svc}: {a} {b} notes"),
+            _ => format!("ADR-{:03}: {a} {b}", r.range(10, 140)),
         },
         Kind::Product => {
             let f = *r.pick(FEATURES);
-            match r.below(4) {
-                0 => format!("{f} overview"),
-                1 => format!("How to set up {}", f.to_lowercase()),
-                2 => format!("{f}: FAQ"),
-                _ => format!("{f} permissions"),
+            match r.below(6) {
+                0 => format!("{f} overview for {}", r.pick(&["admins", "members", "partners", "enterprise"])),
+                1 => format!("How to set up {} with {a}", f.to_lowercase()),
+                2 => format!("{f}: {a} FAQ"),
+                3 => format!("{f} and {a} {b}"),
+                4 => format!("{f} limits ({a})"),
+                _ => format!("{f} permissions: {a}"),
             }
         }
-        Kind::Hr => {
-            if r.chance(0.25) {
-                format!("Onboarding: {}", r.pick(ROLES))
-            } else {
-                r.pick(POLICIES).to_string()
-            }
-        }
-        Kind::Support => match r.below(4) {
-            0 => format!("Customer cannot {} {}", r.pick(&["export", "log in to", "open", "pay"]), r.pick(WORDS)),
-            1 => format!("Macro: {} {}", r.pick(WORDS), r.pick(WORDS)),
-            2 => format!("Known issue: {} {}", r.pick(FEATURES).to_lowercase(), r.pick(WORDS)),
-            _ => format!("Escalation: {}", r.pick(FEATURES).to_lowercase()),
+        Kind::Hr => match r.below(4) {
+            0 => format!("Onboarding: {} ({})", r.pick(ROLES), r.pick(COUNTRIES)),
+            1 => format!("{} FAQ: {a}", r.pick(POLICIES)),
+            _ => format!("{} ({})", r.pick(POLICIES), r.pick(COUNTRIES)),
         },
-        Kind::Meetings => format!("Workshop: {} {}", r.pick(WORDS), date(at)),
-        Kind::Security => match r.below(3) {
-            0 => format!("{} policy", r.pick(&["Password", "Device", "Access", "Backup", "Incident response"])),
-            1 => format!("Phishing report {}", date(at)),
-            _ => format!("Vendor assessment: {}", r.pick(COMPETITORS)),
+        Kind::Support => match r.below(4) {
+            0 => format!("Customer cannot {} {a}", r.pick(&["export", "log in to", "open", "pay"])),
+            1 => format!("Macro: {a} {b}"),
+            2 => format!("Known issue: {} {a}", r.pick(FEATURES).to_lowercase()),
+            _ => format!("How to answer: {a} {b}"),
+        },
+        Kind::Meetings => format!("Workshop: {a} {}", date(at)),
+        Kind::Security => match r.below(6) {
+            0 => format!("Phishing report {}", date(at)),
+            1 => format!("Vendor assessment: {} ({a})", r.pick(COMPETITORS)),
+            2 => format!("{} hardening", r.pick(IT_THINGS)),
+            _ => format!("{} policy: {a}", r.pick(&["Password", "Device", "Access", "Backup", "Incident response"])),
         },
         Kind::Postmortems => format!("Postmortem: {svc} {} ({})", r.pick(SYMPTOMS), date(at)),
         Kind::Templates => r.pick(TEMPLATE_NAMES).to_string(),
-        Kind::Sales => match r.below(3) {
-            0 => format!("Battlecard: {}", r.pick(COMPETITORS)),
-            1 => format!("Demo script: {}", r.pick(FEATURES).to_lowercase()),
+        Kind::Sales => match r.below(4) {
+            0 => format!("Battlecard: {} vs {a}", r.pick(COMPETITORS)),
+            1 => format!("Demo script: {} ({a})", r.pick(FEATURES).to_lowercase()),
+            2 => format!("Objection: {a} {b}"),
             _ => format!("Call notes: {} {}", r.pick(NAMES), r.pick(&["GmbH", "Ltd", "SA", "AG"])),
         },
-        Kind::Finance => format!("How to submit {} {}", r.pick(WORDS), r.pick(&["invoices", "expenses", "receipts"])),
-        Kind::Vault => format!("{} {}", r.pick(WORDS), r.pick(WORDS)),
+        Kind::Finance => match r.below(3) {
+            0 => format!("{} close checklist", &date(at)[..7]),
+            _ => format!("How to submit {a} {}", r.pick(&["invoices", "expenses", "receipts"])),
+        },
+        Kind::Vault => format!("{a} {b}"),
     }
 }
 
-fn image(r: &mut Rng, at: i64, embedded: bool) -> Block {
-    let month = &date(at)[..7];
-    let file = if embedded { format!("embedded-image-{}.png", r.alnum(8)) } else { format!("image-{}.png", r.range(1, 400)) };
-    let url = format!("https://wiki.acme.example/uploads/images/gallery/{month}/{file}");
-    Block::Img(url, file)
+/// A name for a new page: people look before they write, and mostly pick one the book does not have yet.
+fn fresh_title(r: &mut Rng, w: &World, used: &HashSet<(usize, String)>, book: usize, at: i64) -> String {
+    let kind = w.books[book].kind;
+    let mut name = title(r, kind, at);
+    if r.chance(0.9) {
+        for _ in 0..6 {
+            if !used.contains(&(book, name.clone())) && !w.books[book].slugs.contains(&slugify(&name)) {
+                break;
+            }
+            name = title(r, kind, at);
+        }
+    }
+    name
+}
+
+/// Where an image sent as a data URI is saved: a new name on every request.
+fn embedded(r: &mut Rng, at: i64) -> String {
+    format!("https://wiki.acme.example/uploads/images/gallery/{}/embedded-image-{}.png", &date(at)[..7], r.alnum(8))
+}
+
+/// An image: uploaded in the editor (its file name as the alt text), or inlined by an importer (the source's).
+fn image(r: &mut Rng, at: i64, inlined: bool) -> Block {
+    if inlined {
+        return Block::Img(embedded(r, at), format!("attachment-{}.png", r.range(1_000, 9_999)));
+    }
+    let file = format!("image-{}.png", r.range(1, 400));
+    Block::Img(format!("https://wiki.acme.example/uploads/images/gallery/{}/{file}", &date(at)[..7]), file)
 }
 
 /// What people write on a page.
@@ -606,9 +652,14 @@ fn filled(r: &mut Rng, template: &[Block], attendees: &[&str]) -> Vec<Block> {
     for (i, x) in b.iter_mut().enumerate() {
         match x {
             Block::P(t) if i == 1 && !attendees.is_empty() => *t = attendees.join(", "),
-            Block::P(t) if r.chance(0.85) => *t = sentence(r, 8 + r.below(10) as usize),
+            Block::P(t) if r.chance(0.85) => {
+                let n = 8 + r.below(10) as usize;
+                *t = sentence(r, n);
+            }
             Block::Ul(items) if r.chance(0.85) => {
-                *items = (0..1 + r.below(4)).map(|_| format!("{}: {} {}", r.pick(NAMES), r.pick(IT_VERBS), r.pick(WORDS))).collect();
+                *items = (0..1 + r.below(4))
+                    .map(|_| format!("{}: {} {}", r.pick(NAMES), r.pick(IT_VERBS), r.pick(WORDS)))
+                    .collect();
             }
             _ => {}
         }
@@ -619,16 +670,17 @@ fn filled(r: &mut Rng, template: &[Block], attendees: &[&str]) -> Vec<Block> {
 /// An edit: a paragraph added or rewritten, or a list item added.
 fn edit(r: &mut Rng, blocks: &mut Vec<Block>) {
     let x = r.below(10);
+    let n = 6 + r.below(12) as usize;
     if x < 3
         && let Some(p) = blocks.iter_mut().rev().find(|b| matches!(b, Block::P(_)))
     {
-        *p = Block::P(sentence(r, 6 + r.below(12) as usize));
+        *p = Block::P(sentence(r, n));
     } else if x < 4
         && let Some(Block::Ul(items)) = blocks.iter_mut().find(|b| matches!(b, Block::Ul(_)))
     {
         items.push(format!("{} the {}", r.pick(IT_VERBS), r.pick(WORDS)));
     } else {
-        blocks.push(Block::P(sentence(r, 6 + r.below(12) as usize)));
+        blocks.push(Block::P(sentence(r, n)));
     }
 }
 
@@ -643,7 +695,11 @@ fn later(r: &mut Rng, t: i64, days: i64) -> i64 {
 
 /// When a person gets back to a page: soon, or days on.
 fn soon_or_later(r: &mut Rng, t: i64) -> i64 {
-    if r.chance(0.4) { t + r.range(3, 180) * MINUTE + r.below(60_000_000) as i64 } else { later(r, t, r.range(1, 20)) }
+    if r.chance(0.4) {
+        return t + r.range(3, 180) * MINUTE + r.below(60_000_000) as i64;
+    }
+    let days = r.range(1, 20);
+    later(r, t, days)
 }
 
 fn member(r: &mut Rng, w: &World, book: usize, fallback: i64) -> i64 {
@@ -656,7 +712,8 @@ fn plan(r: &mut Rng, w: &World, row: &Row, k: usize, evs: &mut Vec<E>) -> Option
     let Some(p) = row.publish else {
         // A draft left behind: deleted from its menu by a third of the people, days on.
         if r.chance(0.3) {
-            let t = later(r, row.autosave.unwrap_or(row.at), r.range(1, 15));
+            let days = r.range(1, 15);
+            let t = later(r, row.autosave.unwrap_or(row.at), days);
             evs.push(E { t, k, ev: Ev::Delete });
             return Some(t);
         }
@@ -675,20 +732,24 @@ fn plan(r: &mut Rng, w: &World, row: &Row, k: usize, evs: &mut Vec<E>) -> Option
         for i in 0..n {
             t = soon_or_later(r, t);
             let by = if r.chance(0.6) { row.by } else { member(r, w, row.book, row.by) };
-            let rename = (i == 0 && row.via == Via::Copy && !row.copy.as_ref().is_some_and(|c| c.tail.is_empty()))
-                || r.chance(0.05);
+            // A copy that kept its name is mostly renamed when first worked on.
+            let kept = row.copy.as_ref().is_some_and(|c| c.tail.is_empty());
+            let rename = (i == 0 && kept && r.chance(0.7)) || r.chance(0.05);
             evs.push(E { t, k, ev: Ev::Edit(by, rename) });
         }
     }
     if r.chance(p_move) {
-        let t = later(r, p, r.range(1, 25));
-        let book = if row.book == LEGACY || r.chance(0.3) { r.one(&[IT, ENG, PRODUCT, SUPPORT, SECURITY]) } else { row.book };
+        let days = r.range(1, 25);
+        let t = later(r, p, days);
+        let book =
+            if row.book == LEGACY || r.chance(0.3) { r.one(&[IT, ENG, PRODUCT, SUPPORT, SECURITY]) } else { row.book };
         let cs = &w.books[book].chapters;
         let chapter = if cs.is_empty() || r.chance(0.15) { None } else { Some(cs[r.below(cs.len() as u64) as usize]) };
         evs.push(E { t, k, ev: Ev::Move(book, chapter) });
     }
     if r.chance(p_del) {
-        let t = later(r, t, r.range(1, 20));
+        let days = r.range(1, 20);
+        let t = later(r, t, days);
         evs.push(E { t, k, ev: Ev::Delete });
         return Some(t);
     }
@@ -714,7 +775,7 @@ fn attempts(r: &mut Rng, client: Client, t: i64, forced: bool) -> Vec<i64> {
         };
     }
     let p = match client {
-        Client::N8n => 0.012,
+        Client::N8n => 0.02,
         Client::Curl => 0.0,
         Client::Pwsh => 0.05,
     };
@@ -738,17 +799,22 @@ fn retried(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>, row: Row,
         let shift = a - row.at;
         x.calc = row.calc + shift;
         x.publish = row.publish.map(|p| p + shift);
-        if let Some(CopyOf { from: From::Old(o), .. }) = &mut x.copy {
-            o.blocks = o.blocks.clone();
+        // Images sent as data URIs are saved again, under new names.
+        for b in x.blocks.iter_mut() {
+            if let Block::Img(url, _) = b
+                && url.contains("/embedded-image-")
+            {
+                *url = embedded(r, a);
+            }
         }
-        x.blocks = x.blocks.iter().map(|b| if let Block::Img(_, f) = b && f.starts_with("embedded") { image(r, a, true) } else { b.clone() }).collect();
         x.group = g;
         v.push(x);
         ks.push(v.len() - 1);
     }
     let last = v[*ks.last().unwrap_or(&g)].publish.unwrap_or(row.at);
     let fate = if extra.is_empty() { 99 } else { r.below(100) };
-    let cleanup = later(r, last, if r.chance(0.7) { 1 } else { r.range(0, 3) });
+    let days = if r.chance(0.7) { 1 } else { r.range(0, 3) };
+    let cleanup = later(r, last, days);
     let by = member(r, w, row.book, row.by);
     // Edits of meeting notes and the like go to the row people open: mostly the first in the list.
     let mut t = last;
@@ -763,7 +829,8 @@ fn retried(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>, row: Row,
         45..=54 => evs.push(E { t: cleanup.max(t + MINUTE), k: g, ev: Ev::Delete }),
         55..=74 => {
             let k = ks[r.below(ks.len() as u64) as usize];
-            evs.push(E { t: later(r, last, r.range(1, 10)), k, ev: Ev::Edit(by, false) });
+            let days = r.range(1, 10);
+            evs.push(E { t: later(r, last, days), k, ev: Ev::Edit(by, false) });
         }
         _ => {}
     }
@@ -797,14 +864,16 @@ fn build(r: &mut Rng) -> World {
             let pre = if fresh { 0 } else { r.range(0, 24) };
             let floor = (pre > 0).then(|| pre - 1 + r.range(0, 4));
             for _ in 0..pre {
-                b.slugs.insert(slugify(&title(r, kind, START - r.range(30, 900) * DAY)));
+                let at = START - r.range(30, 900) * DAY;
+                b.slugs.insert(slugify(&title(r, kind, at)));
             }
             b.chapters.push(chapters.len());
-            chapters.push(Chapter { id: cid, book: i, pre, floor });
+            chapters.push(Chapter { id: cid, pre, floor });
         }
         let root_pages = if fresh { 0 } else { r.range(0, 4) };
         for _ in 0..root_pages {
-            b.slugs.insert(slugify(&title(r, kind, START - r.range(30, 900) * DAY)));
+            let at = START - r.range(30, 900) * DAY;
+            b.slugs.insert(slugify(&title(r, kind, at)));
         }
         if kind == Kind::Templates {
             for n in ["Meeting notes", "Postmortem", "Runbook template", "How-to article"] {
@@ -831,6 +900,7 @@ fn build(r: &mut Rng) -> World {
     members[MEETINGS] = (9..=22).collect();
     members[SYNCED] = (9..=22).collect();
     members[VAULT] = vec![12];
+    members[TEMPLATES] = vec![1, 4];
     World { books, chapters, members }
 }
 
@@ -840,7 +910,8 @@ fn old_page(r: &mut Rng, w: &World, u: i64, t: i64) -> (usize, Option<usize>, Ol
     let kind = w.books[b].kind;
     let cs = &w.books[b].chapters;
     let chapter = if cs.is_empty() || r.chance(0.2) { None } else { Some(cs[r.below(cs.len() as u64) as usize]) };
-    let name = title(r, kind, t - r.range(30, 700) * DAY);
+    let at = t - r.range(30, 700) * DAY;
+    let name = title(r, kind, at);
     let priority = match chapter {
         Some(c) => r.range(0, w.chapters[c].floor.unwrap_or(0)),
         None => r.range(0, w.books[b].root_floor),
@@ -855,16 +926,19 @@ pub fn fixture() -> Fixture {
     let mut evs: Vec<E> = Vec::new();
     // When each page people made is deleted (a copy needs its original).
     let mut gone: Vec<Option<i64>> = Vec::new();
-    let mut late = [false; 2];
+    let (mut clicks, mut copies) = (0, 0);
+    let mut used: HashSet<(usize, String)> = HashSet::new();
 
     // The editor and "Copy", as people click.
     let mut t = START;
     loop {
-        let weekend = weekday(t) >= 5;
-        let gap = r.range(30, 2_100) * SECOND * 10 / RHYTHM[(t / HOUR % 24) as usize];
-        t += if weekend { gap * 8 } else { gap } + r.below(1_000_000) as i64;
+        // Candidates at the busiest hour's rate, kept as the hour and the day of the week have people at work.
+        t += r.range(30, 2_370) * SECOND + r.below(1_000_000) as i64;
         if t >= NOW - 5 * MINUTE {
             break;
+        }
+        if r.below(10) as i64 >= RHYTHM[(t / HOUR % 24) as usize] || (weekday(t) >= 5 && !r.chance(0.12)) {
+            continue;
         }
         let u = person(&mut r, t);
         let x = r.below(1_000);
@@ -914,20 +988,19 @@ pub fn fixture() -> Fixture {
                 via: Via::Copy,
                 ..Row::default()
             };
-            let forced = !late[1] && t > NOW - 3 * HOUR;
+            let forced = copies < DOUBLE_COPIES.len() && t > DOUBLE_COPIES[copies];
             let extra = if stalled(t) {
                 let a1 = t + 60 * SECOND + r.range(4, 30) * SECOND;
                 if r.chance(0.2) { vec![a1, a1 + 60 * SECOND + r.range(5, 40) * SECOND] } else { vec![a1] }
-            } else if forced || r.chance(0.03) {
-                late[1] |= forced;
+            } else if forced || r.chance(0.04) {
+                copies += usize::from(forced);
                 vec![t + client_retry_delay(&mut r)]
             } else {
                 Vec::new()
             };
             if !extra.is_empty() {
-                let g = retried(&mut r, &w, &mut v, &mut evs, row, &extra, 0);
+                retried(&mut r, &w, &mut v, &mut evs, row, &extra, 0);
                 gone.resize(v.len(), None);
-                gone[g] = None;
                 continue;
             }
             let k = push(&mut v, row.clone());
@@ -942,8 +1015,7 @@ pub fn fixture() -> Fixture {
             continue;
         }
         // "New Page": the draft, then the page, or a draft left behind.
-        let books = books_of(u);
-        let b = r.one(books);
+        let b = if admin(u) && r.chance(0.03) { TEMPLATES } else { r.one(books_of(u)) };
         let kind = w.books[b].kind;
         if b == LEGACY && t < START + 18 * DAY {
             continue;
@@ -952,32 +1024,37 @@ pub fn fixture() -> Fixture {
         let chapter = if cs.is_empty() || r.chance(0.18) { None } else { Some(cs[r.skewed(cs.len() as u64) as usize]) };
         let md = markdown_user(u) && w.books[b].template.is_none();
         let mut row = Row { at: t, book: b, chapter, by: u, md, ..Row::default() };
-        if r.chance(0.012) {
+        let forced = clicks < DOUBLE_CLICKS.len() && t > DOUBLE_CLICKS[clicks];
+        let double = forced || r.chance(0.0005);
+        if double {
+            clicks += usize::from(forced);
             // A double-click: two drafts; the editor opens the second.
             let orphan = Row { name: "New Page".into(), mark: Mark::Retry, hidden: true, ..row.clone() };
             let o = push(&mut v, orphan.clone());
             gone.push(plan(&mut r, &w, &orphan, o, &mut evs));
             row.at = t + r.range(80, 500) * 1_000;
-            let k = push(&mut v, Row { group: 0, ..row.clone() });
+            let k = push(&mut v, row.clone());
             v[o].group = k;
         } else {
             push(&mut v, row.clone());
         }
         let k = v.len() - 1;
-        let y = r.below(100);
+        // After a double-click, the page opened was worked on.
+        let y = if double { r.range(15, 99) as u64 } else { r.below(100) };
         let template = match kind {
             Kind::Meetings => Some(meeting_template()),
             Kind::Postmortems => Some(postmortem_template()),
             _ => None,
         };
-        let (name, blocks) = match &template {
-            Some(tpl) => (title(&mut r, kind, t), filled(&mut r, tpl, &[])),
-            None => (title(&mut r, kind, t), body(&mut r, kind, t)),
+        let name = fresh_title(&mut r, &w, &used, b, t);
+        let blocks = match &template {
+            Some(tpl) => filled(&mut r, tpl, &[]),
+            None => body(&mut r, kind, t),
         };
-        if y < 15 {
+        if y < 10 {
             // Left as it was: the wrong place, the back button.
             v[k].name = "New Page".into();
-        } else if y < 22 {
+        } else if y < 15 {
             // Something typed, autosaved, then left.
             v[k].autosave = Some(t + r.range(1, 15) * MINUTE + r.below(60_000_000) as i64);
             v[k].name = if r.chance(0.7) { name } else { "New Page".into() };
@@ -985,7 +1062,8 @@ pub fn fixture() -> Fixture {
         } else {
             let resumed = r.chance(0.07);
             let p = if resumed {
-                later(&mut r, t, r.range(1, 12))
+                let days = r.range(1, 12);
+                later(&mut r, t, days)
             } else if r.chance(0.6) {
                 t + r.range(2, 25) * MINUTE + r.below(60_000_000) as i64
             } else {
@@ -994,7 +1072,7 @@ pub fn fixture() -> Fixture {
             (v[k].name, v[k].blocks) = (name, blocks);
             v[k].template = kind == Kind::Templates;
             if p >= NOW - 10 * MINUTE {
-                v[k].autosave = Some(day(t) + 15 * HOUR);
+                v[k].autosave = Some(t + r.range(5, 40) * MINUTE);
             } else {
                 v[k].publish = Some(p);
                 v[k].calc = p - r.range(5, 60) * 1_000;
@@ -1005,6 +1083,7 @@ pub fn fixture() -> Fixture {
             }
         }
         let row = v[k].clone();
+        used.insert((b, row.name.clone()));
         gone.resize(k, None);
         gone.push(plan(&mut r, &w, &row, k, &mut evs));
     }
@@ -1012,14 +1091,16 @@ pub fn fixture() -> Fixture {
 
     scheduled(&mut r, &w, &mut v, &mut evs);
     imports(&mut r, &w, &mut v, &mut evs);
-    replay(&mut r, &w, &v, evs).into_fixture(&v, &w)
+    let st = replay(&mut r, &w, &v, evs);
+    output(&st, &v, &w)
 }
 
-/// Meeting notes from the default template (by hand), and the bots: n8n's Engineering sync notes and postmortems, the
-/// CI's release notes, the PowerShell access review.
+/// Meeting notes from the default template (by hand), and the bots: n8n's Engineering sync notes, standup pages,
+/// escalated tickets and postmortems, the CI's release notes, the PowerShell access review.
 fn scheduled(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>) {
     let chapter = |b: usize, i: usize| Some(w.books[b].chapters[i]);
     let mut release = (4, 17, 2);
+    let mut ticket = 48_113;
     let mut d = day(START);
     while d < NOW {
         let wd = weekday(d);
@@ -1060,21 +1141,72 @@ fn scheduled(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>) {
             let mut blocks = meeting_template();
             blocks[1] = Block::P("Anna, Ben, David, Elif, Greta, Hugo, Ines, Jonas".into());
             blocks[3] = Block::Ul(vec!["Status updates".into(), "Blockers".into(), "Releases this week".into()]);
-            let row = api(at, MEETINGS, chapter(MEETINGS, 0), N8N, format!("Engineering sync {}", date(at)), blocks, false);
+            let row =
+                api(at, MEETINGS, chapter(MEETINGS, 0), N8N, format!("Engineering sync {}", date(at)), blocks, false);
             let forced = at > NOW - DAY;
             let extra = attempts(r, Client::N8n, at, forced);
-            retried(r, w, v, evs, row, &extra, 2 + r.below(4) as usize);
+            let edits = 2 + r.below(4) as usize;
+            retried(r, w, v, evs, row, &extra, edits);
+        }
+        // n8n: the two teams' standup pages at 07:25 on weekdays, filled in during the standup.
+        if wd < 5 {
+            for team in ["Platform standup", "Product squad standup"] {
+                let at = d + 7 * HOUR + 25 * MINUTE + r.range(0, 40_000) * 1_000;
+                let blocks = vec![
+                    Block::H("Yesterday".into()),
+                    Block::P("Add updates here.".into()),
+                    Block::H("Today".into()),
+                    Block::P("Add plans here.".into()),
+                    Block::H("Blockers".into()),
+                    Block::P("None so far.".into()),
+                ];
+                let row = api(at, MEETINGS, chapter(MEETINGS, 5), N8N, format!("{team} {}", date(at)), blocks, false);
+                let extra = attempts(r, Client::N8n, at, false);
+                let edits = 1 + r.below(4) as usize;
+                retried(r, w, v, evs, row, &extra, edits);
+            }
+            // n8n: a page for every ticket Zendesk escalates.
+            for _ in 0..r.below(6) {
+                let at = d + r.range(6 * 60, 17 * 60) * MINUTE + r.below(60_000_000) as i64;
+                ticket += r.range(3, 60);
+                let what = r.pick(&["not loading", "error on save", "wrong totals", "missing data", "very slow"]);
+                let name = format!("Ticket #{ticket}: {} {what}", r.pick(FEATURES));
+                let plan_name = r.pick(&["Starter", "Team", "Business", "Enterprise"]);
+                let blocks = vec![
+                    Block::P(format!(
+                        "Customer: {} {} ({plan_name} plan)",
+                        r.pick(NAMES),
+                        r.pick(&["GmbH", "Ltd", "SA"])
+                    )),
+                    Block::P(sentence(r, 12)),
+                    Block::Ul(vec![format!("https://acme.zendesk.com/agent/tickets/{ticket}")]),
+                ];
+                let row = api(at, SUPPORT, chapter(SUPPORT, 3), N8N, name, blocks, false);
+                let extra = attempts(r, Client::N8n, at, false);
+                let g = retried(r, w, v, evs, row, &extra, 0);
+                let row = v[g].clone();
+                plan(r, w, &row, g, evs);
+            }
         }
         // The CI job: release notes on Tuesday and Thursday afternoons, in Markdown.
-        if matches!(wd, 1 | 3) && r.chance(0.85) {
-            let at = if d == day(OUTAGES[1].0) { OUTAGES[1].0 + 30 * MINUTE } else { d + r.range(13 * 60, 15 * 60 + 30) * MINUTE };
+        if matches!(wd, 1 | 3) && (r.chance(0.85) || d == day(OUTAGES[1].0)) {
+            let at = if d == day(OUTAGES[1].0) {
+                OUTAGES[1].0 + 30 * MINUTE
+            } else {
+                d + r.range(13 * 60, 15 * 60 + 30) * MINUTE
+            };
             release.2 += 1;
             if r.chance(0.3) {
                 (release.1, release.2) = (release.1 + 1, 0);
             }
-            let items: Vec<String> =
-                (0..2 + r.below(5)).map(|_| format!("{} {} in {}", r.pick(IT_VERBS), r.pick(WORDS), r.pick(SERVICES))).collect();
-            let blocks = vec![Block::H("Changes".into()), Block::Ul(items), Block::P(format!("Deployed by the pipeline on {}.", date(at)))];
+            let items: Vec<String> = (0..2 + r.below(5))
+                .map(|_| format!("{} {} in {}", r.pick(IT_VERBS), r.pick(WORDS), r.pick(SERVICES)))
+                .collect();
+            let blocks = vec![
+                Block::H("Changes".into()),
+                Block::Ul(items),
+                Block::P(format!("Deployed by the pipeline on {}.", date(at))),
+            ];
             let name = format!("Release {}.{}.{}", release.0, release.1, release.2);
             let row = api(at, ENG, chapter(ENG, 4), CI, name, blocks, true);
             let extra = attempts(r, Client::Curl, at, false);
@@ -1087,7 +1219,11 @@ fn scheduled(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>) {
         // The access review, Monday 05:00.
         if wd == 0 {
             let at = d + 5 * HOUR + r.range(0, 90) * SECOND;
-            let rows = (0..3 + r.below(4)).map(|_| format!("{} - {} - {}", r.pick(NAMES), r.pick(FEATURES), r.pick(&["keep", "remove", "review"]))).collect();
+            let rows = (0..3 + r.below(4))
+                .map(|_| {
+                    format!("{} - {} - {}", r.pick(NAMES), r.pick(FEATURES), r.pick(&["keep", "remove", "review"]))
+                })
+                .collect();
             let blocks = vec![Block::P(format!("Generated by access-review.ps1 on {}.", date(at))), Block::Ul(rows)];
             let row = api(at, SECURITY, chapter(SECURITY, 2), 6, format!("Access review {}", date(at)), blocks, false);
             let extra = attempts(r, Client::Pwsh, at, false);
@@ -1107,7 +1243,8 @@ fn scheduled(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>) {
         let extra = attempts(r, Client::N8n, at, false);
         let g = retried(r, w, v, evs, row, &extra, 0);
         for _ in 0..2 + r.below(4) {
-            let t = later(r, at, r.range(0, 6));
+            let days = r.range(0, 6);
+            let t = later(r, at, days).max(at + HOUR);
             evs.push(E { t, k: g, ev: Ev::Edit(member(r, w, ENG, 9), false) });
         }
     }
@@ -1120,31 +1257,52 @@ fn w_name(book: usize, chapter: usize) -> &'static str {
 /// A create through the API: the draft inserted and published in the one request.
 fn api(at: i64, book: usize, chapter: Option<usize>, by: i64, name: String, blocks: Vec<Block>, md: bool) -> Row {
     let calc = at + 45_000;
-    Row { at, calc, publish: Some(calc + 260_000), book, chapter, by, name, blocks, md, via: Via::Api, ..Row::default() }
+    Row {
+        at,
+        calc,
+        publish: Some(calc + 260_000),
+        book,
+        chapter,
+        by,
+        name,
+        blocks,
+        md,
+        via: Via::Api,
+        ..Row::default()
+    }
 }
 
-/// The docs sync (from day 9), the Confluence import (day 18) and bsimport (day 33).
+/// The docs sync (from day 11), the Confluence import (day 18) and bsimport (day 33).
 fn imports(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>) {
     let ch = |b: usize| w.books[b].chapters.clone();
     // The docs sync: its first run, then a run on every push to main, creating the pages it does not find by name.
     let mut synced: Vec<usize> = Vec::new();
     let mut names: HashSet<String> = HashSet::new();
-    let mut t = START + 9 * DAY + 11 * HOUR + 3 * MINUTE;
+    let mut t = START + 11 * DAY + 11 * HOUR + 3 * MINUTE;
     let mut runs = vec![t];
     let mut d = t;
     while d < NOW - HOUR {
-        d = later(r, d, if r.chance(0.5) { 1 } else { r.range(2, 4) });
+        let days = if r.chance(0.5) { 1 } else { r.range(2, 4) };
+        d = later(r, d, days);
         runs.push(d);
     }
     let mut removed: Vec<(i64, usize)> = Vec::new();
+    let mut stale = vec![START + 41 * DAY, START + 27 * DAY];
     for (i, &run) in runs.iter().enumerate() {
         t = run;
-        let n = if i == 0 { 38 } else if r.chance(0.45) { 1 + r.below(2) } else { 0 };
-        let mut todo: Vec<Row> = Vec::new();
-        // A page someone deleted since the last run is not found by its name: made again, as the file has it.
+        let n = if i == 0 {
+            38
+        } else if r.chance(0.45) {
+            1 + r.below(2)
+        } else {
+            0
+        };
+        let mut todo: Vec<(Row, bool)> = Vec::new();
+        // A page someone deleted since the last run is not found by its name: made again, as the file has it (a file
+        // the sync had not changed since, which is why it looked stale).
         for &(when, k) in &removed {
             if when < run && when >= runs[i.saturating_sub(1)] {
-                todo.push(Row { mark: Mark::Plain, ..v[k].clone() });
+                todo.push((Row { mark: Mark::Plain, ..v[k].clone() }, true));
             }
         }
         for _ in 0..n {
@@ -1154,13 +1312,15 @@ fn imports(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>) {
             }
             let cs = ch(SYNCED);
             let chapter = Some(cs[r.below(cs.len() as u64) as usize]);
-            todo.push(api(t, SYNCED, chapter, SYNC, name, body(r, Kind::Synced, t), true));
+            todo.push((api(t, SYNCED, chapter, SYNC, name, body(r, Kind::Synced, t), true), false));
         }
-        for row in todo {
+        for (row, stable) in todo {
             t += r.range(200, 700) * 1_000;
             let row = Row { at: t, calc: t + 40_000, publish: Some(t + r.range(150, 500) * 1_000), ..row };
             let k = push(v, row);
-            synced.push(k);
+            if !stable {
+                synced.push(k);
+            }
         }
         // Its updates of pages it made before.
         if i > 0 {
@@ -1172,9 +1332,13 @@ fn imports(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>) {
             }
         }
         // Days 27 and 41: a page of it deleted by someone who took it for stale.
-        if i > 0 && [27, 41].iter().any(|&x| day(run) == day(START + x * DAY)) {
-            let fresh: Vec<usize> =
-                synced.iter().copied().filter(|&k| !evs.iter().any(|e| e.k == k && matches!(e.ev, Ev::Edit(..)))).collect();
+        if i > 0 && stale.last().is_some_and(|&s| run >= s) {
+            stale.pop();
+            let fresh: Vec<usize> = synced
+                .iter()
+                .copied()
+                .filter(|&k| !evs.iter().any(|e| e.k == k && matches!(e.ev, Ev::Edit(..))))
+                .collect();
             if let Some(&k) = fresh.get(r.below(fresh.len() as u64) as usize) {
                 let when = run + r.range(2, 5) * HOUR;
                 evs.push(E { t: when, k, ev: Ev::Delete });
@@ -1184,7 +1348,8 @@ fn imports(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>) {
     }
     for &k in &synced {
         if !removed.iter().any(|&(_, x)| x == k) && v[k].name.starts_with("Runbook") && r.chance(0.3) {
-            let t = later(r, v[k].at, r.range(1, 10));
+            let days = r.range(1, 10);
+            let t = later(r, v[k].at, days);
             evs.push(E { t, k, ev: Ev::Move(ENG, Some(w.books[ENG].chapters[4 + r.below(2) as usize])) });
         }
     }
@@ -1193,7 +1358,7 @@ fn imports(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>) {
     // 20 s; three pages with large images went past it and were sent again.
     let mut t = START + 18 * DAY + 10 * HOUR + 12 * MINUTE;
     let mut names: HashSet<String> = HashSet::new();
-    let heavy: Vec<u64> = vec![r.range(10, 40) as u64, r.range(50, 90) as u64, r.range(95, 130) as u64];
+    let heavy = [r.range(10, 40) as usize, r.range(50, 90) as usize, r.range(95, 130) as usize];
     for i in 0..138 {
         let cs = ch(LEGACY);
         let chapter = Some(cs[(i * cs.len() / 138).min(cs.len() - 1)]);
@@ -1210,7 +1375,18 @@ fn imports(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>) {
         }
         let calc = t + 60_000;
         let took = if big { r.range(21, 28) * SECOND } else { r.range(250, 1_400) * 1_000 };
-        let row = Row { at: t, calc, publish: Some(t + took), book: LEGACY, chapter, by: 1, name, blocks, via: Via::Import, ..Row::default() };
+        let row = Row {
+            at: t,
+            calc,
+            publish: Some(t + took),
+            book: LEGACY,
+            chapter,
+            by: 1,
+            name,
+            blocks,
+            via: Via::Import,
+            ..Row::default()
+        };
         if big {
             let a = t + 20 * SECOND + r.range(30, 400) * 1_000;
             let g = retried(r, w, v, evs, row, &[a], 0);
@@ -1236,26 +1412,40 @@ fn imports(r: &mut Rng, w: &World, v: &mut Vec<Row>, evs: &mut Vec<E>) {
         let name = format!("{} {}", r.pick(WORDS), r.pick(WORDS));
         let mut blocks = vec![Block::P(format!("#{} [[{} {}]]", r.pick(WORDS), r.pick(WORDS), r.pick(WORDS)))];
         blocks.extend(body(r, Kind::Vault, t));
-        let row = Row { at: t, calc: t + 30_000, publish: Some(t + r.range(200, 600) * 1_000), book: VAULT, chapter, by: 12, name, blocks, md: true, via: Via::Import, ..Row::default() };
+        let row = Row {
+            at: t,
+            calc: t + 30_000,
+            publish: Some(t + r.range(200, 600) * 1_000),
+            book: VAULT,
+            chapter,
+            by: 12,
+            name,
+            blocks,
+            md: true,
+            via: Via::Import,
+            ..Row::default()
+        };
         let k = push(v, row.clone());
         plan(r, w, &row, k, evs);
         t += r.range(400, 1_100) * 1_000;
     }
 }
 
-struct Replayed {
-    st: Vec<State>,
+/// The largest priorities of what is not in the table: per chapter (the pages from before) and per book (its chapters
+/// and older root pages), as book sorts leave them.
+struct Floors {
+    chapter: Vec<Option<i64>>,
+    root: Vec<i64>,
 }
 
-fn new_priority(st: &[State], w: &World, k: usize) -> i64 {
+/// `PageRepo::getNewPriority`: the chapter's last page (the draft itself and other drafts counted) + 1, else 0; in a
+/// book's root `BookContents::getLastPriority` (chapters and published root pages, at least 1) + 1.
+fn new_priority(st: &[State], fl: &Floors, k: usize) -> i64 {
     let s = &st[k];
     match s.chapter {
         Some(c) => {
             let m = st.iter().filter(|x| x.live && x.chapter == Some(c)).map(|x| x.priority).max();
-            match (m, w.chapters[c].floor) {
-                (None, None) => 0,
-                (a, b) => a.max(b).unwrap_or(0) + 1,
-            }
+            m.max(fl.chapter[c]).map_or(0, |m| m + 1)
         }
         None => {
             let m = st
@@ -1264,7 +1454,7 @@ fn new_priority(st: &[State], w: &World, k: usize) -> i64 {
                 .map(|x| x.priority)
                 .max()
                 .unwrap_or(0);
-            m.max(w.books[s.book].root_floor).max(1) + 1
+            m.max(fl.root[s.book]).max(1) + 1
         }
     }
 }
@@ -1286,7 +1476,7 @@ fn refresh(s: &mut State) {
     (s.html, s.markdown) = (html, markdown);
 }
 
-fn replay(r: &mut Rng, w: &World, v: &[Row], mut evs: Vec<E>) -> Replayed {
+fn replay(r: &mut Rng, w: &World, v: &[Row], mut evs: Vec<E>) -> Vec<State> {
     for (k, x) in v.iter().enumerate() {
         evs.push(E { t: x.at, k, ev: Ev::Insert });
         if let Some(a) = x.autosave {
@@ -1300,13 +1490,18 @@ fn replay(r: &mut Rng, w: &World, v: &[Row], mut evs: Vec<E>) -> Replayed {
     // Book sorts by their owners, and the leaver's pages handed over.
     for _ in 0..12 {
         let b = r.one(&[IT, ENG, PRODUCT, SUPPORT, HR, SECURITY, SALES, LEGACY, LEGACY, SYNCED]);
-        let t = later(r, START + r.range(if b == LEGACY { 20 } else { 2 }, 54) * DAY, 0);
+        let d = START + r.range(if b == LEGACY { 20 } else { 2 }, 54) * DAY;
+        let t = later(r, d, 0);
         evs.push(E { t, k: usize::MAX, ev: Ev::Sort(b) });
     }
     evs.push(E { t: LEAVE_AT, k: usize::MAX, ev: Ev::Owner });
     evs.sort_by_key(|e| (e.t, e.k));
 
     let mut st: Vec<State> = vec![State::default(); v.len()];
+    let mut fl = Floors {
+        chapter: w.chapters.iter().map(|c| c.floor).collect(),
+        root: w.books.iter().map(|b| b.root_floor).collect(),
+    };
     for e in evs.iter().filter(|e| e.t < NOW) {
         let k = e.k;
         match e.ev {
@@ -1340,11 +1535,13 @@ fn replay(r: &mut Rng, w: &World, v: &[Row], mut evs: Vec<E>) -> Replayed {
                 s.updated = e.t;
             }
             Ev::Calc if st[k].live => {
-                st[k].pending = match v[k].copy.as_ref().map(|c| &c.from) {
+                // A copy takes the priority of its original (`Cloner::entityToInputData` sends every attribute).
+                let p = match v[k].copy.as_ref().map(|c| &c.from) {
                     Some(From::Row(o)) => st[*o].priority,
                     Some(From::Old(o)) => o.priority,
-                    None => new_priority(&st, w, k),
+                    None => new_priority(&st, &fl, k),
                 };
+                st[k].pending = p;
             }
             Ev::Publish if st[k].live && st[k].draft => {
                 let x = &v[k];
@@ -1368,7 +1565,8 @@ fn replay(r: &mut Rng, w: &World, v: &[Row], mut evs: Vec<E>) -> Replayed {
                 s.priority = s.pending;
                 st[k].slug = slug(r, &st, w, k);
                 if x.twice {
-                    st[k].priority = new_priority(&st, w, k);
+                    let p = new_priority(&st, &fl, k);
+                    st[k].priority = p;
                 }
             }
             Ev::Edit(by, rename) if st[k].live && !st[k].draft => {
@@ -1404,7 +1602,7 @@ fn replay(r: &mut Rng, w: &World, v: &[Row], mut evs: Vec<E>) -> Replayed {
                     }
                 }
             }
-            Ev::Sort(b) => sort(r, &mut st, w, b, e.t),
+            Ev::Sort(b) => sort(r, &mut st, &mut fl, w, b, e.t),
             Ev::Owner => {
                 for s in st.iter_mut().filter(|s| s.live && s.owned == LEAVER) {
                     (s.owned, s.updated) = (HEIR, e.t);
@@ -1413,11 +1611,11 @@ fn replay(r: &mut Rng, w: &World, v: &[Row], mut evs: Vec<E>) -> Replayed {
             _ => {}
         }
     }
-    Replayed { st }
+    st
 }
 
 /// A book sorted: every list renumbered from 0, the older items first, a page or two dragged elsewhere in its list.
-fn sort(r: &mut Rng, st: &mut [State], w: &World, b: usize, t: i64) {
+fn sort(r: &mut Rng, st: &mut [State], fl: &mut Floors, w: &World, b: usize, t: i64) {
     let mut lists: Vec<(Option<usize>, i64)> = vec![(None, w.books[b].root_pre)];
     lists.extend(w.books[b].chapters.iter().map(|&c| (Some(c), w.chapters[c].pre)));
     for (list, pre) in lists {
@@ -1434,81 +1632,84 @@ fn sort(r: &mut Rng, st: &mut [State], w: &World, b: usize, t: i64) {
                 (st[j].priority, st[j].updated) = (p, t);
             }
         }
+        match list {
+            Some(c) => fl.chapter[c] = (pre > 0).then(|| pre - 1),
+            None => fl.root[b] = pre - 1,
+        }
     }
 }
 
-impl Replayed {
-    fn into_fixture(self, v: &[Row], w: &World) -> Fixture {
-        let st = self.st;
-        let mut order: Vec<usize> = (0..v.len()).filter(|&k| st[k].inserted).collect();
-        order.sort_by_key(|&k| (v[k].at, k));
-        let mut id = vec![0_i64; v.len()];
-        for (i, &k) in order.iter().enumerate() {
-            id[k] = ID0 + i as i64;
-        }
-        let present = |k: usize| st[k].inserted && !st[k].purged;
-        // Per group, the rows left: the original, else the first extra left, stands for the intent.
-        let mut first: HashMap<usize, usize> = HashMap::new();
-        for &k in order.iter().filter(|&&k| present(k)) {
-            let g = v[k].group;
-            if k == g || !present(g) {
-                first.entry(g).or_insert(k);
-            }
-        }
-        let columns: Vec<&'static str> = COLUMNS.split_whitespace().collect();
-        let mut f = Fixture::new("pages", &columns);
-        let mut seen: HashMap<String, usize> = HashMap::new();
-        for &k in order.iter().filter(|&&k| present(k)) {
-            let s = &st[k];
-            let g = v[k].group;
-            let chapter = s.chapter.map_or(0, |c| w.chapters[c].id);
-            let key = format!(
-                "{}|{chapter}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
-                w.books[s.book].id,
-                s.name,
-                s.html,
-                s.text,
-                s.markdown,
-                v[k].by,
-                s.upd_by,
-                s.owned,
-                s.draft,
-                s.rev,
-                s.template,
-                s.editor
-            );
-            let mark = if first.get(&g) == Some(&k) {
-                if seen.get(&key).is_some_and(|&o| o != g) { Mark::Legit } else { Mark::Plain }
-            } else {
-                Mark::Retry
-            };
-            seen.entry(key).or_insert(g);
-            f.push(&[
-                ("id", V::I(id[k])),
-                ("book_id", V::I(w.books[s.book].id)),
-                ("chapter_id", V::I(chapter)),
-                ("name", V::t(&s.name)),
-                ("slug", V::t(&s.slug)),
-                ("html", V::t(&s.html)),
-                ("text", V::t(&s.text)),
-                ("priority", V::I(s.priority)),
-                ("created_at", V::AtSecs(s.created)),
-                ("updated_at", V::AtSecs(s.updated)),
-                ("created_by", V::I(v[k].by)),
-                ("updated_by", V::I(s.upd_by)),
-                ("draft", V::B(s.draft)),
-                ("markdown", V::t(&s.markdown)),
-                ("revision_count", V::I(s.rev)),
-                ("template", V::B(s.template)),
-                ("deleted_at", s.deleted.map_or(V::Null, V::AtSecs)),
-                ("owned_by", V::I(s.owned)),
-                ("editor", V::t(s.editor)),
-            ]);
-            f.mark(id[k], mark);
-            if mark == Mark::Retry && v[k].hidden {
-                f.hidden.insert(id[k].to_string());
-            }
-        }
-        f
+/// The rows left, in id order, marked: per group the original (else the first extra left) stands for the intent, the
+/// rest are the retry's; a plain row equal to an earlier one on all but what each write mints is a legitimate repeat.
+fn output(st: &[State], v: &[Row], w: &World) -> Fixture {
+    let mut order: Vec<usize> = (0..v.len()).filter(|&k| st[k].inserted).collect();
+    order.sort_by_key(|&k| (v[k].at, k));
+    let mut id = vec![0_i64; v.len()];
+    for (i, &k) in order.iter().enumerate() {
+        id[k] = ID0 + i as i64;
     }
+    let present = |k: usize| st[k].inserted && !st[k].purged;
+    // Per group, the rows left: the original, else the first extra left, stands for the intent.
+    let mut first: HashMap<usize, usize> = HashMap::new();
+    for &k in order.iter().filter(|&&k| present(k)) {
+        let g = v[k].group;
+        if k == g || !present(g) {
+            first.entry(g).or_insert(k);
+        }
+    }
+    let columns: Vec<&'static str> = COLUMNS.split_whitespace().collect();
+    let mut f = Fixture::new("pages", &columns);
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for &k in order.iter().filter(|&&k| present(k)) {
+        let s = &st[k];
+        let g = v[k].group;
+        let chapter = s.chapter.map_or(0, |c| w.chapters[c].id);
+        let key = format!(
+            "{}|{chapter}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
+            w.books[s.book].id,
+            s.name,
+            s.html,
+            s.text,
+            s.markdown,
+            v[k].by,
+            s.upd_by,
+            s.owned,
+            s.draft,
+            s.rev,
+            s.template,
+            s.editor
+        );
+        let mark = if first.get(&g) == Some(&k) {
+            if seen.get(&key).is_some_and(|&o| o != g) { Mark::Legit } else { Mark::Plain }
+        } else {
+            Mark::Retry
+        };
+        seen.entry(key).or_insert(g);
+        f.push(&[
+            ("id", V::I(id[k])),
+            ("book_id", V::I(w.books[s.book].id)),
+            ("chapter_id", V::I(chapter)),
+            ("name", V::t(&s.name)),
+            ("slug", V::t(&s.slug)),
+            ("html", V::t(&s.html)),
+            ("text", V::t(&s.text)),
+            ("priority", V::I(s.priority)),
+            ("created_at", V::AtSecs(s.created)),
+            ("updated_at", V::AtSecs(s.updated)),
+            ("created_by", V::I(v[k].by)),
+            ("updated_by", V::I(s.upd_by)),
+            ("draft", V::B(s.draft)),
+            ("markdown", V::t(&s.markdown)),
+            ("revision_count", V::I(s.rev)),
+            ("template", V::B(s.template)),
+            ("deleted_at", s.deleted.map_or(V::Null, V::AtSecs)),
+            ("owned_by", V::I(s.owned)),
+            ("editor", V::t(s.editor)),
+        ]);
+        f.mark(id[k], mark);
+        if mark == Mark::Retry && v[k].hidden {
+            f.hidden.insert(id[k].to_string());
+        }
+    }
+    f
 }

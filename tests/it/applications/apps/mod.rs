@@ -5,6 +5,7 @@
 //! column flags and compare.
 
 pub mod akaunting;
+pub mod bookstack;
 pub mod calcom;
 pub mod chatwoot;
 pub mod discourse;
