@@ -519,6 +519,21 @@ mod tests {
         assert_eq!(pairs(10, true), (vec![pair(1, 0, 2, 1), pair(3, 10, 4, 12)], 0, 1));
     }
 
+    /// The compared columns split into consecutive groups, each folded by
+    /// XOR: two rows that differ in fewer columns than there are groups
+    /// share at least one group's key.
+    #[test]
+    fn group_keys_split_the_columns_in_order() {
+        let row = [1, 2, 4, 8];
+        assert_eq!(group_key(&row, 0, 1), 15);
+        assert_eq!((group_key(&row, 0, 2), group_key(&row, 1, 2)), (3, 12));
+        assert_eq!((group_key(&row, 0, 3), group_key(&row, 1, 3), group_key(&row, 2, 3)), (1, 2, 12));
+        assert_eq!(group_key(&[7, 7], 0, 1), 0, "XOR, not OR");
+        let other = [1, 2, 4, 9];
+        assert_eq!(group_key(&row, 0, 2), group_key(&other, 0, 2));
+        assert_ne!(group_key(&row, 1, 2), group_key(&other, 1, 2));
+    }
+
     #[test]
     fn rows_differing_in_more_than_allowed_are_no_near_miss() {
         assert_eq!(max_differing(4), 1);
