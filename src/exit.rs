@@ -43,6 +43,15 @@ pub fn code(result: &anyhow::Result<Outcome>) -> u8 {
     }
 }
 
+/// Whether a line said the run's output is partial because it was
+/// interrupted: its last line then does not say it again.
+static SAID_INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Notes that a line has said the run was interrupted (the rows listed are partial).
+pub fn interruption_said() {
+    SAID_INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
 /// Maps a run's result to the process exit code, printing an error as one line on stderr.
 pub fn report(result: anyhow::Result<Outcome>) -> ExitCode {
     let code = match result {
@@ -52,7 +61,7 @@ pub fn report(result: anyhow::Result<Outcome>) -> ExitCode {
             let code = code_for(&err);
             // An interruption a line has said already (`the clusters listed
             // are partial: interrupted`) is not said twice.
-            let said = code == INTERRUPTED && crate::report::said_interrupted();
+            let said = code == INTERRUPTED && SAID_INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
             if code != CLEAN && !said {
                 eprintln!("idemctl: {}", one_line(&err));
             }

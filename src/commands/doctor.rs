@@ -288,10 +288,7 @@ fn new_reference(table: &Table) -> &'static str {
 /// The statement that adds `new_reference` to `table`: text a unique index
 /// can hold on every engine (MySQL indexes no unbounded TEXT).
 fn add_reference_sql(dialect: &Dialect, table: &Table) -> String {
-    let ty = match dialect.engine() {
-        db::Engine::MySql => "VARCHAR(255)",
-        _ => "TEXT",
-    };
+    let ty = dialect.indexable_text_type();
     format!("ALTER TABLE {} ADD COLUMN {} {ty}", table.sql_name(dialect), dialect.ident(new_reference(table)))
 }
 
@@ -1031,10 +1028,9 @@ async fn builds(db: &mut Db, table: &Table, dialect: &Dialect, columns: &[&str],
     let list: Vec<String> = columns.iter().map(|c| dialect.ident(c)).collect();
     let set: Vec<String> = list.iter().map(|c| format!("{c} IS NOT NULL")).collect();
     // As text on every engine (MySQL's SUM is a DECIMAL).
-    let text = if dialect.engine() == db::Engine::MySql { "CHAR" } else { "TEXT" };
     let sql = format!(
-        "SELECT CAST(COALESCE(SUM(n - 1), 0) AS {text}) FROM (SELECT COUNT(*) AS n FROM {} WHERE {} GROUP BY {} \
-         HAVING COUNT(*) > 1) d",
+        "SELECT {} FROM (SELECT COUNT(*) AS n FROM {} WHERE {} GROUP BY {} HAVING COUNT(*) > 1) d",
+        dialect.text("COALESCE(SUM(n - 1), 0)"),
         table.sql_name(dialect),
         set.join(" AND "),
         list.join(", ")

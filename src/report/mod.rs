@@ -467,7 +467,9 @@ impl<W: Write> Drop for Emitter<W> {
             Sink::Csv { .. } if self.rows > 0 => {
                 if self.flush().is_ok() {
                     eprintln!("idemctl: the {} listed are partial: {reason}", self.rows_key);
-                    SAID_INTERRUPTED.store(crate::interrupt::is_set(), std::sync::atomic::Ordering::SeqCst);
+                    if crate::interrupt::is_set() {
+                        crate::exit::interruption_said();
+                    }
                 }
             }
             Sink::Table { .. } | Sink::Csv { .. } => {}
@@ -604,16 +606,10 @@ fn partial(rows: usize, rows_key: &str, incomplete: Option<&str>, figures: bool)
         && !figures
     {
         whole_line(&format!("idemctl: the {rows_key} listed are partial: {reason}"));
-        SAID_INTERRUPTED.store(reason == "interrupted", std::sync::atomic::Ordering::SeqCst);
+        if reason == "interrupted" {
+            crate::exit::interruption_said();
+        }
     }
-}
-
-/// Whether a line said the rows listed are partial because the run was
-/// interrupted: the run's last line then does not say it again.
-static SAID_INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-pub fn said_interrupted() -> bool {
-    SAID_INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 impl View {

@@ -307,6 +307,11 @@ pub trait Driver: Sync {
     /// The grammar `--where`, `--in-progress-when` and `--verify-sql` are read with.
     fn grammar(&self) -> Box<dyn sqlparser::dialect::Dialect>;
 
+    /// A text type a unique index can hold, for a column a fix adds.
+    fn indexable_text_type(&self) -> &'static str {
+        "TEXT"
+    }
+
     /// A quoted identifier: the name as the catalog spells it, whatever it holds.
     fn ident(&self, name: &str) -> String {
         format!("\"{}\"", name.replace('"', "\"\""))

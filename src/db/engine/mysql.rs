@@ -318,6 +318,11 @@ impl Driver for MySql {
         format!("`{}`", name.replace('`', "``"))
     }
 
+    fn indexable_text_type(&self) -> &'static str {
+        // An index holds no unbounded TEXT without a prefix length.
+        "VARCHAR(255)"
+    }
+
     fn text(&self, expr: &str) -> String {
         format!("CAST({expr} AS CHAR)")
     }
