@@ -64,9 +64,10 @@ pub async fn probe(
 
 /// A statement's failure, said as the fault of what the user wrote for
 /// `flag` (`--where "nosuchcol > 1": no such column: nosuchcol`); an
-/// interruption stays what it is.
+/// interruption, and a fault of the session (a timeout, a lock wait, a
+/// lost connection), stay what they are.
 pub fn with_flag(err: anyhow::Error, flag: &str, text: &str) -> anyhow::Error {
-    if crate::interrupt::is_set() {
+    if crate::interrupt::is_set() || super::errors::fault(&err).is_some() {
         return err;
     }
     anyhow::anyhow!("{flag} {text:?}: {}", super::errors::message(&err))
