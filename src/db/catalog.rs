@@ -66,13 +66,23 @@ pub async fn table(db: &mut Db, name: &str) -> Result<Table> {
     let mut schema = current.clone();
     let mut table_name = name.to_string();
     let mut tables = table_names(db, &schema).await?;
-    if !tables.contains(&table_name)
-        && dialect.has_schemas()
-        && let Some((s, t)) = name.split_once('.')
-    {
-        schema = s.to_string();
-        table_name = t.to_string();
-        tables = table_names(db, &schema).await?;
+    if !tables.contains(&table_name) {
+        // Quoted as the engine quotes names (`"Orders"`, `trial."keys"`,
+        // `` `shop`.`orders` ``): each part as it is spelled; else
+        // `schema.table` at the first dot.
+        let parts = match name.contains(['"', '`']) {
+            true => quoted_parts(name).ok(),
+            false => name.split_once('.').map(|(s, t)| vec![s.to_string(), t.to_string()]),
+        };
+        match parts.as_deref() {
+            Some([t]) => table_name = t.clone(),
+            Some([s, t]) if dialect.has_schemas() => {
+                schema = s.clone();
+                table_name = t.clone();
+                tables = table_names(db, &schema).await?;
+            }
+            _ => {}
+        }
     }
     if !tables.contains(&table_name) {
         let hidden = dialect.unlisted_table_hint();
@@ -333,6 +343,54 @@ async fn table_names(db: &mut Db, schema: &str) -> Result<Vec<String>> {
 }
 
 /// ` (did you mean "orders"?)`: the closest names, or nothing when none is close.
+/// The parts of a dotted name, each quoted (`"..."` or `` `...` ``, the
+/// quote doubled inside) or plain: `trial."Idempotency Keys"` is `trial`
+/// and `Idempotency Keys`.
+fn quoted_parts(name: &str) -> Result<Vec<String>> {
+    let mut parts = Vec::new();
+    let mut chars = name.trim().chars().peekable();
+    loop {
+        let mut part = String::new();
+        match chars.peek().copied() {
+            Some(q @ ('"' | '`')) => {
+                chars.next();
+                loop {
+                    match chars.next() {
+                        Some(c) if c == q && chars.peek() == Some(&q) => {
+                            chars.next();
+                            part.push(q);
+                        }
+                        Some(c) if c == q => break,
+                        Some(c) => part.push(c),
+                        None => bail!("{name:?}: a quote is not closed"),
+                    }
+                }
+            }
+            _ => {
+                while let Some(&c) = chars.peek() {
+                    if c == '.' {
+                        break;
+                    }
+                    if c == '"' || c == '`' {
+                        bail!("{name:?}: a quote inside a name part: quote the whole part");
+                    }
+                    part.push(c);
+                    chars.next();
+                }
+            }
+        }
+        if part.is_empty() {
+            bail!("{name:?}: an empty name part");
+        }
+        parts.push(part);
+        match chars.next() {
+            None => return Ok(parts),
+            Some('.') => {}
+            Some(c) => bail!("{name:?}: {c:?} after a quoted part (parts are joined by a dot)"),
+        }
+    }
+}
+
 pub fn suggest(name: &str, candidates: &[String]) -> String {
     let lower = name.to_lowercase();
     let mut scored: Vec<(f64, &String)> = candidates
@@ -488,6 +546,19 @@ mod tests {
         let sqlite = "CREATE TABLE t (status TEXT CHECK (status IN ('a', 'b')), n INT CHECK (n > 0))";
         assert_eq!(check_clauses(sqlite).len(), 2);
         assert_eq!(quoted_literals(&check_clauses(sqlite)[0]), ["a", "b"]);
+    }
+
+    #[test]
+    fn quoted_names() {
+        let parts = |n: &str| quoted_parts(n).map_err(|e| e.to_string());
+        assert_eq!(parts("orders").unwrap(), ["orders"]);
+        assert_eq!(parts("trial.\"idempotency_keys\"").unwrap(), ["trial", "idempotency_keys"]);
+        assert_eq!(parts("\"My Schema\".\"Keys \"\"v2\"\"\"").unwrap(), ["My Schema", "Keys \"v2\""]);
+        assert_eq!(parts("`shop`.`orders`").unwrap(), ["shop", "orders"]);
+        assert_eq!(parts("\"a.b\"").unwrap(), ["a.b"]);
+        assert!(parts("\"orders").unwrap_err().contains("a quote is not closed"));
+        assert!(parts("a.").unwrap_err().contains("an empty name part"));
+        assert!(parts("\"a\"b").unwrap_err().contains("after a quoted part"));
     }
 
     #[test]

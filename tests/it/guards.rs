@@ -1,7 +1,7 @@
 //! Guards against deleting or releasing what must stay, on real PostgreSQL,
 //! MariaDB/MySQL and SQLite: every test compares the rows before and after.
 
-use crate::common::{Engine, Run, TestDb, run};
+use crate::common::{Engine, Run, TestDb, csv_records, run};
 use chrono::{DateTime, Duration, Utc};
 
 const NOW: &str = "2026-06-01T12:00:00Z";
@@ -430,7 +430,38 @@ fn raw_sql_errors_name_their_flag(db: &TestDb) {
     assert_eq!(event_ids(db).len(), 50);
 }
 
+/// A table named as the engine quotes names is found: double quotes or
+/// backticks, the schema apart on PostgreSQL.
+fn quoted_table_names_are_taken(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE {} (id BIGINT PRIMARY KEY, customer INTEGER NOT NULL, created_at {} NOT NULL)",
+        db.ident("Mixed Case"),
+        db.ty("ts")
+    ));
+    db.exec(&format!(
+        "INSERT INTO {} (id, customer, created_at) VALUES (1, 7, {}), (2, 7, {})",
+        db.ident("Mixed Case"),
+        db.ts("2026-01-01 00:00:00"),
+        db.ts("2026-01-01 00:00:30")
+    ));
+    let mut names = vec!["\"Mixed Case\"", "`Mixed Case`"];
+    if db.engine == Engine::Postgres {
+        names.push("\"public\".\"Mixed Case\"");
+        names.push("public.\"Mixed Case\"");
+    }
+    for name in names {
+        let out = idemctl(db, &["scan", "--table", name, "--output", "rows", "--format", "csv"]);
+        assert_eq!(out.code, 1, "{name}: {}", out.stderr);
+        assert_eq!(csv_records(&out.stdout)[1][2], "2", "{name}: {}", out.stdout);
+    }
+    // A quote not closed is part of the name: no such table.
+    let out = idemctl(db, &["scan", "--table", "\"Mixed Case"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.starts_with("idemctl: no table \"\\\"Mixed Case\" in "), "{}", out.stderr);
+}
+
 on_every_engine!(
+    quoted_table_names_are_taken,
     raw_sql_errors_name_their_flag,
     a_where_that_selects_nothing_is_not_clean,
     extreme_inputs_end_in_one_line,
