@@ -250,22 +250,22 @@ pub(crate) fn pick(flag: &Option<String>, file: &Option<String>) -> Option<Strin
     flag.clone().or_else(|| file.clone())
 }
 
-/// A named column, or an error naming it and the flag that maps it.
 /// The key table a command reads where neither flag nor file names one.
 pub const DEFAULT_TABLE: &str = "idempotency_keys";
 
+/// A named column, or an error naming it and the flag that maps it: with
+/// the columns there are where no name is close.
 pub(crate) fn named(table: &Table, name: &str, flag: &str) -> Result<String> {
-    match table.column(name) {
-        Ok(c) => Ok(c.name.clone()),
-        // A name given by flag or file that is not there: said with the flag,
-        // and with the columns there are where no name is close.
-        Err(e) if e.to_string().contains("did you mean") => bail!("{flag} {name}: {e}"),
-        Err(e) => {
-            let names: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).take(12).collect();
-            let more = if table.columns.len() > names.len() { ", ..." } else { "" };
-            bail!("{flag} {name}: {e}; its columns are {}{more}", names.join(", "))
-        }
+    let e = match table.column(name) {
+        Ok(c) => return Ok(c.name.clone()),
+        Err(e) => e,
+    };
+    let names: Vec<String> = table.columns.iter().map(|c| c.name.clone()).collect();
+    if !catalog::suggest(name, &names).is_empty() {
+        bail!("{flag} {name}: {e}");
     }
+    let more = if names.len() > 12 { ", ..." } else { "" };
+    bail!("{flag} {name}: {e}; its columns are {}{more}", names[..names.len().min(12)].join(", "))
 }
 
 /// A column given by flag or file (which must exist), else the default name when it exists.

@@ -189,27 +189,15 @@ pub fn describe(keys: &KeyTable, args: &Reaping, first: &StuckKey, dialect: Dial
 /// `--set` takes values (`status → 'failed_retryable', locked_at → NULL`);
 /// `None` where it deletes, or writes nothing on this design.
 pub fn describe_in_words(keys: &KeyTable, args: &Reaping, change: Action) -> Option<String> {
-    let text = |v: &str| SetValue::Text(v.to_string()).to_string();
-    let mut list: Vec<(String, String)> = match (change, &keys.statuses) {
-        (Action::Delete, _) | (Action::Fail, None) => return None,
-        (Action::Release, Some(s)) => vec![(s.column.clone(), text(&s.retryable))],
-        (Action::Release, None) => {
-            keys.locked_at.iter().chain(&keys.lease_until).map(|c| (c.clone(), "NULL".to_string())).collect()
-        }
-        (Action::Fail, Some(s)) => {
-            let has = |name: &str| keys.table.columns.iter().any(|c| c.name == name);
-            let mut set = vec![(s.column.clone(), text(&s.permanent))];
-            if has("response_code") {
-                set.push(("response_code".into(), args.fail_code.to_string()));
-            }
-            if has("response_body") {
-                set.push(("response_body".into(), text(&args.fail_body)));
-            }
-            set
-        }
-    };
-    list.extend(set_by(args, change).into_iter().map(|a| (a.column.clone(), a.value.to_string())));
-    let said: Vec<String> = list.iter().map(|(c, v)| format!("{c} → {v}")).collect();
+    if change == Action::Delete {
+        return None;
+    }
+    let statuses = status_values(keys, args, change).ok()?;
+    let said: Vec<String> = statuses
+        .iter()
+        .map(|(c, v)| format!("{c} → {v}"))
+        .chain(set_by(args, change).into_iter().map(|a| format!("{} → {}", a.column, a.value)))
+        .collect();
     (!said.is_empty()).then(|| said.join(", "))
 }
 
@@ -398,33 +386,25 @@ fn change_set(keys: &KeyTable, args: &Reaping, change: Action, params: &mut Plac
     Ok((!set.is_empty()).then(|| set.join(", ")))
 }
 
-/// The status a change writes, and what the design stores with a failure.
-fn status_set(
-    keys: &KeyTable,
-    args: &Reaping,
-    change: Action,
-    params: &mut Placeholders,
-) -> Result<Vec<(String, String)>> {
-    let typed = |name: &str| keys.table.column(name).map(|c| c.data_type.clone()).unwrap_or_default();
+/// The status a change writes, and what the design stores with a failure:
+/// each column and its value (text, a number or NULL).
+fn status_values(keys: &KeyTable, args: &Reaping, change: Action) -> Result<Vec<(String, SetValue)>> {
     let has = |name: &str| keys.table.columns.iter().any(|c| c.name == name);
     match (change, &keys.statuses) {
-        (Action::Release, Some(s)) => {
-            Ok(vec![(s.column.clone(), params.push(Bind::Text(s.retryable.clone()), &typed(&s.column)))])
-        }
+        (Action::Release, Some(s)) => Ok(vec![(s.column.clone(), SetValue::Text(s.retryable.clone()))]),
         // Without a status column, releasing is unlocking: the lease is
         // cleared, and the key is nobody's. A design with no lock to clear
         // leaves its abandoned keys to its own retry.
         (Action::Release, None) => {
-            Ok(keys.locked_at.iter().chain(&keys.lease_until).map(|c| (c.clone(), "NULL".to_string())).collect())
+            Ok(keys.locked_at.iter().chain(&keys.lease_until).map(|c| (c.clone(), SetValue::Null)).collect())
         }
         (Action::Fail, Some(s)) => {
-            let mut set = vec![(s.column.clone(), params.push(Bind::Text(s.permanent.clone()), &typed(&s.column)))];
+            let mut set = vec![(s.column.clone(), SetValue::Text(s.permanent.clone()))];
             if has("response_code") {
-                set.push(("response_code".into(), params.push(Bind::Int(args.fail_code), &typed("response_code"))));
+                set.push(("response_code".into(), SetValue::Int(args.fail_code)));
             }
             if has("response_body") {
-                let body = params.push(Bind::Text(args.fail_body.clone()), &typed("response_body"));
-                set.push(("response_body".into(), body));
+                set.push(("response_body".into(), SetValue::Text(args.fail_body.clone())));
             }
             Ok(set)
         }
@@ -433,6 +413,28 @@ fn status_set(
         }
         (Action::Delete, _) => Ok(Vec::new()),
     }
+}
+
+/// `status_values` as SQL: text and numbers bound to the column's type, NULL as such.
+fn status_set(
+    keys: &KeyTable,
+    args: &Reaping,
+    change: Action,
+    params: &mut Placeholders,
+) -> Result<Vec<(String, String)>> {
+    let typed = |name: &str| keys.table.column(name).map(|c| c.data_type.clone()).unwrap_or_default();
+    status_values(keys, args, change)?
+        .into_iter()
+        .map(|(column, value)| {
+            let sql = match value {
+                SetValue::Text(t) => params.push(Bind::Text(t), &typed(&column)),
+                SetValue::Int(n) => params.push(Bind::Int(n), &typed(&column)),
+                SetValue::Null => "NULL".to_string(),
+                other => bail!("a status change writes no {other}"),
+            };
+            Ok((column, sql))
+        })
+        .collect()
 }
 
 /// Each column one change writes, and the value it writes there, as SQL.

@@ -516,7 +516,7 @@ fn set_after_creation(pairs: &[PairValues], j: usize, initial: &dyn Fn(&Option<S
             (&p.later_id, &p.later, p.later_created_us, p.later_updated_us),
         ] {
             let (Some(created), Some(updated)) = (created, updated) else { continue };
-            let touched = updated - created > 2_000_000;
+            let touched = updated - created > super::confirm::TOUCHED_AFTER_US;
             seen.insert(id, (touched, !initial(&values[j])));
         }
     }

@@ -953,7 +953,10 @@ fn near_misses(
     });
     let unread = match near.pairs_beyond {
         0 => String::new(),
-        n => format!("; {n} near-miss pairs past the first 100,000 were not read for a copy filled in later"),
+        n => format!(
+            "; {n} near-miss pairs past the first {} were not read for a copy filled in later",
+            crate::units::grouped(super::NEAR_PAIRS as u64)
+        ),
     };
     let text = if !not_clean {
         match near.near_rows {

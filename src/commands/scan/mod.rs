@@ -301,7 +301,7 @@ impl PauseForTests {
 
 /// Near-miss pairs a scan reads back at most, to find those one row of
 /// which was filled in after its creation (on tables with an update time).
-const NEAR_PAIRS: usize = 100_000;
+pub(super) const NEAR_PAIRS: usize = 100_000;
 
 /// Feeds the held rows, then the rest of the table, to the clusterer on the
 /// compared columns and to the near-miss detector, and hands the candidate
