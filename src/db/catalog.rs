@@ -15,7 +15,9 @@ pub struct Column {
     /// the type itself for every other column.
     pub base_type: String,
     pub default: Option<String>,
-    /// `identity` (PostgreSQL) or `auto_increment` (MySQL) when the engine mints the value.
+    /// `identity` (PostgreSQL) or `auto_increment` (MySQL) when the engine
+    /// mints the value; `on update current_timestamp` (MySQL) or `on update
+    /// trigger` when the server stamps it on every update of the row.
     pub generated: String,
     /// Declared NOT NULL (a primary key's columns on PostgreSQL and MySQL too).
     pub not_null: bool,
@@ -495,6 +497,18 @@ impl Column {
     pub fn is_temporal(&self) -> bool {
         let t = self.base_type.as_str();
         (t.starts_with("timestamp") || t.starts_with("datetime") || t == "date") && !self.is_array()
+    }
+
+    /// How the server stamps the column on every update of its row, if it
+    /// does: MySQL's `ON UPDATE CURRENT_TIMESTAMP`, or a trigger that sets it.
+    pub fn stamped_on_update(&self) -> Option<&'static str> {
+        if self.generated.contains("on update current_timestamp") {
+            Some("ON UPDATE CURRENT_TIMESTAMP")
+        } else if self.generated.contains("on update trigger") {
+            Some("an UPDATE trigger sets it")
+        } else {
+            None
+        }
     }
 
     /// Whether the column is a PostgreSQL array.

@@ -473,6 +473,7 @@ fn a_copy_filled_in_later_is_one_request(db: &TestDb) {
 }
 
 on_every_engine!(
+    a_time_stamped_by_a_later_write,
     a_copy_filled_in_later_is_one_request,
     options_from_the_config_file,
     times_without_zone,
@@ -886,6 +887,18 @@ fn a_currency_kept_as_a_reference(db: &TestDb) {
     assert!(bad.stderr.contains("--sum"), "{}", bad.stderr);
 }
 
+/// Why a scan's JSON report left `column` out of the comparison (`rule:
+/// reason`), or that it compared it.
+fn exclusion(doc: &serde_json::Value, column: &str) -> String {
+    doc["excluded_columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["column"] == column)
+        .map(|e| format!("{}: {}", e["rule"].as_str().unwrap(), e["reason"].as_str().unwrap()))
+        .unwrap_or_else(|| format!("compared: {} {}", doc["excluded_columns"], doc["near_misses"]))
+}
+
 /// Values each row gets of its own, found in the near misses and left out:
 /// a path built from the row's id, a time a job fills a moment after the
 /// creation, and a page's text fetched again for each attempt (a "minutes
@@ -934,15 +947,7 @@ fn values_each_row_gets_of_its_own(db: &TestDb) {
     let out = run(db.idemctl(&["scan", "--table", "links", "--format", "json"]));
     assert_eq!(out.code, 1, "{}", out.stderr);
     let doc = out.json();
-    let rule = |column: &str| -> String {
-        doc["excluded_columns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["column"] == column)
-            .map(|e| format!("{}: {}", e["rule"].as_str().unwrap(), e["reason"].as_str().unwrap()))
-            .unwrap_or_else(|| format!("compared: {} {}", doc["excluded_columns"], doc["near_misses"]))
-    };
+    let rule = |column: &str| exclusion(&doc, column);
     let path = rule("archive_path");
     assert!(path.starts_with("minted-per-attempt") && path.contains("holds its own id"), "{path}");
     let archived = rule("archived_at");
@@ -963,6 +968,76 @@ fn values_each_row_gets_of_its_own(db: &TestDb) {
     // The second copy of links 0, 6, 12, ..., 54: ids 102, 109, 116, ...
     let expected: Vec<String> = (0..10).map(|k| (102 + k * 7).to_string()).collect();
     assert_eq!(extra, expected);
+}
+
+/// A column a trigger stamps on every update is the update time, whatever
+/// its name; and a time that later writes set (an approval's, here on both
+/// the original and the copy, each at its own time) is left out as changed
+/// after creation, with its evidence: the six invoices a retry booked twice
+/// are found, and only they.
+fn a_time_stamped_by_a_later_write(db: &TestDb) {
+    let (pk, text, ts) = (db.ty("pk"), db.ty("text"), db.ty("ts"));
+    let time = if db.engine == Engine::Sqlite { "DATETIME" } else { db.ty("time") };
+    db.exec(&format!(
+        "CREATE TABLE invoices (id {pk}, customer INTEGER, amount INTEGER, note {text}, approved_on {time},
+            created_at {ts}, stamp {time})"
+    ));
+    match db.engine {
+        Engine::Postgres => db.exec(
+            "CREATE FUNCTION stamp_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.stamp := now(); RETURN NEW; \
+             END $$; CREATE TRIGGER invoices_stamp BEFORE UPDATE ON invoices FOR EACH ROW EXECUTE FUNCTION stamp_row()",
+        ),
+        Engine::MySql => {
+            db.exec("CREATE TRIGGER invoices_stamp BEFORE UPDATE ON invoices FOR EACH ROW SET NEW.stamp = NOW(6)")
+        }
+        Engine::Sqlite => db.exec(
+            "CREATE TRIGGER invoices_stamp AFTER UPDATE OF approved_on ON invoices BEGIN
+               UPDATE invoices SET stamp = CURRENT_TIMESTAMP WHERE id = NEW.id; END",
+        ),
+    }
+    let mut rows = Vec::new();
+    let mut id = 0;
+    for i in 0..20_i64 {
+        let at = 1_767_261_600 + i * 3_600;
+        for c in 0..(if i % 3 == 0 { 2 } else { 1 }) {
+            id += 1;
+            let created = db.ts_at(at + c * 40);
+            rows.push(format!("({id}, {}, {}, 'order {}', {created}, {created})", i % 7, 100 + i * 10, i % 5));
+        }
+    }
+    db.exec(&format!(
+        "INSERT INTO invoices (id, customer, amount, note, created_at, stamp) VALUES {}",
+        rows.join(", ")
+    ));
+    // Each invoice approved by its own later write, at its own time.
+    for id in 1..=id {
+        db.exec(&format!(
+            "UPDATE invoices SET approved_on = {} WHERE id = {id}",
+            db.ts_at(1_767_261_600 + id * 3_000 + 900)
+        ));
+    }
+    let out = run(db.idemctl(&["scan", "--table", "invoices", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    let rule = |column: &str| exclusion(&doc, column);
+    let stamp = rule("stamp");
+    assert!(stamp.starts_with("update-time") && stamp.contains("an UPDATE trigger sets it"), "{stamp}");
+    let approved = rule("approved_on");
+    assert!(
+        approved.starts_with("changed-after-creation")
+            && approved.contains("after their creation and by their last update"),
+        "{approved}"
+    );
+    let pairs: Vec<(String, String)> = doc["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["original_id"].as_str().unwrap().to_string(), c["extra_ids"].to_string()))
+        .collect();
+    // Requests 0, 3, 6, ..., 18 were sent twice: ids (1, 2), (5, 6), ...
+    let expected: Vec<(String, String)> =
+        (0..7).map(|k| ((1 + k * 4).to_string(), format!("[\"{}\"]", 2 + k * 4))).collect();
+    assert_eq!(pairs, expected, "{}", out.stdout);
 }
 
 /// On MySQL and MariaDB a column the server stamps on every update (`ON

@@ -422,13 +422,24 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
             integer && matches!((number(&p.earlier[j]), number(&p.later[j])), (Some(a), Some(b)) if a > b)
         };
         let moved = pairs.iter().filter(|p| initial(&p.earlier[j]) != initial(&p.later[j]) || grown(p)).count();
-        if pairs.len() >= 3 && moved * 10 >= pairs.len() * 8 {
+        if pairs.len() >= 5 && moved * 10 >= pairs.len() * 8 {
             let reason = format!(
                 "changed after creation: differs in {} of {near} near-miss pairs, and in {moved} of {} sampled \
                  pairs one row still holds what a new row starts with (NULL, zero, its default) while the other \
                  has moved on",
                 stats.differs[j],
                 pairs.len()
+            );
+            changes.push(Change::Exclude { column: j, rule: Rule::ChangedAfterCreation, reason, value: None });
+        } else if carried.kind == ValueKind::Time
+            && pairs.len() >= 3
+            && let Some(evidence) = stamped_later(facts.pairs, j)
+        {
+            let reason = format!(
+                "changed after creation: differs in {} of {near} near-miss pairs, and {evidence}: the time of \
+                 something that happened to the row later (a retry copies the request, not what happened to the \
+                 original afterwards)",
+                stats.differs[j]
             );
             changes.push(Change::Exclude { column: j, rule: Rule::ChangedAfterCreation, reason, value: None });
         } else if pairs.len() >= 3
@@ -530,6 +541,41 @@ fn set_after_creation(pairs: &[PairValues], j: usize, initial: &dyn Fn(&Option<S
             "of the sampled rows never updated since their creation {set_new} of {untouched} hold anything else, of \
              those updated since {set_later} of {touched}"
         )
+    })
+}
+
+/// Whether time column `j` is stamped by a write after the row's creation
+/// (validated, closed, paid, shipped at): over the sampled pairs' rows, its
+/// values, where set, fall after the row's creation (by more than the 2 s a
+/// create takes) and no later than the row's last update (within a second),
+/// in four of five rows at least and ten at least; and they are times of
+/// day, not dates (a due date passed before a late update is no event).
+/// A time the request asks for (a booking's start, a due date) lies ahead
+/// of the row's last update. The evidence, if so.
+fn stamped_later(pairs: &[PairValues], j: usize) -> Option<String> {
+    const DAY_US: i64 = 86_400_000_000;
+    let mut seen: FxHashMap<&str, bool> = FxHashMap::default();
+    let mut midnight = 0;
+    for p in pairs {
+        for (id, values, created, updated) in [
+            (&p.earlier_id, &p.earlier, p.earlier_created_us, p.earlier_updated_us),
+            (&p.later_id, &p.later, p.later_created_us, p.later_updated_us),
+        ] {
+            let (Some(created), Some(updated)) = (created, updated) else { continue };
+            let Some(at) = values[j].as_deref().and_then(|v| v.parse::<f64>().ok()).map(|v| v as i64) else {
+                continue;
+            };
+            if seen.insert(id, at > created + super::confirm::TOUCHED_AFTER_US && at <= updated + 1_000_000).is_none()
+                && at.rem_euclid(DAY_US) == 0
+            {
+                midnight += 1;
+            }
+        }
+    }
+    let set = seen.len();
+    let later = seen.values().filter(|l| **l).count();
+    (later >= 10 && later * 5 >= set * 4 && midnight * 2 < set).then(|| {
+        format!("of the sampled rows where it is set, {later} of {set} hold a time after their creation and by their last update")
     })
 }
 

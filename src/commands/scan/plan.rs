@@ -504,15 +504,17 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
             table.column(sum)?;
         }
     }
-    // The update time: by its name, else the column MySQL stamps on every
-    // update of the row (`ON UPDATE CURRENT_TIMESTAMP`: Dolibarr's `tms`).
+    // The update time: by its name, else the column the server stamps on
+    // every update of the row (MySQL's `ON UPDATE CURRENT_TIMESTAMP`, or a
+    // BEFORE UPDATE trigger that sets it: Dolibarr's `tms`).
     let update_time = table
         .find_column(UPDATE_TIME_NAMES)
         .filter(|c| c.name != created_at.name && looks_like_time(&table, c))
         .or_else(|| {
-            table.columns.iter().find(|c| {
-                c.name != created_at.name && c.is_temporal() && c.generated.contains("on update current_timestamp")
-            })
+            table
+                .columns
+                .iter()
+                .find(|c| c.name != created_at.name && c.is_temporal() && c.stamped_on_update().is_some())
         })
         .map(|c| c.name.clone());
     let currency = currency_column(args, &table);
@@ -822,11 +824,11 @@ fn exclusion(table: &Table, column: &Column, update_time: Option<&str>, ignore: 
         return Some((Rule::UniqueAlone, format!("unique on its own: index {}", index.name)));
     }
     if Some(name) == update_time {
-        let why = match column.generated.contains("on update current_timestamp") {
-            true => "the update time: the server stamps it on every write (ON UPDATE CURRENT_TIMESTAMP)",
-            false => "the ORM's update time: the application stamps it on every write, a retry's own included",
+        let why = match column.stamped_on_update() {
+            Some(how) => format!("the update time: the server stamps it on every write ({how})"),
+            None => "the ORM's update time: the application stamps it on every write, a retry's own included".into(),
         };
-        return Some((Rule::UpdateTime, why.into()));
+        return Some((Rule::UpdateTime, why));
     }
     if let Some(reason) = column.mints() {
         return Some((Rule::DefaultMints, reason));
