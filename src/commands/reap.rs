@@ -394,7 +394,19 @@ fn summarise(
     out.summary("stopped", why.map(Stopped::as_str), text)?;
     out.summary("elapsed_seconds", started.elapsed().as_secs_f64(), format!("{:.2}", started.elapsed().as_secs_f64()))?;
     let stalled = waited.stalled("reap", stopped == Some(Stopped::MaxRuntime), counts.values().sum());
+    // Every key the run reached held by a live transaction: it changed
+    // nothing, which is no clean run, whatever the next one finds.
+    let locked = counts.get(Resolution::SkippedLocked.as_str()).copied().unwrap_or(0);
+    let all_held = locked > 0 && counts.iter().all(|(k, n)| *n == 0 || *k == Resolution::SkippedLocked.as_str());
+    if all_held {
+        crate::report::say(&format!(
+            "reap changed nothing: each of the {locked} stuck {} it reached was held by a live transaction (in use, \
+             not stuck); the next run tries them again (exit 1)",
+            kind.entries()
+        ));
+    }
     let findings = stalled
+        || all_held
         || [Resolution::NeedsReview, Resolution::Error, Resolution::NoEffect, Resolution::Unchanged]
             .iter()
             .any(|r| counts.get(r.as_str()).is_some_and(|n| *n > 0));

@@ -530,40 +530,31 @@ fn sigterm_rolls_back_the_batch_under_way(db: &TestDb) {
 
 /// A key a live transaction holds is skipped, not waited for.
 fn hold_key_then_reap(db: &TestDb) {
-    use sqlx::{AssertSqlSafe, Connection};
+    if db.engine == Engine::Sqlite {
+        return;
+    }
     key_table(db);
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // By the whole primary key: InnoDB locks every row a scan passes.
     let lock = format!(
         "SELECT 1 FROM idempotency_keys WHERE scope_id = 's2' AND operation = 'POST /v1/orders' AND {} = 'k-ord-6m' FOR UPDATE",
         db.ident("key")
     );
     // stuck names the key held, and reap skips it.
-    let both = || (run(db.idemctl(&["stuck", "--max-duration", "20s"])), reap(db, &[]));
-    let (stuck, out) = match db.engine {
-        Engine::Postgres => rt.block_on(async {
-            let mut c = sqlx::PgConnection::connect(&db.url).await.unwrap();
-            let mut tx = c.begin().await.unwrap();
-            sqlx::query(AssertSqlSafe(lock)).execute(&mut *tx).await.unwrap();
-            let out = both();
-            tx.rollback().await.unwrap();
-            out
-        }),
-        Engine::MySql => rt.block_on(async {
-            let mut c = sqlx::MySqlConnection::connect(&db.url).await.unwrap();
-            let mut tx = c.begin().await.unwrap();
-            sqlx::query(AssertSqlSafe(lock)).execute(&mut *tx).await.unwrap();
-            let out = both();
-            tx.rollback().await.unwrap();
-            out
-        }),
-        Engine::Sqlite => return,
-    };
+    let (stuck, out) =
+        db.while_holding(&lock, || (run(db.idemctl(&["stuck", "--max-duration", "20s"])), reap(db, &[])));
     let said = format!("{}{}", stuck.stdout, stuck.stderr);
     assert!(said.contains("1 (held by live transactions: not stuck): \"k-ord-6m\""), "{said}");
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(outcomes(&out), pairs(&[("k-nolock", "released"), ("k-ord-6m", "skipped-locked")]));
     assert_eq!(status_of(db, "k-ord-6m"), "in_progress");
+    // Every stuck key held: reap changed nothing, and says so with exit 1.
+    let before = db.contents();
+    let out = db.while_holding("SELECT 1 FROM idempotency_keys FOR UPDATE", || reap(db, &[]));
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let held = outcomes(&out);
+    assert!(!held.is_empty() && held.iter().all(|(_, o)| o == "skipped-locked"), "{}", out.stdout);
+    assert!(out.stderr.contains("reap changed nothing: each of the"), "{}", out.stderr);
+    assert_eq!(db.contents(), before, "nothing changed");
 }
 
 #[test]
