@@ -157,7 +157,7 @@ impl Confirm {
             let mut rows = Vec::with_capacity(candidate.members.len());
             for mut member in candidate.members {
                 // A row deleted since the stream read it is no longer damage.
-                let Some(row) = looked.remove(&member.id.to_string()) else { continue };
+                let Some(row) = looked.get(&member.id.to_string()) else { continue };
                 let cell = |i: Option<usize>| i.and_then(|i| row[i].clone());
                 member.key = cell(l.key).map(Into::into);
                 member.by = cell(l.by).map(Into::into);
@@ -181,6 +181,7 @@ impl Confirm {
                 None => confirmed.extend(window::confirm(rows, window_us)),
             }
         }
+        merge_filled(&mut confirmed);
         confirmed.sort_by(|a, b| (a.original().t_us, &a.original().id).cmp(&(b.original().t_us, &b.original().id)));
         super::children::attach(&mut self.db, &mut self.children, &mut confirmed)
             .await
@@ -242,8 +243,68 @@ impl Confirm {
     }
 }
 
+/// A row filled in later whose copy left as created is one of an exact
+/// cluster (a client that tried three times, the last attempt the one people
+/// worked on) joins that cluster, as the row it keeps, instead of making a
+/// pair of its own that would list the copy twice.
+fn merge_filled(clusters: &mut Vec<Cluster>) {
+    let mut exact: FxHashMap<String, usize> = FxHashMap::default();
+    for (i, c) in clusters.iter().enumerate().filter(|(_, c)| c.filled_later.is_none()) {
+        for m in &c.members {
+            exact.insert(m.id.to_string(), i);
+        }
+    }
+    let mut merged = vec![false; clusters.len()];
+    for i in 0..clusters.len() {
+        let Some(columns) = clusters[i].filled_later.clone() else { continue };
+        let pair = &clusters[i];
+        let copy = &pair.members[1 - pair.kept.min(1)];
+        let filled = pair.keeper().clone();
+        let Some(&j) = exact.get(&copy.id.to_string()) else { continue };
+        if clusters[j].filled_later.is_some() || exact.contains_key(&filled.id.to_string()) {
+            continue;
+        }
+        let target = &mut clusters[j];
+        let at = target.members.partition_point(|m| (m.t_us, &m.id) < (filled.t_us, &filled.id));
+        target.members.insert(at, filled);
+        target.kept = at;
+        target.filled_later = Some(columns);
+        merged[i] = true;
+    }
+    let mut i = 0;
+    clusters.retain(|_| {
+        i += 1;
+        !merged[i - 1]
+    });
+}
+
 fn parse_number(text: &str) -> Result<Decimal> {
     Decimal::from_str(text)
         .or_else(|_| Decimal::from_scientific(text))
         .with_context(|| format!("--sum column value {text:?} is not a number"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cluster(ids: &[i64], kept: usize, filled: bool) -> Cluster {
+        let members = ids.iter().map(|&i| Member::new(RowId::Int(i), i * 1_000_000)).collect();
+        let filled_later = filled.then(|| vec!["model_pdf".to_string()]);
+        Cluster { values: Box::default(), shown: Vec::new(), members, kept, filled_later }
+    }
+
+    #[test]
+    fn a_filled_row_joins_the_cluster_of_its_copy() {
+        // Rows 1 and 2 equal as created; 3 is 2 filled in later; 5 is 4
+        // filled in later, 4 in no cluster.
+        let mut clusters = vec![cluster(&[1, 2], 0, false), cluster(&[2, 3], 1, true), cluster(&[4, 5], 1, true)];
+        merge_filled(&mut clusters);
+        let ids = |c: &Cluster| c.members.iter().map(|m| m.id.to_string()).collect::<Vec<_>>();
+        assert_eq!(clusters.len(), 2);
+        assert_eq!(ids(&clusters[0]), ["1", "2", "3"]);
+        assert_eq!((clusters[0].kept, clusters[0].filled_later.is_some()), (2, true));
+        assert_eq!(ids(&clusters[1]), ["4", "5"]);
+        assert_eq!(clusters[1].kept, 1);
+    }
 }

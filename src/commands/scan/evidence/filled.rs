@@ -35,8 +35,10 @@ impl Evidence for FilledLater {
         }
         // The copy left as created is what a retry leaves behind; where both
         // were worked on, two items are as likely.
-        let other = &cluster.members[1 - cluster.kept.min(1)];
-        if other.touched != Some(false) {
+        let kept = cluster.kept;
+        if let Some((_, other)) =
+            cluster.members.iter().enumerate().find(|(i, m)| *i != kept && m.touched != Some(false))
+        {
             let why = format!("{why}, but {} was updated since its creation too: as likely two items", other.id);
             return vec![Weight::new(self.name(), Side::Against, Strength::Weak, why)];
         }
