@@ -282,7 +282,7 @@ pub fn corpus() -> Vec<App> {
         fixture!(memos, Validate, (0.88, 0.53, 0.85)),
         fixture!(openproject, Tune, (0.8, 0.84, 0.77)),
         fixture!(snipeit, Validate, (0.0, 1.0, 0.0)),
-        fixture!(dolibarr, Tune, (0.91, 0.5, 0.88)),
+        fixture!(dolibarr, Tune, (0.91, 0.61, 0.88)),
         fixture!(outline, Validate, (0.2, 0.87, 0.2)),
         fixture!(bookstack, Validate, (0.0, 1.0, 0.0)),
     ]

@@ -30,6 +30,21 @@ impl Evidence for OneInstant {
                 format!("{equal} rows written at the same instant: one transaction (an import or a bulk create)"),
             )];
         }
+        // Kept in whole seconds, a burst's gaps read 0 or 1 s: four rows or
+        // more, each within a second of the one before, are one, as likely
+        // as a client that tried four times within one round trip each.
+        if n >= BURST_ROWS && !context.subsecond && gaps.iter().all(|&g| g <= 1_000_000) {
+            return vec![Weight::new(
+                self.name(),
+                Side::Against,
+                Strength::Strong,
+                format!(
+                    "{n} rows within {}s, each within a second of the one before (times kept in whole seconds): as \
+                     likely a bulk write as a client's requests",
+                    cluster.span_us() / 1_000_000
+                ),
+            )];
+        }
         if n >= BURST_ROWS && gaps.iter().all(|&g| g <= BURST_GAP_US) {
             return vec![Weight::new(
                 self.name(),
@@ -55,5 +70,9 @@ mod tests {
         assert_eq!(OneInstant.weigh(&cluster(&[0, 1, 2, 3]), &c)[0].side, Side::Against);
         let seconds = Context { subsecond: false, ..context() };
         assert!(OneInstant.weigh(&cluster(&[0, 0]), &seconds).is_empty());
+        // At whole seconds: four rows a second apart each are a burst; three are not.
+        assert_eq!(OneInstant.weigh(&cluster(&[0, 0, 1_000, 2_000]), &seconds)[0].side, Side::Against);
+        assert!(OneInstant.weigh(&cluster(&[0, 1_000, 2_000]), &seconds).is_empty());
+        assert!(OneInstant.weigh(&cluster(&[0, 1_000, 2_000, 4_000]), &seconds).is_empty());
     }
 }
