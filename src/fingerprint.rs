@@ -8,6 +8,18 @@ pub fn null(position: usize) -> u64 {
     mix(0x2545_F491_4F6C_DD1D, position)
 }
 
+/// The 32-bit mark a server's scan sends for a NULL in carried column `i`
+/// (PostgreSQL and MySQL hash on the server, SQLite's values are hashed
+/// here): the largest 32-bit numbers, one per column.
+pub fn server_null_mark(i: usize) -> u64 {
+    4_294_967_295 - i as u64
+}
+
+/// Whether a carried column's hash is a NULL's, however the engine hashed it.
+pub fn is_null(hash: u64, position: usize) -> bool {
+    hash == null(position) || hash == mix(server_null_mark(position), position)
+}
+
 /// Spreads a column hash over 64 bits and binds it to its column, so that
 /// equal values in different columns do not cancel out when combined.
 pub fn mix(hash: u64, position: usize) -> u64 {

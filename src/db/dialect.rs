@@ -47,7 +47,7 @@ fn aliased(list: &[String]) -> String {
 /// The 32-bit mark a NULL of carried column `i` sends in place of a hash:
 /// equal for NULLs, and unlike a value's hash but by a 2^-32 chance.
 pub(super) fn null_mark(i: usize) -> u64 {
-    4_294_967_295 - i as u64
+    crate::fingerprint::server_null_mark(i)
 }
 
 /// The hashes of `n` carried columns, two cut to 32 bits to a 64-bit

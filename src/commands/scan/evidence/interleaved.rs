@@ -37,7 +37,6 @@ impl Evidence for Interleaved {
 /// values seen within one window.
 pub struct Interleave {
     actor: Option<usize>,
-    null: u64,
     window_us: i64,
     seq: u64,
     last_of_actor: FxHashMap<u64, (u64, i64)>,
@@ -50,7 +49,6 @@ impl Interleave {
     pub fn new(actor: Option<usize>, window_us: i64) -> Interleave {
         Interleave {
             actor,
-            null: actor.map_or(0, crate::fingerprint::null),
             window_us,
             seq: 0,
             last_of_actor: FxHashMap::default(),
@@ -64,7 +62,7 @@ impl Interleave {
     pub fn push(&mut self, key: u64, hashes: &[u64], t_us: i64) -> bool {
         let Some(a) = self.actor else { return false };
         let actor = hashes[a];
-        if actor == self.null {
+        if crate::fingerprint::is_null(actor, a) {
             return false;
         }
         self.seq += 1;
@@ -96,6 +94,13 @@ mod tests {
         assert!(!t.push(3, &[8], 3_000_000));
         assert!(!t.push(4, &[9], 3_500_000));
         assert!(!t.push(3, &[8], 4_000_000));
+        // NULL is nobody, however the engine hashed it: no actor.
+        for nobody in [crate::fingerprint::null(0), crate::fingerprint::mix(crate::fingerprint::server_null_mark(0), 0)]
+        {
+            assert!(!t.push(5, &[nobody], 5_000_000));
+            assert!(!t.push(6, &[nobody], 5_500_000));
+            assert!(!t.push(5, &[nobody], 6_000_000));
+        }
         let mut c = cluster(&[0, 2_000]);
         c.members[1].interleaved = true;
         let ctx = Context { actor: Some("user_id".into()), ..context() };
