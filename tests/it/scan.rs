@@ -701,11 +701,43 @@ fn created_at_by_its_nature(db: &TestDb) {
     let created = doc["excluded_columns"].as_array().unwrap().iter().find(|e| e["rule"] == "created-at").cloned();
     assert_eq!(created.unwrap()["column"], "datetime", "{}", doc["excluded_columns"]);
     assert_eq!(doc["clusters"][0]["extra_ids"], json!(["6"]), "{doc}");
-    // With no column that grows with the id, it is asked for, not guessed.
-    db.exec("UPDATE purchases SET datetime = expires");
-    let out = run(db.idemctl(&["scan", "--table", "purchases"]));
+    // With no column that grows with the id, nor one time the engine stamps
+    // at insert, it is asked for, not guessed.
+    db.exec(&format!(
+        "CREATE TABLE renewals (id {pk}, email {text}, expires {time}, datetime {time});
+         INSERT INTO renewals (id, email, expires, datetime) SELECT id, email, expires, expires FROM purchases",
+        pk = db.ty("pk"),
+        text = db.ty("text"),
+        time = db.ty("time"),
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "renewals"]));
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("has no created-at column") && out.stderr.contains("--created-at"), "{}", out.stderr);
+
+    // Lemmy's `published_at`: the insert's now() for local rows, another
+    // server's time for the rest, so it does not grow with the id; the one
+    // time column the engine stamps at insert is the creation.
+    let mut rows = Vec::new();
+    for i in 1..=30_i64 {
+        // Request 5 (at 50 minutes) sent again 40 s later, as row 12.
+        let at = 1_767_261_600 + if i == 12 { 3_040 } else { ((i * 7) % 30) * 600 };
+        let body = if i == 12 { 5 } else { i };
+        rows.push(format!("({i}, 'reply {body}', {}, {})", db.ts_at(at + 86_400), db.ts_at(at)));
+    }
+    db.exec(&format!(
+        "CREATE TABLE comments (id {pk}, body {text}, edited {time}, published_at {ts});
+         INSERT INTO comments (id, body, edited, published_at) VALUES {}",
+        rows.join(", "),
+        pk = db.ty("pk"),
+        text = db.ty("text"),
+        time = db.ty("time"),
+        ts = db.ty("ts"),
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "comments", "--ignore", "edited", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    assert_eq!(exclusion(&doc, "published_at"), "created-at: created-at column");
+    assert_eq!((&doc["clusters"][0]["original_id"], &doc["clusters"][0]["extra_ids"]), (&json!("5"), &json!(["12"])));
 }
 
 /// A page saved twice 20 s apart, fetched anew the second time: the two rows

@@ -654,8 +654,29 @@ async fn created_at_by_values(table: &Table, db: &mut Db) -> Result<Option<Colum
     let chosen = (0..candidates.len())
         .filter(|&k| grows(k))
         .min_by_key(|&k| (u8::from(candidates[k].base_type == "date"), k))
-        .map(|k| candidates[k].clone());
-    Ok(chosen)
+        .or_else(|| {
+            // Else the one time the engine stamps at insert (a `now()` default),
+            // though rows may also carry a time of their own there (a time an
+            // other system gave, a backfill): it is the insert's where not.
+            // Only one such column, else which one is a guess.
+            let stamped: Vec<usize> = (0..candidates.len()).filter(|&k| stamped_at_insert(candidates[k])).collect();
+            match stamped.as_slice() {
+                [only] => Some(*only),
+                _ => None,
+            }
+        });
+    Ok(chosen.map(|k| candidates[k].clone()))
+}
+
+/// Whether a column's default is the time of the insert (`now()`,
+/// `CURRENT_TIMESTAMP`, SQLite's `datetime('now')`).
+fn stamped_at_insert(column: &Column) -> bool {
+    let Some(default) = column.default.as_deref() else { return false };
+    let lower = default.to_lowercase();
+    ["now()", "current_timestamp", "clock_timestamp()", "statement_timestamp()", "transaction_timestamp()"]
+        .iter()
+        .any(|f| lower.contains(f))
+        || (lower.contains("'now'") && (lower.contains("datetime") || lower.contains("strftime")))
 }
 
 /// How a time column's values are read as instants, where they can be:
