@@ -91,10 +91,26 @@ pub struct Cluster {
     /// The member the cluster keeps (`--keep`); the others are the damage.
     pub kept: usize,
     /// A near-miss pair rather than a run of equal rows: `Some` and empty
-    /// until its rows are read, then the compared columns in which one of
-    /// the two still holds what a new row starts with and the other, updated
-    /// since its creation, has been filled in (`scan::confirm`).
-    pub filled_later: Option<Vec<String>>,
+    /// until its rows are read, then how the row kept moved on since its
+    /// creation (`scan::confirm`).
+    pub filled_later: Option<Later>,
+}
+
+/// The compared columns in which one row of a near-miss pair, updated since
+/// its creation, moved on from what both were created with.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Later {
+    /// Columns the other row still holds as a new row starts them (NULL,
+    /// empty, zero, the default) and this one has filled in.
+    pub filled: Vec<String>,
+    /// Numbers this row, the earlier, grew since (a quantity merged into).
+    pub grown: Vec<String>,
+}
+
+impl Later {
+    pub fn is_empty(&self) -> bool {
+        self.filled.is_empty() && self.grown.is_empty()
+    }
 }
 
 impl Cluster {

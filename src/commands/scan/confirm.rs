@@ -35,7 +35,9 @@ pub struct Confirm {
     keep: Keep,
     children: Vec<super::children::Link>,
     /// The compared columns and their defaults, for near-miss pairs.
-    compared: Vec<(String, Option<String>)>,
+    /// The compared columns: name, default, and whether it is a number
+    /// that can grow after creation (`can_grow`).
+    compared: Vec<(String, Option<String>, bool)>,
 }
 
 /// Where each thing sits in a looked-up row, after the id.
@@ -102,8 +104,10 @@ impl Confirm {
                 .compared_names()
                 .into_iter()
                 .map(|c| {
-                    let default = plan.table.column(&c).ok().and_then(|c| c.default.clone());
-                    (c, default)
+                    let column = plan.table.column(&c).ok();
+                    let default = column.and_then(|c| c.default.clone());
+                    let grows = column.is_some_and(super::plan::can_grow);
+                    (c, default, grows)
                 })
                 .collect(),
         }
@@ -220,27 +224,37 @@ impl Confirm {
     fn filled_later(&self, rows: Vec<(Member, Vec<Option<String>>)>) -> Option<Cluster> {
         let [(a, va), (b, vb)] = <[_; 2]>::try_from(rows).ok()?;
         let mut filler = None;
-        let mut columns = Vec::new();
-        for (j, (name, default)) in self.compared.iter().enumerate() {
+        let mut later = window::Later::default();
+        for (j, (name, default, grows)) in self.compared.iter().enumerate() {
             if va[j] == vb[j] {
                 continue;
             }
             let initial = |v: &Option<String>| super::columns::holds_initial(v.as_deref(), default.as_deref());
-            let who = match (initial(&va[j]), initial(&vb[j])) {
-                (true, false) => 1,
-                (false, true) => 0,
+            let (who, list) = match (initial(&va[j]), initial(&vb[j])) {
+                (true, false) => (1, &mut later.filled),
+                (false, true) => (0, &mut later.filled),
+                // A quantity, a count or a progress figure the earlier row
+                // grew to since (an item added again and merged into it).
+                _ if *grows && grew(&va[j], &vb[j]) => (0, &mut later.grown),
                 _ => return None,
             };
             if filler.is_some_and(|f| f != who) || [&a, &b][who].touched != Some(true) {
                 return None;
             }
             filler = Some(who);
-            columns.push(name.clone());
+            list.push(name.clone());
         }
         let kept = filler?;
         let shown = if kept == 0 { vb } else { va };
-        Some(Cluster { values: Box::default(), shown, members: vec![a, b], kept, filled_later: Some(columns) })
+        Some(Cluster { values: Box::default(), shown, members: vec![a, b], kept, filled_later: Some(later) })
     }
+}
+
+/// Whether the earlier row's number is greater than the later row's: what
+/// it grew to since its creation.
+fn grew(earlier: &Option<String>, later: &Option<String>) -> bool {
+    let number = |v: &Option<String>| v.as_deref().and_then(|v| v.parse::<f64>().ok());
+    matches!((number(earlier), number(later)), (Some(a), Some(b)) if a > b)
 }
 
 /// A row filled in later whose copy left as created is one of an exact
@@ -256,7 +270,7 @@ fn merge_filled(clusters: &mut Vec<Cluster>) {
     }
     let mut merged = vec![false; clusters.len()];
     for i in 0..clusters.len() {
-        let Some(columns) = clusters[i].filled_later.clone() else { continue };
+        let Some(later) = clusters[i].filled_later.clone() else { continue };
         let pair = &clusters[i];
         let copy = &pair.members[1 - pair.kept.min(1)];
         let filled = pair.keeper().clone();
@@ -268,7 +282,7 @@ fn merge_filled(clusters: &mut Vec<Cluster>) {
         let at = target.members.partition_point(|m| (m.t_us, &m.id) < (filled.t_us, &filled.id));
         target.members.insert(at, filled);
         target.kept = at;
-        target.filled_later = Some(columns);
+        target.filled_later = Some(later);
         merged[i] = true;
     }
     let mut i = 0;
@@ -290,7 +304,7 @@ mod tests {
 
     fn cluster(ids: &[i64], kept: usize, filled: bool) -> Cluster {
         let members = ids.iter().map(|&i| Member::new(RowId::Int(i), i * 1_000_000)).collect();
-        let filled_later = filled.then(|| vec!["model_pdf".to_string()]);
+        let filled_later = filled.then(|| window::Later { filled: vec!["model_pdf".to_string()], grown: Vec::new() });
         Cluster { values: Box::default(), shown: Vec::new(), members, kept, filled_later }
     }
 
@@ -306,5 +320,44 @@ mod tests {
         assert_eq!((clusters[0].kept, clusters[0].filled_later.is_some()), (2, true));
         assert_eq!(ids(&clusters[1]), ["4", "5"]);
         assert_eq!(clusters[1].kept, 1);
+    }
+}
+
+#[cfg(test)]
+mod grow_tests {
+    use super::*;
+    use crate::db::catalog::Column;
+
+    fn column(name: &str, ty: &str, foreign: bool) -> Column {
+        Column {
+            name: name.into(),
+            data_type: ty.into(),
+            base_type: ty.into(),
+            default: None,
+            generated: String::new(),
+            not_null: false,
+            foreign,
+        }
+    }
+
+    #[test]
+    fn a_number_grows_a_reference_does_not() {
+        use super::super::plan::can_grow;
+        assert!(can_grow(&column("quantity", "float", false)));
+        assert!(can_grow(&column("done_ratio", "integer", false)));
+        for (name, ty, foreign) in [
+            ("user", "int(11)", false),
+            ("fk_soc", "int(11)", false),
+            ("label_id", "integer", false),
+            ("parent", "bigint", true),
+            ("note", "text", false),
+        ] {
+            assert!(!can_grow(&column(name, ty, foreign)), "{name}");
+        }
+        let v = |s: &str| Some(s.to_string());
+        assert!(grew(&v("3.0"), &v("2.0")));
+        assert!(!grew(&v("2.0"), &v("3.0")));
+        assert!(!grew(&None, &v("3.0")));
+        assert!(!grew(&v("abc"), &v("3.0")));
     }
 }

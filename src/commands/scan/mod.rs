@@ -390,7 +390,7 @@ async fn cluster(
             shown: Vec::new(),
             members: vec![Member::new(earlier, t_earlier), Member::new(later, t_later)],
             kept: 0,
-            filled_later: Some(Vec::new()),
+            filled_later: Some(crate::window::Later::default()),
         });
     }
     let _ = candidates.send(pending).await;

@@ -430,6 +430,24 @@ impl Plan {
 
 /// Whether a column's name says it refers to who wrote the row (`user_id`,
 /// `authorId`, `created_by`).
+/// Whether a column is a number that can grow after its row's creation (a
+/// quantity, a count, a progress figure): numeric, and no reference to
+/// another row or to who wrote it (a foreign key, `..._id`, `..._by`,
+/// `fk_...`, `user`, `owner`).
+pub fn can_grow(column: &Column) -> bool {
+    let t = column.base_type.to_lowercase();
+    let lower = column.name.to_lowercase();
+    let words = split_camel(&column.name);
+    let numeric =
+        column.is_integer() || ["numeric", "decimal", "float", "double", "real"].iter().any(|w| t.contains(w));
+    numeric
+        && !column.foreign
+        && !lower.ends_with("id")
+        && !lower.ends_with("_by")
+        && !lower.starts_with("fk_")
+        && !words.iter().any(|w| ACTOR_WORDS.contains(&w.as_str()))
+}
+
 pub fn names_a_person(name: &str) -> bool {
     let words = split_camel(name);
     let reference = words.last().is_some_and(|w| w == "id" || w == "by") || name.to_lowercase().ends_with("id");

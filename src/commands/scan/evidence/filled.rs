@@ -20,13 +20,16 @@ impl Evidence for FilledLater {
     }
 
     fn weigh(&self, cluster: &Cluster, context: &Context) -> Vec<Weight> {
-        let Some(columns) = cluster.filled_later.as_ref().filter(|c| !c.is_empty()) else { return Vec::new() };
-        let filled = cluster.keeper();
-        let why = format!(
-            "equal as created: {} empty in one row, filled in {} after its creation",
-            columns.join(", "),
-            filled.id
-        );
+        let Some(later) = cluster.filled_later.as_ref().filter(|c| !c.is_empty()) else { return Vec::new() };
+        let kept = &cluster.keeper().id;
+        let mut moved = Vec::new();
+        if !later.filled.is_empty() {
+            moved.push(format!("{} empty in one row, filled in {kept}", later.filled.join(", ")));
+        }
+        if !later.grown.is_empty() {
+            moved.push(format!("{} grown in {kept}", later.grown.join(", ")));
+        }
+        let why = format!("equal as created: {} after its creation", moved.join(", and "));
         // At whole seconds, one second apart may be a moment apart.
         let span = cluster.span_us();
         if span < ONE_SECOND_US || (!context.subsecond && span <= ONE_SECOND_US) {
@@ -55,7 +58,7 @@ mod tests {
     fn names_the_columns_and_the_row_filled_in() {
         let mut c = cluster(&[0, 30_000]);
         assert!(FilledLater.weigh(&c, &context()).is_empty());
-        c.filled_later = Some(vec!["description".into()]);
+        c.filled_later = Some(crate::window::Later { filled: vec!["description".into()], grown: Vec::new() });
         c.kept = 1;
         c.members[0].touched = Some(false);
         let w = FilledLater.weigh(&c, &context());

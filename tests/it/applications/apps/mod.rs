@@ -24,6 +24,7 @@ pub mod linkwarden;
 pub mod magento;
 pub mod mastodon;
 pub mod mattermost;
+pub mod mealie;
 pub mod medusa;
 pub mod memos;
 pub mod odoo;
