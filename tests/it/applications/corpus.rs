@@ -304,7 +304,7 @@ pub fn corpus() -> Vec<App> {
         fixture!(bookstack, Validate, (0.0, 1.0, 0.0)),
         fixture!(kimai, Tune, (0.5, 0.56, 0.5)),
         fixture!(lemmy, Tune, (0.84, 0.84, 0.84)),
-        fixture!(mealie, Tune, (0.81, 0.91, 0.5)),
+        fixture!(mealie, Tune, (0.8, 0.91, 0.5)),
     ]
 }
 

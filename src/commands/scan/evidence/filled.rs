@@ -3,9 +3,10 @@
 //! default) and the other, updated since its creation, has filled in: the
 //! same request twice, one copy of which people went on to work on. Says
 //! which columns, and which row was filled in (the row kept). Weak: it only
-//! explains why the two rows are not equal. Within a second of each other,
-//! two rows that are not equal are as likely one bulk write (a form that
-//! adds several items, an import) as a double submit: doubtful.
+//! explains why the two rows are not equal. Within milliseconds of each
+//! other (or the same second, where times are kept in whole seconds), two
+//! rows that are not equal are as likely one bulk write (a form that adds
+//! several items, an import) as a double submit: doubtful.
 
 use super::{Context, Evidence, Side, Strength, Weight};
 use crate::window::Cluster;
@@ -13,6 +14,10 @@ use crate::window::Cluster;
 pub struct FilledLater;
 
 const ONE_SECOND_US: i64 = 1_000_000;
+/// Rows of one bulk write (one request, one transaction) follow each other
+/// within milliseconds; a second request, clicked or sent again, comes
+/// tens of milliseconds later at least.
+const ONE_WRITE_US: i64 = 50_000;
 
 impl Evidence for FilledLater {
     fn name(&self) -> &'static str {
@@ -32,8 +37,9 @@ impl Evidence for FilledLater {
         let why = format!("equal as created: {} after its creation", moved.join(", and "));
         // At whole seconds, one second apart may be a moment apart.
         let span = cluster.span_us();
-        if span < ONE_SECOND_US || (!context.subsecond && span <= ONE_SECOND_US) {
-            let why = format!("{why}, but within a second of each other: as likely one bulk write");
+        if (context.subsecond && span < ONE_WRITE_US) || (!context.subsecond && span <= ONE_SECOND_US) {
+            let within = if context.subsecond { "milliseconds" } else { "a second" };
+            let why = format!("{why}, but within {within} of each other: as likely one bulk write");
             return vec![Weight::new(self.name(), Side::Against, Strength::Weak, why)];
         }
         // The copy left as created is what a retry leaves behind; where both
@@ -68,9 +74,18 @@ mod tests {
         // Both worked on: as likely two items.
         c.members[0].touched = Some(true);
         assert_eq!(FilledLater.weigh(&c, &context())[0].side, Side::Against);
-        // Within a second: as likely a bulk write.
-        let mut c = Cluster { filled_later: c.filled_later.clone(), ..cluster(&[0, 999]) };
+        // Within milliseconds: as likely a bulk write; a tenth of a second
+        // apart, a second request.
+        let mut c = Cluster { filled_later: c.filled_later.clone(), ..cluster(&[0, 40]) };
         c.kept = 1;
-        assert_eq!(FilledLater.weigh(&c, &context())[0].side, Side::Against);
+        c.members[0].touched = Some(false);
+        let w = FilledLater.weigh(&c, &context());
+        assert!(w[0].side == Side::Against && w[0].reason.contains("within milliseconds"), "{w:?}");
+        c.members[1].t_us += 60_000;
+        assert_eq!(FilledLater.weigh(&c, &context())[0].side, Side::For);
+        // At whole seconds, a second apart is as likely one write.
+        let seconds = Context { subsecond: false, ..context() };
+        c.members[1].t_us = c.members[0].t_us + 1_000_000;
+        assert_eq!(FilledLater.weigh(&c, &seconds)[0].side, Side::Against);
     }
 }
