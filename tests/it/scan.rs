@@ -473,6 +473,7 @@ fn a_copy_filled_in_later_is_one_request(db: &TestDb) {
 }
 
 on_every_engine!(
+    a_reference_is_no_minted_token,
     a_time_stamped_by_a_later_write,
     a_copy_filled_in_later_is_one_request,
     options_from_the_config_file,
@@ -1000,6 +1001,43 @@ fn values_each_row_gets_of_its_own(db: &TestDb) {
     // The second copy of links 0, 6, 12, ..., 54: ids 102, 109, 116, ...
     let expected: Vec<String> = (0..10).map(|k| (102 + k * 7).to_string()).collect();
     assert_eq!(extra, expected);
+}
+
+/// A reference to another row kept as a uuid (Monica's `contact_id`) differs
+/// by a token between two rows about two contacts, as a value minted per
+/// attempt would; but many rows share each of its values: it is compared.
+/// Ten tasks written for two contacts 30 s apart are no retries; the one
+/// task saved twice is.
+fn a_reference_is_no_minted_token(db: &TestDb) {
+    let (pk, text, ts) = (db.ty("pk"), db.ty("text"), db.ty("ts"));
+    db.exec(&format!("CREATE TABLE tasks (id {pk}, contact_id {text}, label {text}, created_at {ts})"));
+    let contact = |c: i64| format!("{:08x}-7a45-7cda-bbcc-{:012x}", c * 7919, c * 104_729);
+    let mut rows = Vec::new();
+    let mut id = 0;
+    let mut push = |contact: String, label: String, at: i64| {
+        id += 1;
+        rows.push(format!("({id}, '{contact}', '{label}', {})", db.ts_at(at)));
+    };
+    for i in 0..300_i64 {
+        let at = 1_767_261_600 + i * 600;
+        push(contact(i % 40), format!("task {}", i % 97), at);
+        if i % 30 == 7 {
+            // The same task for another contact, half a minute later.
+            push(contact((i + 1) % 40), format!("task {}", i % 97), at + 30);
+        }
+        if i == 200 {
+            // Saved twice.
+            push(contact(i % 40), format!("task {}", i % 97), at + 1);
+        }
+    }
+    db.exec(&format!("INSERT INTO tasks (id, contact_id, label, created_at) VALUES {}", rows.join(", ")));
+    let out = run(db.idemctl(&["scan", "--table", "tasks", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    assert!(exclusion(&doc, "contact_id").starts_with("compared"), "{}", exclusion(&doc, "contact_id"));
+    let found: Vec<&serde_json::Value> = doc["clusters"].as_array().unwrap().iter().map(|c| &c["extra_ids"]).collect();
+    // Row 200's copy: 200 rows before it, 7 extra tasks (i = 7, 37, ..., 187), then the row itself.
+    assert_eq!(found, [&json!(["209"])], "{}", out.stdout);
 }
 
 /// A column a trigger stamps on every update is the update time, whatever

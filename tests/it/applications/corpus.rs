@@ -198,9 +198,9 @@ macro_rules! fixture {
     };
 }
 
-/// The corpus: 19 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
-/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie), 18 to validate that no
-/// rule was changed for.
+/// The corpus: 20 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
+/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie, Monica), 18 to validate
+/// that no rule was changed for.
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -305,6 +305,7 @@ pub fn corpus() -> Vec<App> {
         fixture!(kimai, Tune, (0.5, 0.56, 0.5)),
         fixture!(lemmy, Tune, (0.84, 0.84, 0.84)),
         fixture!(mealie, Tune, (0.8, 0.91, 0.5)),
+        fixture!(monica, Tune, (0.78, 0.79, 0.76)),
     ]
 }
 

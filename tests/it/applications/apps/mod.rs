@@ -27,6 +27,7 @@ pub mod mattermost;
 pub mod mealie;
 pub mod medusa;
 pub mod memos;
+pub mod monica;
 pub mod odoo;
 pub mod openproject;
 pub mod outline;
