@@ -103,7 +103,7 @@ pub struct Later {
     /// Columns the other row still holds as a new row starts them (NULL,
     /// empty, zero, the default) and this one has filled in.
     pub filled: Vec<String>,
-    /// Numbers this row, the earlier, grew since (a quantity merged into).
+    /// Numbers this row, the earlier, grew to since (a quantity merged into).
     pub grown: Vec<String>,
 }
 

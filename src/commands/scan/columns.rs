@@ -417,7 +417,10 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
         // Or a number that only grows after creation (a lock version, a
         // count of edits): the older row of the pair holds the larger one.
         let number = |v: &Option<String>| v.as_deref().and_then(|v| v.parse::<f64>().ok());
-        let integer = carried.kind == ValueKind::Integer;
+        // Never a reference to another row: a story moved to a project of a
+        // greater id did not grow.
+        let integer =
+            carried.kind == ValueKind::Integer && plan.table.column(&carried.name).is_ok_and(super::plan::can_grow);
         let grown = |p: &&&PairValues| {
             integer && matches!((number(&p.earlier[j]), number(&p.later[j])), (Some(a), Some(b)) if a > b)
         };

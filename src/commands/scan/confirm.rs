@@ -250,11 +250,11 @@ impl Confirm {
     }
 }
 
-/// Whether the earlier row's number is greater than the later row's: what
-/// it grew to since its creation.
-fn grew(earlier: &Option<String>, later: &Option<String>) -> bool {
+/// Whether one row's number is greater than the other's: what it grew to
+/// since its creation.
+fn grew(grown: &Option<String>, other: &Option<String>) -> bool {
     let number = |v: &Option<String>| v.as_deref().and_then(|v| v.parse::<f64>().ok());
-    matches!((number(earlier), number(later)), (Some(a), Some(b)) if a > b)
+    matches!((number(grown), number(other)), (Some(a), Some(b)) if a > b)
 }
 
 /// A row filled in later whose copy left as created is one of an exact

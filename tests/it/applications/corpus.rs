@@ -198,9 +198,9 @@ macro_rules! fixture {
     };
 }
 
-/// The corpus: 20 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
-/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie, Monica), 18 to validate
-/// that no rule was changed for.
+/// The corpus: 21 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
+/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie, Monica, Taiga), 19 to
+/// validate that no rule was changed for (Immich the newest).
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -303,9 +303,11 @@ pub fn corpus() -> Vec<App> {
         fixture!(outline, Validate, (0.2, 0.87, 0.2)),
         fixture!(bookstack, Validate, (0.0, 1.0, 0.0)),
         fixture!(kimai, Tune, (0.5, 0.56, 0.5)),
-        fixture!(lemmy, Tune, (0.84, 0.84, 0.84)),
-        fixture!(mealie, Tune, (0.8, 0.91, 0.5)),
+        fixture!(lemmy, Tune, (0.84, 0.88, 0.84)),
+        fixture!(mealie, Tune, (0.8, 1.0, 0.5)),
         fixture!(monica, Tune, (0.78, 0.79, 0.76)),
+        fixture!(taiga, Tune, (0.65, 1.0, 0.57)),
+        fixture!(immich, Validate, (0.25, 0.5, 0.25)),
     ]
 }
 

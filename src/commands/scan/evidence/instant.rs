@@ -10,6 +10,8 @@ pub struct OneInstant;
 
 /// Rows of a burst this close together, each after the one before.
 const BURST_GAP_US: i64 = 2_000;
+/// Rows this close were written by one request.
+const ONE_REQUEST_US: i64 = 1_000;
 /// Rows a burst has, at least.
 const BURST_ROWS: usize = 4;
 
@@ -28,6 +30,18 @@ impl Evidence for OneInstant {
                 Side::Against,
                 Strength::Strong,
                 format!("{equal} rows written at the same instant: one transaction (an import or a bulk create)"),
+            )];
+        }
+        // A second request, even an immediate retry, comes a network round
+        // trip and the server's work later: rows closer than that were
+        // written by one request.
+        if context.subsecond && gaps.iter().any(|&g| g < ONE_REQUEST_US) {
+            let least = gaps.iter().copied().min().unwrap_or(0);
+            return vec![Weight::new(
+                self.name(),
+                Side::Against,
+                Strength::Strong,
+                format!("rows {least}µs apart: written by one request (an import or a bulk create), not two"),
             )];
         }
         // Kept in whole seconds, a burst's gaps read 0 or 1 s: four rows or
@@ -68,6 +82,12 @@ mod tests {
         assert_eq!(OneInstant.weigh(&cluster(&[0, 0]), &c)[0].side, Side::Against);
         assert!(OneInstant.weigh(&cluster(&[0, 5]), &c).is_empty());
         assert_eq!(OneInstant.weigh(&cluster(&[0, 1, 2, 3]), &c)[0].side, Side::Against);
+        // 18 µs apart: one request wrote both.
+        let mut close = cluster(&[0, 0]);
+        close.members[1].t_us += 18;
+        assert!(OneInstant.weigh(&close, &c)[0].reason.contains("18µs apart"));
+        close.members[1].t_us += 1_000;
+        assert!(OneInstant.weigh(&close, &c).is_empty());
         let seconds = Context { subsecond: false, ..context() };
         assert!(OneInstant.weigh(&cluster(&[0, 0]), &seconds).is_empty());
         // At whole seconds: four rows a second apart each are a burst; three are not.
