@@ -80,6 +80,8 @@ mod tests {
     fn one_transaction() {
         let c = context();
         assert_eq!(OneInstant.weigh(&cluster(&[0, 0]), &c)[0].side, Side::Against);
+        let three = OneInstant.weigh(&cluster(&[0, 0, 0]), &c);
+        assert_eq!(three[0].reason, "3 rows written at the same instant: one transaction (an import or a bulk create)");
         assert!(OneInstant.weigh(&cluster(&[0, 5]), &c).is_empty());
         assert_eq!(OneInstant.weigh(&cluster(&[0, 1, 2, 3]), &c)[0].side, Side::Against);
         // 18 µs apart: one request wrote both.

@@ -94,6 +94,14 @@ mod tests {
         assert!(!t.push(3, &[8], 3_000_000));
         assert!(!t.push(4, &[9], 3_500_000));
         assert!(!t.push(3, &[8], 4_000_000));
+        // What lies a window back is forgotten: actor 9 writes C, D, and C
+        // again five windows later, no longer "between" anything.
+        let mut t = Interleave::new(Some(0), 1_000_000);
+        assert!(!t.push(11, &[9], 0));
+        assert!(!t.push(12, &[9], 500_000));
+        assert!(!t.push(13, &[10], 5_000_000));
+        assert!(!t.push(11, &[9], 5_500_000));
+        assert!((t.last_of_actor.len(), t.last_of_value.len()) <= (2, 2), "swept");
         // NULL is nobody, however the engine hashed it: no actor.
         for nobody in [crate::fingerprint::null(0), crate::fingerprint::mix(crate::fingerprint::server_null_mark(0), 0)]
         {

@@ -172,6 +172,24 @@ pub mod tests {
     }
 
     #[test]
+    fn every_kind_has_its_name() {
+        let names: Vec<&str> = KINDS.iter().map(|k| k.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "failed-then-done",
+                "child-rows",
+                "filled-later",
+                "one-instant",
+                "rhythm",
+                "interleaved",
+                "key-reused",
+                "round-trip"
+            ]
+        );
+    }
+
+    #[test]
     fn against_wins_and_strong_makes_certain() {
         let c = context();
         // A double submit 40 ms apart: certain.
