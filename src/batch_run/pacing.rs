@@ -398,12 +398,7 @@ impl Pacer {
         }
         let target = self.pace.batch_time;
         if !target.is_zero() && rows > 0 {
-            let rate = rows as f64 / took.as_secs_f64().max(1e-6);
-            let average = self.rate.map_or(rate, |old| DECAY * rate + (1.0 - DECAY) * old);
-            self.rate = Some(average);
-            let fitted = (average * target.as_secs_f64()) as u64;
-            self.size = if took > target * 4 { (self.size / 2).max(SMALLEST_BATCH) } else { fitted };
-            self.size = self.size.clamp(SMALLEST_BATCH.min(self.max_batch), self.max_batch);
+            (self.size, self.rate) = resized(self.size, self.max_batch, self.rate, (rows, took), target);
         }
         let pause = self.pace.sleep.unwrap_or_default() + took.mul_f64(self.pace.sleep_ratio);
         if pause.is_zero() {
@@ -424,6 +419,33 @@ impl Pacer {
             }
         }
     }
+}
+
+/// The next batch's size after a batch of `size` that changed `rows` in
+/// `took`, aiming at `target`, and the decaying average rate. A batch that
+/// found fewer rows than its size (a stretch of the table already partly
+/// emptied) and was quick says nothing of how many rows fit in the target:
+/// its size stays, where the rate of the few rows it found would shrink the
+/// next batches to a handful of rows each.
+fn resized(
+    size: u64,
+    max_batch: u64,
+    rate: Option<f64>,
+    (rows, took): (u64, Duration),
+    target: Duration,
+) -> (u64, Option<f64>) {
+    let now = rows as f64 / took.as_secs_f64().max(1e-6);
+    let average = rate.map_or(now, |old| DECAY * now + (1.0 - DECAY) * old);
+    let fitted = (average * target.as_secs_f64()) as u64;
+    let next = if took > target * 4 {
+        (size / 2).max(SMALLEST_BATCH)
+    } else if rows < size && took <= target {
+        size.max(fitted)
+    } else {
+        fitted
+    };
+    let rate = if rows < size && took <= target { rate } else { Some(average) };
+    (next.clamp(SMALLEST_BATCH.min(max_batch), max_batch), rate)
 }
 
 /// Seconds rounded to the millisecond, so that sums of steps stay readable.
@@ -510,6 +532,24 @@ mod tests {
 
     /// The summary's JSON is as it was when these were strings: each stop
     /// reason by its kebab-case name, the waits by `<hold>_seconds`.
+    #[test]
+    fn a_short_quick_batch_keeps_its_size() {
+        let ms = Duration::from_millis;
+        // 1,000 rows in 50 ms against a 100 ms target: 2,000 next.
+        assert_eq!(resized(1_000, 10_000, None, (1_000, ms(50)), ms(100)).0, 2_000);
+        // A batch that found 1 row in 20 ms: its size stays, not 5 rows.
+        let (size, rate) = resized(1_000, 10_000, None, (1, ms(20)), ms(100));
+        assert_eq!(size, 1_000);
+        // and its rate counts for nothing: a quick full batch after it grows
+        // as the first would have.
+        assert_eq!(rate, None);
+        assert_eq!(resized(size, 10_000, rate, (1_000, ms(50)), ms(100)).0, 2_000);
+        // Short but slow: it shrinks (the stretch costs its time).
+        assert_eq!(resized(1_000, 10_000, None, (10, ms(300)), ms(100)).0, 10);
+        // Four times the target: halved.
+        assert_eq!(resized(1_000, 10_000, None, (1_000, ms(500)), ms(100)).0, 500);
+    }
+
     #[test]
     fn stop_reasons_and_waits_keep_their_json() {
         use Stopped::*;

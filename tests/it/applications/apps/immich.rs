@@ -86,10 +86,12 @@ pub const ENGINES: &[Engine] = &[Engine::Postgres];
 
 /// The table as a fresh v2.7.5 install leaves it after its Kysely migrations (columns dropped and appended in their
 /// order), with the functions and types it needs, its self-reference (the live photo's video) but not the foreign keys
-/// to `user`, `library` and `stack`, and not the delete-audit trigger (it writes `asset_audit`).
+/// to `user`, `library` and `stack`, and not the delete-audit trigger (it writes `asset_audit`). Where the server
+/// cannot load uuid-ossp's library (the PostgreSQL 18 binaries the matrix runs), a `uuid_generate_v4()` over
+/// `gen_random_uuid()` stands in: the rows bring their own ids.
 pub fn ddl(engine: Engine) -> String {
     match engine {
-        Engine::Postgres => r#"CREATE EXTENSION IF NOT EXISTS "uuid-ossp";
+        Engine::Postgres => r#"DO $$ BEGIN CREATE EXTENSION IF NOT EXISTS "uuid-ossp"; EXCEPTION WHEN OTHERS THEN CREATE OR REPLACE FUNCTION uuid_generate_v4() RETURNS uuid LANGUAGE sql AS 'SELECT gen_random_uuid()'; END $$;
 CREATE EXTENSION IF NOT EXISTS "unaccent";
 CREATE EXTENSION IF NOT EXISTS "pg_trgm";
 CREATE OR REPLACE FUNCTION immich_uuid_v7(p_timestamp timestamp with time zone default clock_timestamp())
