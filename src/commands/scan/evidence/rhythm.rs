@@ -54,5 +54,10 @@ mod tests {
         // A client retrying every 3 s, three times: not a schedule; five rows are.
         assert!(Rhythm.weigh(&cluster(&[0, 3_000, 6_000]), &c).is_empty());
         assert_eq!(Rhythm.weigh(&cluster(&[0, 3_000, 6_000, 9_000, 12_000]), &c)[0].side, Side::Against);
+        // Four rows every 3 s: as many as a client tries.
+        assert!(Rhythm.weigh(&cluster(&[0, 3_000, 6_000, 9_000]), &c).is_empty());
+        // Within 5% of each other is even (60 s, 62 s); 10% is not (60 s, 66 s).
+        assert_eq!(Rhythm.weigh(&cluster(&[0, 60_000, 122_000]), &c)[0].side, Side::Against);
+        assert!(Rhythm.weigh(&cluster(&[0, 60_000, 126_000]), &c).is_empty());
     }
 }

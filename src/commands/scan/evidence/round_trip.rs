@@ -79,5 +79,16 @@ mod tests {
         // The same instant is no round trip where the column keeps fractions.
         assert!(RoundTrip.weigh(&cluster(&[0, 0]), &c).is_empty());
         assert!(RoundTrip.weigh(&cluster(&[0, 0, 1, 2, 3]), &c).is_empty());
+        // Words: one wait is a timeout, two a timeout then backoff; 5 s is
+        // already a timeout.
+        assert_eq!(RoundTrip.weigh(&cluster(&[0, 30_000]), &c)[0].reason, "30s apart: after a client's timeout");
+        assert_eq!(
+            RoundTrip.weigh(&cluster(&[0, 30_000, 90_000]), &c)[0].reason,
+            "30s, 1m apart: after a client's timeout, then backoff"
+        );
+        assert_eq!(RoundTrip.weigh(&cluster(&[0, 5_000]), &c)[0].reason, "5.0s apart: after a client's timeout");
+        // Four rows are a client's tries; five are something else.
+        assert_eq!(RoundTrip.weigh(&cluster(&[0, 100, 200, 300]), &c)[0].strength, Strength::Strong);
+        assert!(RoundTrip.weigh(&cluster(&[0, 100, 200, 300, 400]), &c).is_empty());
     }
 }
