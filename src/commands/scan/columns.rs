@@ -165,6 +165,19 @@ pub struct PairValues {
     pub later_created_us: Option<i64>,
 }
 
+impl PairValues {
+    /// Each row of the pair whose creation and update times were read: its
+    /// id, its values, its created-at and its update time (µs).
+    fn timed_rows(&self) -> impl Iterator<Item = (&str, &Vec<Option<String>>, i64, i64)> {
+        [
+            (&self.earlier_id, &self.earlier, self.earlier_created_us, self.earlier_updated_us),
+            (&self.later_id, &self.later, self.later_created_us, self.later_updated_us),
+        ]
+        .into_iter()
+        .filter_map(|(id, values, created, updated)| Some((id.as_str(), values, created?, updated?)))
+    }
+}
+
 /// Reads the sampled pairs' rows by id.
 async fn sample_values(plan: &Plan, stats: &Stats, db: &mut Db) -> Result<Vec<PairValues>> {
     let dialect = db.dialect();
@@ -416,14 +429,11 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
         let pairs: Vec<&PairValues> = facts.pairs.iter().filter(|p| p.differing.contains(&j)).collect();
         // Or a number that only grows after creation (a lock version, a
         // count of edits): the older row of the pair holds the larger one.
-        let number = |v: &Option<String>| v.as_deref().and_then(|v| v.parse::<f64>().ok());
         // Never a reference to another row: a story moved to a project of a
         // greater id did not grow.
         let integer =
             carried.kind == ValueKind::Integer && plan.table.column(&carried.name).is_ok_and(super::plan::can_grow);
-        let grown = |p: &&&PairValues| {
-            integer && matches!((number(&p.earlier[j]), number(&p.later[j])), (Some(a), Some(b)) if a > b)
-        };
+        let grown = |p: &&&PairValues| integer && grew(&p.earlier[j], &p.later[j]);
         let moved = pairs.iter().filter(|p| initial(&p.earlier[j]) != initial(&p.later[j]) || grown(p)).count();
         if pairs.len() >= 5 && moved * 10 >= pairs.len() * 8 {
             let reason = format!(
@@ -517,6 +527,13 @@ pub fn holds_initial(value: Option<&str>, default: Option<&str>) -> bool {
     }
 }
 
+/// Whether one row's number is greater than the other's: what it grew to
+/// since its creation (a lock version, a quantity merged into).
+pub fn grew(grown: &Option<String>, other: &Option<String>) -> bool {
+    let number = |v: &Option<String>| v.as_deref().and_then(|v| v.parse::<f64>().ok());
+    matches!((number(grown), number(other)), (Some(a), Some(b)) if a > b)
+}
+
 /// Whether column `j` is set only once a row is updated after its creation:
 /// over the sampled pairs' rows, those whose update time is within 2 s of
 /// their creation (never touched since) nearly all hold what a new row
@@ -525,11 +542,7 @@ pub fn holds_initial(value: Option<&str>, default: Option<&str>) -> bool {
 fn set_after_creation(pairs: &[PairValues], j: usize, initial: &dyn Fn(&Option<String>) -> bool) -> Option<String> {
     let mut seen: FxHashMap<&str, (bool, bool)> = FxHashMap::default();
     for p in pairs {
-        for (id, values, created, updated) in [
-            (&p.earlier_id, &p.earlier, p.earlier_created_us, p.earlier_updated_us),
-            (&p.later_id, &p.later, p.later_created_us, p.later_updated_us),
-        ] {
-            let (Some(created), Some(updated)) = (created, updated) else { continue };
+        for (id, values, created, updated) in p.timed_rows() {
             let touched = updated - created > super::confirm::TOUCHED_AFTER_US;
             seen.insert(id, (touched, !initial(&values[j])));
         }
@@ -560,11 +573,7 @@ fn stamped_later(pairs: &[PairValues], j: usize) -> Option<String> {
     let mut seen: FxHashMap<&str, bool> = FxHashMap::default();
     let mut midnight = 0;
     for p in pairs {
-        for (id, values, created, updated) in [
-            (&p.earlier_id, &p.earlier, p.earlier_created_us, p.earlier_updated_us),
-            (&p.later_id, &p.later, p.later_created_us, p.later_updated_us),
-        ] {
-            let (Some(created), Some(updated)) = (created, updated) else { continue };
+        for (id, values, created, updated) in p.timed_rows() {
             let Some(at) = values[j].as_deref().and_then(|v| v.parse::<f64>().ok()).map(|v| v as i64) else {
                 continue;
             };

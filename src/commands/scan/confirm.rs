@@ -235,7 +235,7 @@ impl Confirm {
                 (false, true) => (0, &mut later.filled),
                 // A quantity, a count or a progress figure the earlier row
                 // grew to since (an item added again and merged into it).
-                _ if *grows && grew(&va[j], &vb[j]) => (0, &mut later.grown),
+                _ if *grows && super::columns::grew(&va[j], &vb[j]) => (0, &mut later.grown),
                 _ => return None,
             };
             if filler.is_some_and(|f| f != who) || [&a, &b][who].touched != Some(true) {
@@ -248,13 +248,6 @@ impl Confirm {
         let shown = if kept == 0 { vb } else { va };
         Some(Cluster { values: Box::default(), shown, members: vec![a, b], kept, filled_later: Some(later) })
     }
-}
-
-/// Whether one row's number is greater than the other's: what it grew to
-/// since its creation.
-fn grew(grown: &Option<String>, other: &Option<String>) -> bool {
-    let number = |v: &Option<String>| v.as_deref().and_then(|v| v.parse::<f64>().ok());
-    matches!((number(grown), number(other)), (Some(a), Some(b)) if a > b)
 }
 
 /// A row filled in later whose copy left as created is one of an exact
@@ -285,11 +278,8 @@ fn merge_filled(clusters: &mut Vec<Cluster>) {
         target.filled_later = Some(later);
         merged[i] = true;
     }
-    let mut i = 0;
-    clusters.retain(|_| {
-        i += 1;
-        !merged[i - 1]
-    });
+    let mut merged = merged.into_iter();
+    clusters.retain(|_| !merged.next().unwrap_or(false));
 }
 
 fn parse_number(text: &str) -> Result<Decimal> {
@@ -301,6 +291,7 @@ fn parse_number(text: &str) -> Result<Decimal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::db::catalog::Column;
 
     fn cluster(ids: &[i64], kept: usize, filled: bool) -> Cluster {
         let members = ids.iter().map(|&i| Member::new(RowId::Int(i), i * 1_000_000)).collect();
@@ -321,12 +312,6 @@ mod tests {
         assert_eq!(ids(&clusters[1]), ["4", "5"]);
         assert_eq!(clusters[1].kept, 1);
     }
-}
-
-#[cfg(test)]
-mod grow_tests {
-    use super::*;
-    use crate::db::catalog::Column;
 
     fn column(name: &str, ty: &str, foreign: bool) -> Column {
         Column {
@@ -355,6 +340,7 @@ mod grow_tests {
             assert!(!can_grow(&column(name, ty, foreign)), "{name}");
         }
         let v = |s: &str| Some(s.to_string());
+        let grew = super::super::columns::grew;
         assert!(grew(&v("3.0"), &v("2.0")));
         assert!(!grew(&v("2.0"), &v("3.0")));
         assert!(!grew(&None, &v("3.0")));

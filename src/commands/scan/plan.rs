@@ -410,11 +410,7 @@ impl Plan {
             self.actor = Some(by.to_string());
             return;
         }
-        let reference = |name: &str| {
-            let column = self.table.column(name).ok();
-            let lower = name.to_lowercase();
-            column.is_some_and(|c| c.foreign) || lower.ends_with("id") || lower.ends_with("_by")
-        };
+        let reference = |name: &str| refers_to_a_row(name, self.table.column(name).is_ok_and(|c| c.foreign));
         self.actor = ACTOR_WORDS
             .iter()
             .find_map(|w| compared.iter().find(|c| reference(c) && split_camel(c).iter().any(|p| p == w)).cloned())
@@ -441,11 +437,16 @@ pub fn can_grow(column: &Column) -> bool {
     let numeric =
         column.is_integer() || ["numeric", "decimal", "float", "double", "real"].iter().any(|w| t.contains(w));
     numeric
-        && !column.foreign
-        && !lower.ends_with("id")
-        && !lower.ends_with("_by")
+        && !refers_to_a_row(&column.name, column.foreign)
         && !lower.starts_with("fk_")
         && !words.iter().any(|w| ACTOR_WORDS.contains(&w.as_str()))
+}
+
+/// Whether a column refers to another row by its nature or its name: a
+/// foreign key, `..._id`, `..._by`.
+fn refers_to_a_row(name: &str, foreign: bool) -> bool {
+    let lower = name.to_lowercase();
+    foreign || lower.ends_with("id") || lower.ends_with("_by")
 }
 
 pub fn names_a_person(name: &str) -> bool {

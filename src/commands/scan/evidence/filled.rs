@@ -26,13 +26,13 @@ impl Evidence for FilledLater {
 
     fn weigh(&self, cluster: &Cluster, context: &Context) -> Vec<Weight> {
         let Some(later) = cluster.filled_later.as_ref().filter(|c| !c.is_empty()) else { return Vec::new() };
-        let kept = &cluster.keeper().id;
+        let keeper = &cluster.keeper().id;
         let mut moved = Vec::new();
         if !later.filled.is_empty() {
-            moved.push(format!("{} empty in one row, filled in {kept}", later.filled.join(", ")));
+            moved.push(format!("{} empty in one row, filled in {keeper}", later.filled.join(", ")));
         }
         if !later.grown.is_empty() {
-            moved.push(format!("{} grown in {kept}", later.grown.join(", ")));
+            moved.push(format!("{} grown in {keeper}", later.grown.join(", ")));
         }
         let why = format!("equal as created: {} after its creation", moved.join(", and "));
         // At whole seconds, one second apart may be a moment apart.
