@@ -386,17 +386,6 @@ fn due(datef: i64, cond: i64) -> i64 {
     }
 }
 
-fn weighted(r: &mut Rng, w: &[i64]) -> usize {
-    let mut x = r.below(w.iter().sum::<i64>() as u64) as i64;
-    for (i, &k) in w.iter().enumerate() {
-        if x < k {
-            return i;
-        }
-        x -= k;
-    }
-    w.len() - 1
-}
-
 fn count(r: &mut Rng, mean: f64) -> i64 {
     r.range((mean * 0.4).floor() as i64, (mean * 1.6).ceil() as i64)
 }
@@ -407,7 +396,7 @@ fn micros(r: &mut Rng) -> i64 {
 
 /// A time in office hours on day `d0`.
 fn office(r: &mut Rng, d0: i64) -> i64 {
-    let h = 7 + weighted(r, &OFFICE) as i64;
+    let h = 7 + r.weighted(&OFFICE) as i64;
     d0 + h * HOUR + r.below(3_600_000_000) as i64
 }
 
@@ -707,14 +696,14 @@ fn desk_run(r: &mut Rng, v: &mut Vec<Inv>, custs: &[Cust], support: &[usize], st
     };
     let n = if hidden { n.max(1) } else { n };
     let outage = n >= 2 && r.chance(0.35);
-    let first = (support[r.skewed(support.len() as u64) as usize], weighted(r, &SERVICE_WEIGHTS));
+    let first = (support[r.skewed(support.len() as u64) as usize], r.weighted(&SERVICE_WEIGHTS));
     let mut at = start;
     let mut made: Vec<usize> = Vec::new();
     for k in 0..n {
         let (ci, s) = if outage || k == 0 {
             first
         } else {
-            (support[r.below(support.len() as u64) as usize], weighted(r, &SERVICE_WEIGHTS))
+            (support[r.below(support.len() as u64) as usize], r.weighted(&SERVICE_WEIGHTS))
         };
         let c = &custs[ci];
         let ht = SERVICES[s];
@@ -994,7 +983,7 @@ pub fn fixture() -> Fixture {
             }
         }
         let mut times: Vec<i64> = (0..count(&mut r, if weekend { 11.0 } else { 9.0 }))
-            .map(|_| d0 + weighted(&mut r, &SHOP_RHYTHM) as i64 * HOUR + r.below(3_600_000_000) as i64)
+            .map(|_| d0 + r.weighted(&SHOP_RHYTHM) as i64 * HOUR + r.below(3_600_000_000) as i64)
             .collect();
         times.sort_unstable();
         for t in times {

@@ -379,21 +379,9 @@ fn count(r: &mut Rng, mean: f64) -> usize {
     (0..n).filter(|_| r.chance(mean / n as f64)).count()
 }
 
-fn weighted(r: &mut Rng, weights: &[i64]) -> usize {
-    let total: i64 = weights.iter().sum();
-    let mut x = r.below(total as u64) as i64;
-    for (i, &w) in weights.iter().enumerate() {
-        if x < w {
-            return i;
-        }
-        x -= w;
-    }
-    weights.len() - 1
-}
-
 /// A time in the hour `weights` picks of a local day.
 fn at_hour(r: &mut Rng, d: i64, weights: &[i64]) -> i64 {
-    d + weighted(r, weights) as i64 * HOUR + r.below(3_600_000_000) as i64
+    d + r.weighted(weights) as i64 * HOUR + r.below(3_600_000_000) as i64
 }
 
 /// Luxon's `toFormat('hh:mm:ss.SSS')` of a video's length.

@@ -259,6 +259,18 @@ impl Rng {
         *self.pick(items)
     }
 
+    /// An index of `weights`, each as likely as its weight.
+    pub fn weighted(&mut self, weights: &[i64]) -> usize {
+        let mut x = self.below(weights.iter().sum::<i64>() as u64) as i64;
+        for (i, &w) in weights.iter().enumerate() {
+            if x < w {
+                return i;
+            }
+            x -= w;
+        }
+        weights.len() - 1
+    }
+
     /// A Zipf-like pick of 0 .. n-1: low numbers far more often.
     pub fn skewed(&mut self, n: u64) -> u64 {
         let a = self.below(n);

@@ -434,17 +434,6 @@ fn uuid7(r: &mut Rng, us: i64) -> String {
     format!("{:08x}-{:04x}-7{}-{}{}-{}", ms >> 16, ms & 0xffff, &h[..3], variant, &h[3..6], &h[6..18])
 }
 
-fn weighted(r: &mut Rng, w: &[i64]) -> usize {
-    let mut x = r.below(w.iter().sum::<i64>() as u64) as i64;
-    for (i, &k) in w.iter().enumerate() {
-        if x < k {
-            return i;
-        }
-        x -= k;
-    }
-    w.len() - 1
-}
-
 fn count(r: &mut Rng, rate: f64) -> usize {
     let (mut n, mut left) = (0, rate);
     while left > 0.0 {
@@ -456,7 +445,7 @@ fn count(r: &mut Rng, rate: f64) -> usize {
 
 /// A time on UTC day `d0` at a local hour people add tasks.
 fn when(r: &mut Rng, d0: i64, off: i64) -> i64 {
-    d0 + weighted(r, &RHYTHM) as i64 * HOUR - off * HOUR + r.below(3_600_000_000) as i64
+    d0 + r.weighted(&RHYTHM) as i64 * HOUR - off * HOUR + r.below(3_600_000_000) as i64
 }
 
 fn title(r: &mut Rng, who: &str) -> String {
@@ -490,7 +479,7 @@ fn world(r: &mut Rng) -> (Vec<User>, Vec<Vault>) {
             if vaults[vi].sync.is_some() {
                 client = None;
             }
-            let zone = if client == Some(Client::Thunderbird) { BERLIN } else { weighted(r, &ZONE_WEIGHTS) };
+            let zone = if client == Some(Client::Thunderbird) { BERLIN } else { r.weighted(&ZONE_WEIGHTS) };
             let joined = made + r.range(0, 30) * DAY + micros(r);
             let id = uuid7(r, joined);
             let linked = joined + r.range(1, 600) * SECOND;
