@@ -181,7 +181,9 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
         .find(|p| p.level == 1)
         .and_then(|p| p.key.as_ref().map(|k| k.column.clone()));
     let dialect = db.dialect();
-    let mut checks = vec![uniqueness(&keys, &indexes, design, digest_like, partition_key.as_deref(), &dialect)];
+    let repeats = key_repeats(&mut db, &keys).await?;
+    let mut checks =
+        vec![uniqueness(&keys, &indexes, design, (digest_like, &repeats), partition_key.as_deref(), &dialect)];
     checks.push(fingerprint(&keys.table, keys::pick(&args.fingerprint_column, &mapping.fingerprint), design)?);
     checks.push(response(
         &keys.table,
@@ -303,12 +305,57 @@ fn unique_index_sql(dialect: &Dialect, table: &Table, columns: &[&str]) -> Strin
     format!("CREATE UNIQUE INDEX {index} ON {} ({})", table.sql_name(dialect), list.join(", "))
 }
 
+/// Rows of a key table read to see how its keys repeat.
+const REPEATS_SAMPLE: u64 = 1_000_000;
+
+/// How the table's keys repeat in its rows, under its scope and operation.
+async fn key_repeats(db: &mut Db, keys: &KeyTable) -> Result<catalog::KeyRepeats> {
+    let mut columns: Vec<String> = keys.scope.clone();
+    columns.extend(keys.operation.iter().cloned());
+    columns.push(keys.key()?.to_string());
+    catalog::key_repeats(db, &keys.table, &columns, REPEATS_SAMPLE).await
+}
+
+/// Where the rows read are counted: "1,000 rows", or "the first 1,000,000 rows".
+fn rows_read(seen: &catalog::KeyRepeats) -> String {
+    let n = units::grouped(seen.rows);
+    if seen.rows >= REPEATS_SAMPLE { format!("the first {n} rows") } else { format!("{n} rows") }
+}
+
+fn keys_are(n: u64) -> String {
+    if n == 1 { "1 key is".to_string() } else { format!("{} keys are", units::grouped(n)) }
+}
+
+/// What a passing index over scope, operation and key keeps apart in the
+/// table's own rows: the keys two callers or operations share.
+fn kept_apart(seen: &catalog::KeyRepeats) -> String {
+    match seen.apart {
+        _ if seen.rows == 0 => String::new(),
+        0 => format!("; in {}, no key is held by two callers or operations yet", rows_read(seen)),
+        n => {
+            format!("; in {}, {} held by two callers or operations, which it keeps apart", rows_read(seen), keys_are(n))
+        }
+    }
+}
+
+/// What a missing index let through in the table's own rows: the keys held
+/// twice under one scope and operation.
+fn stored_twice(seen: &catalog::KeyRepeats) -> String {
+    match seen.twice {
+        _ if seen.rows == 0 => String::new(),
+        0 => format!(" (in {}, no key is held twice yet)", rows_read(seen)),
+        n => {
+            format!("; in {}, {} held by two rows or more, each a request that ran twice", rows_read(seen), keys_are(n))
+        }
+    }
+}
+
 /// `indexes` are the table's: its partial unique indexes do not count.
 fn uniqueness(
     keys: &KeyTable,
     indexes: &[Index],
     design: Design,
-    digest_like: bool,
+    (digest_like, seen): (bool, &catalog::KeyRepeats),
     partition_key: Option<&str>,
     dialect: &Dialect,
 ) -> Check {
@@ -415,7 +462,12 @@ fn uniqueness(
                 fix_all,
             );
         }
-        return Check::new(name, Verdict::Pass, format!("unique {} covers scope + operation + key", list(exact)), "");
+        return Check::new(
+            name,
+            Verdict::Pass,
+            format!("unique {} covers scope + operation + key{}", list(exact), kept_apart(seen)),
+            "",
+        );
     }
     let widest = constraining.iter().max_by_key(|c| c.len());
     // A partial unique index over the key and mapped columns: unique while
@@ -488,8 +540,10 @@ fn uniqueness(
                 name,
                 Verdict::Fail,
                 format!(
-                    "nothing makes {} unique{also}: two concurrent requests with one key both insert, and both run",
-                    list(&wanted)
+                    "nothing makes {} unique{also}: two concurrent requests with one key both insert, and both \
+                     run{}",
+                    list(&wanted),
+                    stored_twice(seen)
                 ),
                 fix_all,
             )

@@ -201,6 +201,39 @@ async fn limits_on(db: &mut Db, table: &Table, column: &str) -> Option<Vec<Vec<O
     db.query_text(query_file!(db.engine(), "allowed_values.sql"), &binds).await.ok()
 }
 
+/// How a key table's keys repeat among its first rows read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyRepeats {
+    pub rows: u64,
+    /// Keys held by two rows or more under one scope and operation: a
+    /// request stored twice.
+    pub twice: u64,
+    /// Keys held under two scopes or operations or more: kept apart by them.
+    pub apart: u64,
+}
+
+/// How the keys of `table` repeat among its first `sample` rows; `columns`
+/// are the scope and operation columns, then the key.
+pub async fn key_repeats(db: &mut Db, table: &Table, columns: &[String], sample: u64) -> Result<KeyRepeats> {
+    let dialect = db.dialect();
+    let inner: Vec<String> = columns.iter().enumerate().map(|(i, c)| format!("{} AS v{i}", dialect.ident(c))).collect();
+    let all: Vec<String> = (0..columns.len()).map(|i| format!("v{i}")).collect();
+    let key = all.last().cloned().unwrap_or_default();
+    let sql = super::fill(
+        crate::db::dialect::query_file!(shared, "key_collisions.sql"),
+        &[
+            ("inner", &inner.join(", ")),
+            ("all", &all.join(", ")),
+            ("key", &key),
+            ("table", &table.sql_name(&dialect)),
+            ("sample", &sample.to_string()),
+        ],
+    );
+    let row = db.query_text(&sql, &[]).await?.into_iter().next().unwrap_or_default();
+    let n = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse().ok()).unwrap_or(0);
+    Ok(KeyRepeats { rows: n(0), twice: n(1), apart: n(2) })
+}
+
 /// The values a column's type or CHECK constraint allows, where they say
 /// (an enum type, `CHECK (status IN ('a', 'b'))`); `None` where nothing
 /// limits the column to a list of values, or the catalog does not tell.

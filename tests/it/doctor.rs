@@ -72,7 +72,7 @@ fn reference(db: &TestDb) {
         "INSERT INTO idempotency_keys (scope_id, operation, {key}, status, locked_at, created_at, expires_at) VALUES
            ('s1', 'POST /v1/orders', 'k1', 'succeeded', {h}, {h}, {d}),
            ('s1', 'POST /v1/orders', 'k2', 'in_progress', {n}, {n}, {d}),
-           ('s2', 'POST /v1/orders', 'k3', 'failed_retryable', {h}, {h}, {d}),
+           ('s2', 'POST /v1/orders', 'k1', 'failed_retryable', {h}, {h}, {d}),
            ('s2', 'POST /v1/refunds', 'k4', 'failed_permanent', {h}, {h}, {d})",
         n = ago(db, now),
         h = ago(db, hour),
@@ -104,7 +104,12 @@ fn the_reference_design_passes(db: &TestDb) {
     for (check, (verdict, why)) in &r {
         assert_eq!(verdict, "pass", "{check}: {why}");
     }
-    assert_eq!(reason(&r, "uniqueness"), "unique (scope_id, operation, key) covers scope + operation + key");
+    // Two callers sent k1: the index keeps them apart, and says so.
+    assert_eq!(
+        reason(&r, "uniqueness"),
+        "unique (scope_id, operation, key) covers scope + operation + key; in 4 rows, 1 key is held by two callers or \
+         operations, which it keeps apart"
+    );
     assert_eq!(
         reason(&r, "creation:orders"),
         "unique (customer_id, client_reference) refuses a second row, even once the key has expired; scan finds no \
@@ -253,9 +258,19 @@ fn uniqueness_must_cover_scope_operation_and_key(db: &TestDb) {
     let (verdict, why) = check("k_no_op");
     assert_eq!(verdict, "warn", "{why}");
     assert!(why.contains("leaves out the operation"), "{why}");
+    // What the wide key let through: one request stored twice (and run
+    // twice), another stored three times; a key two operations share is no
+    // such request.
+    let (a, b, c) = (db.ts("2026-01-01 10:00:00"), db.ts("2026-01-01 10:00:30"), db.ts("2026-01-01 10:01:30"));
+    db.exec(&format!(
+        "INSERT INTO k_wide VALUES ('s1', 'pay', 'k1', 'done', {a}), ('s1', 'pay', 'k1', 'done', {b}),
+            ('s1', 'pay', 'k2', 'done', {a}), ('s1', 'pay', 'k2', 'done', {b}), ('s1', 'pay', 'k2', 'done', {c}),
+            ('s1', 'pay', 'k3', 'done', {a}), ('s1', 'refund', 'k3', 'done', {a})"
+    ));
     let (verdict, why) = check("k_wide");
     assert_eq!(verdict, "fail", "{why}");
     assert!(why.contains("other columns too"), "{why}");
+    assert!(why.ends_with("; in 7 rows, 2 keys are held by two rows or more, each a request that ran twice"), "{why}");
     let (verdict, why) = check("k_no_scope");
     assert_eq!(verdict, "fail", "{why}");
     assert!(why.contains("leaves out the scope"), "{why}");
@@ -264,11 +279,16 @@ fn uniqueness_must_cover_scope_operation_and_key(db: &TestDb) {
         db.exec(&format!(
             "CREATE TABLE k_partial (scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL,
                 status {text} NOT NULL, created_at {ts} NOT NULL);
-             CREATE UNIQUE INDEX k_partial_running ON k_partial (scope_id, operation, {key}) WHERE status = 'in_progress'"
+             CREATE UNIQUE INDEX k_partial_running ON k_partial (scope_id, operation, {key}) WHERE status = 'in_progress';
+             INSERT INTO k_partial VALUES ('s1', 'pay', 'k1', 'done', {a}), ('s1', 'pay', 'k1', 'in_progress', {b})"
         ));
         let (verdict, why) = check("k_partial");
         assert_eq!(verdict, "fail", "{why}");
         assert!(why.starts_with("nothing makes (scope_id, operation, key) unique"), "{why}");
+        assert!(
+            why.ends_with("; in 2 rows, 1 key is held by two rows or more, each a request that ran twice"),
+            "{why}"
+        );
     }
 }
 
