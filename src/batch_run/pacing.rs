@@ -171,11 +171,11 @@ impl Pacer {
         };
         let mut max_load = Vec::new();
         for given in &pace.max_load {
-            max_load.push(threshold(db, given, 1.2).await?);
+            max_load.push(threshold(db, given, 1.2).await.with_context(|| format!("--max-load {given}"))?);
         }
         let mut critical_load = Vec::new();
         for given in &pace.critical_load {
-            critical_load.push(threshold(db, given, 2.0).await?);
+            critical_load.push(threshold(db, given, 2.0).await.with_context(|| format!("--critical-load {given}"))?);
         }
         let mut replicas = Vec::new();
         for url in &pace.replica_url {
@@ -511,10 +511,9 @@ const DEFAULT_MAX_HISTORY: u64 = 8;
 async fn threshold(db: &mut Db, given: &str, factor: f64) -> Result<Threshold> {
     Ok(match given.split_once('=') {
         Some((name, value)) => {
-            let limit =
-                value.trim().parse::<f64>().map_err(|_| anyhow::anyhow!("{given}: the value is not a number"))?;
+            let limit = value.trim().parse::<f64>().map_err(|_| anyhow::anyhow!("the value is not a number"))?;
             if limit <= 0.0 {
-                bail!("{given}: the value must be above 0 (a server is never less busy than that)");
+                bail!("the value must be above 0 (a server is never less busy than that)");
             }
             pace::load(db, name.trim()).await?;
             Threshold { name: name.trim().to_string(), limit }

@@ -278,6 +278,10 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
             crate::report::say(&format!("note: {note}"));
         }
     }
+    // Started in a dry run too: the pacing options the real run would
+    // refuse (a load figure the server lacks, a replica it cannot reach)
+    // are refused now.
+    let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "expire", args.report.quiet).await?;
     if args.dry_run {
         if !args.report.quiet
             && let Some(m) = matching.filter(|m| *m > 0)
@@ -300,7 +304,6 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         }
     } else {
         let bar = report::progress(args.report.quiet, matching, "deleting");
-        let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "expire", args.report.quiet).await?;
         if args.wait_for_autovacuum {
             pacer.wait_for_vacuum_of(table.clone());
         }

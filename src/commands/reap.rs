@@ -183,6 +183,9 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     if applies {
         db.prepare_writer(Writer::Reap).await?;
     }
+    // Started in a dry run too, before it says anything: the pacing options
+    // the real run would refuse are refused now.
+    let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "reap", args.report.quiet).await?;
     // Keys live transactions hold are locked by the batches themselves, and
     // reported skipped-locked; a dry run, which locks nothing, tells them
     // apart as `stuck` does (on MySQL by a locking read on a session of its own).
@@ -232,7 +235,6 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
             ));
         }
     }
-    let mut pacer = Pacer::start(&mut db, &args.pace, args.batch_size, "reap", args.report.quiet).await?;
     let run = resolve_all(&mut db, (&keys, &settings.reaping, &args), &candidates, &mut batches, &mut pacer, &mut out)
         .await?;
     let waited = pacer.waited.clone();

@@ -55,6 +55,50 @@ const PROMISES: &[(&str, &[&str], i32, &str)] = &[
         1,
         "selects no row of idempotency_keys, so nothing was judged",
     ),
+    (
+        "`;`, comments, or a bare value\n  are refused with exit 2",
+        &["scan", "--table", "orders", "--where", "1 = 1; DROP TABLE orders"],
+        2,
+        "--where must be a single condition",
+    ),
+    (
+        "A negative value names its option and what it takes (`--window -5s: --window takes DURATION, never negative \
+         (5s, 10m, 24h)`)",
+        &["scan", "--table", "orders", "--window", "-5s"],
+        2,
+        "--window -5s: --window takes DURATION, never negative (5s, 10m, 24h)",
+    ),
+    (
+        "raw SQL the server refuses (`--where`, `--keep`, `--sum`, `--in-progress-when`) is tried on the table before \
+         anything runs",
+        &["scan", "--table", "orders", "--where", "nosuch > 1"],
+        2,
+        "--where \"nosuch > 1\": ",
+    ),
+    (
+        "`--verify-sql` exactly one `SELECT`",
+        &["reap", "--verify-sql", "DELETE FROM orders", "--dry-run"],
+        2,
+        "--verify-sql must be a SELECT",
+    ),
+    (
+        "A\n  VALUE of 0 or less is refused: no server is ever less busy.",
+        &["expire", "--critical-load", "Threads_running=0", "--dry-run"],
+        2,
+        "--critical-load Threads_running=0: the value must be above 0",
+    ),
+    (
+        "A\n  VALUE of 0 or less is refused: no server is ever less busy.",
+        &["reap", "--max-load", "Threads_running=-1", "--dry-run"],
+        2,
+        "--max-load Threads_running=-1: the value must be above 0",
+    ),
+    (
+        "A table\nwith no creation time at all (Kimai's timesheet) is refused with exit 2\nuntil `--created-at` names one.",
+        &["scan", "--table", "tallies"],
+        2,
+        "has no created-at column",
+    ),
 ];
 
 fn readme_promises_are_kept(db: &TestDb) {
@@ -68,6 +112,10 @@ fn readme_promises_are_kept(db: &TestDb) {
         pk = db.ty("pk"),
         ts = db.ty("ts"),
         t = db.ts("2026-01-01 10:00:00"),
+    ));
+    db.exec(&format!(
+        "CREATE TABLE tallies (id {pk}, counter INTEGER); INSERT INTO tallies (counter) VALUES (1), (1), (2)",
+        pk = db.ty("pk")
     ));
     let before = db.contents();
     for (said, args, code, line) in PROMISES {
