@@ -229,8 +229,11 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         true => lock::write_refusal(&mut db, &target.table, "expire", &["SELECT", "DELETE"], false).await?,
     };
     let judged_nothing = crate::commands::where_selects_nothing(&mut db, &target.table, args.filter.as_deref()).await?;
+    crate::commands::say_if_empty(&mut db, &target.table, args.report.quiet).await?;
     let expiry = Expiry::resolve(&mut db, &mut target, settings.horizon, timeparse::now()).await?;
     expiry.time.check_for_writing()?;
+    let judged_nothing =
+        judged_nothing.or_else(|| crate::commands::unreadable_not_judged(&target.table.name, &expiry.time));
     expiry::check_expiry_column(&mut db, &mut target, &expiry, settings.horizon.is_some()).await?;
     if settings.leases_over.is_some() && target.tells_in_progress().is_some() {
         target.read_state_times(&mut db).await?;

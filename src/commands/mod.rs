@@ -171,6 +171,49 @@ pub async fn abortable(work: impl Future<Output = Result<Outcome>>) -> Result<Ou
     }
 }
 
+/// Keys in progress with no time to judge them by: the run could not tell
+/// whether they are stuck. The line that says so, as for
+/// `where_selects_nothing`, and the run not counted clean.
+pub fn untimed_not_judged(keys: &crate::keys::KeyTable, untimed: u64) -> Option<String> {
+    (untimed > 0).then(|| {
+        format!(
+            "not clean: {} in progress {}, so {} not judged",
+            keys.kind.counted(untimed),
+            if untimed == 1 { "has no time to judge it by" } else { "have no time to judge them by" },
+            if untimed == 1 { "it was" } else { "they were" }
+        )
+    })
+}
+
+/// More than half of the values of the time a writer judges rows by
+/// (NULLs and never-markers aside) that cannot be read as a time: the run
+/// judged too little to be counted clean.
+pub fn unreadable_not_judged(table: &str, time: &crate::db::times::TimeColumn) -> Option<String> {
+    let (unreadable, present) = time.unreadable_share()?;
+    (unreadable > 0 && 2 * unreadable > present).then(|| {
+        format!(
+            "not clean: {} of the {} values of {table}.{} cannot be read as a time, so their rows were not judged",
+            crate::units::grouped(unreadable),
+            crate::units::grouped(present),
+            time.name
+        )
+    })
+}
+
+/// A table that holds no row at all: nothing to do, and the run is clean,
+/// but it says so in words (not with `--quiet`), so that an empty table
+/// is not taken for a table in order.
+pub async fn say_if_empty(db: &mut crate::db::Db, table: &crate::db::catalog::Table, quiet: bool) -> Result<()> {
+    if quiet {
+        return Ok(());
+    }
+    let sql = format!("SELECT 1 FROM {} LIMIT 1", table.sql_name(&db.dialect()));
+    if db.query_value(&sql, &[]).await?.is_none() {
+        crate::report::say(&format!("note: {} holds no rows: nothing to do", table.name));
+    }
+    Ok(())
+}
+
 /// A `--where` that selects no row of the table at all: the run then judged
 /// nothing. The line that says so, to be said (even with `--quiet`) once
 /// the report is out, and the run not counted clean.

@@ -178,6 +178,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     let mut db = db::connect(&args.connect.target("reap"), access).await?;
     let keys = resolve(&mut db, &args, &settings).await?;
     let judged_nothing = crate::commands::where_selects_nothing(&mut db, &keys.table, args.filter.as_deref()).await?;
+    crate::commands::say_if_empty(&mut db, &keys.table, args.report.quiet).await?;
     let _lock = if applies { Some(lock::lock_table(&mut db, &keys.table).await?) } else { None };
     let mut batches = BatchRun::start(started, args.max_runtime, args.retries, args.connect.waits.lock_timeout);
     if applies {
@@ -197,6 +198,7 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
     if found.untimed > 0 && !args.report.quiet {
         crate::report::say(&format!("note: {}", stuck::untimed_note(&keys, found.untimed)));
     }
+    let judged_nothing = judged_nothing.or_else(|| crate::commands::untimed_not_judged(&keys, found.untimed));
     let held = (found.held, stuck::held_text(found.held, &found.held_keys, "a run skips them"));
     let mut candidates = found.keys;
     if let Some(limit) = args.limit {

@@ -40,6 +40,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
     keys.narrow(db.engine(), args.filter.as_deref())?;
     let judged_nothing = crate::commands::where_selects_nothing(&mut db, &keys.table, args.filter.as_deref()).await?;
+    crate::commands::say_if_empty(&mut db, &keys.table, args.report.quiet).await?;
     crate::report::say_target(
         args.report.quiet,
         "stuck",
@@ -114,6 +115,7 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
         format!("{} (in progress with no time to judge them by: left out)", found.untimed),
     )?;
     out.summary("by_operation", summary, text.join("; "))?;
+    let judged_nothing = judged_nothing.or_else(|| crate::commands::untimed_not_judged(&keys, found.untimed));
     out.mark_clean(stuck.is_empty() && judged_nothing.is_none());
     out.finish()?;
     if let Some(line) = judged_nothing {

@@ -384,6 +384,16 @@ impl TimeColumn {
         doubtful + census.count(Class::Unreadable)
     }
 
+    /// The values that cannot be read as a time in this column's unit, and
+    /// the values there are (NULLs and never-markers aside); `None` for a
+    /// native timestamp, whose values are all times.
+    pub fn unreadable_share(&self) -> Option<(u64, u64)> {
+        let census = self.census.as_ref()?;
+        let present: u64 =
+            census.counts.iter().filter(|(c, _)| !matches!(c, Class::Null | Class::Never)).map(|(_, n)| n).sum();
+        Some((self.unreadable(), present))
+    }
+
     /// SQLite: whether ordering by the stored values orders by time: integers
     /// alone, or ISO text of one shape in one zone (UTC text ending in `Z`
     /// also of one length: `10:00:00Z` sorts after `10:00:00.5Z`).

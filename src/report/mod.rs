@@ -234,6 +234,11 @@ impl<W: Write> Emitter<W> {
         self.expected = keys.to_vec();
     }
 
+    /// Whether the run was asked to be quiet (`--quiet`).
+    pub fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+
     /// Says the run found nothing to report (no damage, no stuck key, no
     /// failed check, a writer that did its work): with `--quiet` the table
     /// format then prints nothing, its rows included.

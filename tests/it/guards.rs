@@ -463,7 +463,6 @@ fn quoted_table_names_are_taken(db: &TestDb) {
 on_every_engine!(
     quoted_table_names_are_taken,
     raw_sql_errors_name_their_flag,
-    a_where_that_selects_nothing_is_not_clean,
     extreme_inputs_end_in_one_line,
     long_table_names_take_their_own_locks,
     batches_stay_bounded_after_a_partial_run,
@@ -488,32 +487,5 @@ mod sqlite_only {
     #[test]
     fn scan_of_mixed_forms() {
         sqlite_scan_reads_mixed_forms(&sqlite());
-    }
-}
-
-/// Each command a `--where` narrows, given one that selects no row at all:
-/// it judged nothing, so it says so in one line (with --quiet too), exits 1
-/// and changes nothing; a `--where` that selects rows and finds nothing to
-/// do stays clean.
-fn a_where_that_selects_nothing_is_not_clean(db: &TestDb) {
-    crate::common::key_table(db);
-    let before = db.contents();
-    let said = "idemctl: not clean: --where \"1 = 0\" selects no row of idempotency_keys, so nothing was judged";
-    for command in [&["stuck"][..], &["reap"], &["reap", "--dry-run"], &["expire"], &["expire", "--dry-run"]] {
-        for quiet in [false, true] {
-            let mut args = command.to_vec();
-            args.extend(["--where", "1 = 0"]);
-            args.extend(quiet.then_some("--quiet"));
-            let out = run(db.idemctl(&args));
-            assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
-            assert_eq!(out.stderr.lines().last(), Some(said), "{args:?}: {}", out.stderr);
-            assert_eq!(db.contents(), before, "{args:?}");
-        }
-        // Rows selected, nothing to do among them: clean, and nothing said of it.
-        let mut args = command.to_vec();
-        args.extend(["--where", "status = 'succeeded'"]);
-        let out = run(db.idemctl(&args));
-        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
-        assert!(!out.stderr.contains("selects no row"), "{args:?}: {}", out.stderr);
     }
 }

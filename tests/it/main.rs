@@ -17,6 +17,7 @@ mod fleet;
 mod guards;
 mod libraries;
 mod man;
+mod nothing_done;
 mod output;
 mod pacing;
 mod partitions;

@@ -748,6 +748,9 @@ impl<W: Write> Findings<W> {
             Some((text, finding)) => (Some(text), finding),
             None => (None, false),
         };
+        // Said even with --quiet, as the key commands say theirs: cron's
+        // mail then holds why the run is not clean.
+        let quiet_line = not_compared.clone().filter(|_| looked_at_nothing && e.is_quiet());
         e.summary("not_compared", &not_compared, not_compared.clone().unwrap_or_default())?;
         if !self.sums.is_empty() {
             for (column, sums) in self.sums.iter().zip(&self.at_stake.per_column) {
@@ -783,6 +786,9 @@ impl<W: Write> Findings<W> {
         }
         self.emitter.mark_clean(self.clusters == 0 && !not_clean && !looked_at_nothing);
         self.emitter.finish()?;
+        if let Some(line) = quiet_line {
+            eprintln!("idemctl: {line}");
+        }
         if let Some(audit) = &self.audit {
             audit.save()?;
         }
