@@ -1135,3 +1135,25 @@ fn mysql_on_update_current_timestamp_is_the_update_time() {
     assert_eq!((&clusters[0]["original_id"], &clusters[0]["extra_ids"]), (&json!("1"), &json!(["2"])));
     assert_eq!(clusters[0]["evidence"][0]["kind"], "filled-later", "{}", clusters[0]);
 }
+
+/// MySQL: a creation time in epoch seconds kept `BIGINT UNSIGNED`
+/// (Nextcloud's tables) beside a `DATETIME` that lies before it: the scan
+/// reads them, where the difference of the two was unsigned and out of
+/// range.
+#[test]
+fn mysql_unsigned_epoch_times() {
+    let Some(db) = TestDb::new(Engine::MySql) else { return };
+    db.exec(
+        "CREATE TABLE cards (id INT UNSIGNED AUTO_INCREMENT PRIMARY KEY, title VARCHAR(100) NOT NULL,
+            owner VARCHAR(64) NOT NULL, created_at BIGINT UNSIGNED NOT NULL, last_modified BIGINT UNSIGNED NOT NULL,
+            duedate DATETIME NULL);
+         INSERT INTO cards (title, owner, created_at, last_modified, duedate) VALUES
+            ('Buy milk', 'ann', 1790000000, 1790000000, '2026-09-01 10:00:00'),
+            ('Buy milk', 'ann', 1790000012, 1790000012, '2026-09-01 10:00:00'),
+            ('Call the bank', 'bob', 1790000500, 1790000600, NULL)",
+    );
+    let out = run(db.idemctl(&["scan", "--table", "cards", "--output", "rows", "--format", "csv"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let pairs: Vec<(String, String)> = extra_rows(&out).into_iter().map(|(a, b, _)| (a, b)).collect();
+    assert_eq!(pairs, [("1".to_string(), "2".to_string())], "{}", out.stdout);
+}

@@ -356,8 +356,10 @@ impl Driver for MySql {
 
     fn epoch_micros(&self, col: &str, repr: TimeRepr) -> String {
         match repr {
-            TimeRepr::EpochSeconds => super::epoch_column_micros(col, &format!("({col})"), false),
-            TimeRepr::EpochMillis => super::epoch_column_micros(col, &format!("({col})"), true),
+            // Read as signed: an UNSIGNED epoch column's arithmetic is
+            // unsigned too, and a difference below zero is out of range.
+            TimeRepr::EpochSeconds => super::epoch_column_micros(col, &format!("CAST({col} AS SIGNED)"), false),
+            TimeRepr::EpochMillis => super::epoch_column_micros(col, &format!("CAST({col} AS SIGNED)"), true),
             TimeRepr::Native { .. } => format!("TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', {col})"),
             TimeRepr::SqliteDynamic { .. } => unreachable!("SQLite representation on mysql"),
         }

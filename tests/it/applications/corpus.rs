@@ -198,9 +198,9 @@ macro_rules! fixture {
     };
 }
 
-/// The corpus: 21 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
-/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie, Monica, Taiga), 19 to
-/// validate that no rule was changed for (Immich the newest).
+/// The corpus: 23 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
+/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie, Monica, Taiga, NetBox, Grocy), 21 to
+/// validate that no rule was changed for (Forem and Nextcloud Deck the newest).
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -308,6 +308,10 @@ pub fn corpus() -> Vec<App> {
         fixture!(monica, Tune, (0.78, 0.79, 0.76)),
         fixture!(taiga, Tune, (0.65, 1.0, 0.57)),
         fixture!(immich, Validate, (0.25, 0.5, 0.25)),
+        fixture!(netbox, Tune, (0.28, 1.0, 0.28)),
+        fixture!(grocy, Tune, (0.69, 0.15, 0.52)),
+        fixture!(forem, Validate, (0.0, 1.0, 0.0)),
+        fixture!(deck, Validate, (0.17, 1.0, 0.17)),
     ]
 }
 
