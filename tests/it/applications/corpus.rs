@@ -68,6 +68,9 @@ pub fn measure(db: &TestDb, app: &App) -> Figures {
         assert!(bare.code == 2 && bare.stderr.contains("has no created-at column"), "{}: {}", app.name, bare.stderr);
         args.extend(["--created-at", column]);
     }
+    // CORPUS_ARGS="--window 10m": flags to measure a change by, added to every scan.
+    let extra = std::env::var("CORPUS_ARGS").unwrap_or_default();
+    args.extend(extra.split_whitespace());
     let out = run(db.idemctl(&args));
     assert!(out.code == 0 || out.code == 1, "{} on {:?}: {}", app.name, db.engine, out.stderr);
     // CORPUS_KEEP=DIR: a copy of a SQLite table as loaded, to look into by hand.
@@ -132,7 +135,12 @@ pub fn measure(db: &TestDb, app: &App) -> Figures {
 /// figures, tuning and validation apart, and checks them.
 pub fn run_corpus(corpus: &[App]) {
     let mut failures = Vec::new();
+    // CORPUS_SPLIT=tune or validate: one half only.
+    let half = std::env::var("CORPUS_SPLIT").ok().map(|s| s.to_lowercase());
     for split in [Split::Tune, Split::Validate] {
+        if half.as_deref().is_some_and(|h| h != format!("{split:?}").to_lowercase()) {
+            continue;
+        }
         eprintln!("{split:?}:");
         let only = std::env::var("CORPUS_APP").ok();
         for app in corpus.iter().filter(|a| a.split == split && only.as_deref().is_none_or(|o| o == a.name)) {
