@@ -241,18 +241,19 @@ mod tests {
 
     #[test]
     fn parses_the_documented_example() {
-        let readme = include_str!("../README.md");
-        // Every TOML example of the README is a config file.
+        let readme = [include_str!("../docs/src/fleet.md"), include_str!("../docs/src/time-columns.md")].concat();
+        // Every TOML example of the guide is a config file.
         let examples: Vec<Config> = readme
             .split("```toml\n")
             .skip(1)
             .map(|block| toml::from_str(&block[..block.find("```").unwrap()]).unwrap())
             .collect();
-        let fleet = examples.iter().find(|c| !c.databases.is_empty()).expect("README has a fleet example");
+        let fleet = examples.iter().find(|c| !c.databases.is_empty()).expect("the guide has a fleet example");
         assert_eq!(fleet.databases.len(), 2);
         assert_eq!(fleet.databases[1].url_env.as_deref(), Some("SHOP_US_1_URL"));
         assert_eq!(fleet.databases[0].tags, ["eu", "primary"]);
-        let config = examples.into_iter().find(|c| c.key_table.table.is_some()).expect("README has a config example");
+        let config =
+            examples.into_iter().find(|c| c.key_table.table.is_some()).expect("the guide has a config example");
         assert_eq!(config.key_table.table.as_deref(), Some("idempotency_keys"));
         assert_eq!(config.max_durations.get("POST /v1/payments").map(String::as_str), Some("30s"));
         assert_eq!(config.key_table.time_unit, None);

@@ -15,6 +15,7 @@ mod expire;
 mod faults;
 mod fleet;
 mod guards;
+mod guide;
 mod libraries;
 mod man;
 mod nothing_done;

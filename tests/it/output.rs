@@ -300,18 +300,28 @@ fn a_long_key_is_never_broken_at_100_columns(db: &TestDb) {
     );
 }
 
-/// The README's crontab, each line run as cron runs it: `/bin/sh -c` with an
-/// empty environment but cron's own and `DATABASE_URL`, no terminal, its
-/// paths moved under a temporary folder. What the line prints is the mail.
-fn the_readme_cron_lines_mail_only_what_went_wrong(db: &TestDb) {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let block = readme.split("```cron\n").nth(1).unwrap().split("```").next().unwrap();
-    let lines: Vec<String> = block
+/// A page's crontab: each line's command, its five time fields left out.
+fn cron_lines(page: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(format!("{}/{page}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let block = text.split("```cron\n").nth(1).unwrap().split("```").next().unwrap();
+    block
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split_whitespace().skip(5).collect::<Vec<_>>().join(" "))
-        .collect();
+        .collect()
+}
+
+/// The guide's crontab, each line run as cron runs it: `/bin/sh -c` with an
+/// empty environment but cron's own and `DATABASE_URL`, no terminal, its
+/// paths moved under a temporary folder. What the line prints is the mail.
+/// The README's short crontab is the start of the guide's lines.
+fn the_readme_cron_lines_mail_only_what_went_wrong(db: &TestDb) {
+    let lines = cron_lines("docs/src/cron.md");
+    let block = lines.join("\n");
     assert_eq!(lines.len(), 4, "{block}");
+    for short in cron_lines("README.md") {
+        assert!(lines.iter().any(|l| l.starts_with(&short)), "the README's {short:?} is none of the guide's");
+    }
     // Cron's PATH (/usr/bin:/bin) has no ~/.cargo/bin: every line gives the full path.
     const BIN: &str = "/usr/local/bin/idemctl ";
     assert!(lines.iter().all(|l| l.starts_with(BIN)), "{block}");

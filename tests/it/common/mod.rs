@@ -853,3 +853,20 @@ pub fn wait_until_out_of_trigger(db: &TestDb, pid: u32, what: &str) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// The README and every page of the guide (`docs/src/`), one after another.
+pub fn guide() -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("docs/src"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    let mut text = std::fs::read_to_string(root.join("README.md")).unwrap();
+    for page in pages {
+        text.push_str("\n\n");
+        text.push_str(&std::fs::read_to_string(page).unwrap());
+    }
+    text
+}
