@@ -216,6 +216,13 @@ fn killed_midway_then_rerun_processes_each_key_once(db: &TestDb) {
 fn a_table_without_status_and_epoch_seconds(db: &TestDb) {
     let now = crate::common::api_keys(db);
     let mapping = crate::common::API_KEYS_MAPPING;
+    // The plain dry run promises what the real run does: it judged a fail
+    // statement no key would get, and refused (exit 2) where the run releases.
+    let before = db.contents();
+    let dry = reap(db, &[&mapping[..], &["--dry-run"]].concat());
+    assert_eq!(dry.code, 1, "{}", dry.stderr);
+    assert_eq!(outcomes(&dry), pairs(&[("d", "unchanged"), ("a", "would-release")]), "{}", dry.stderr);
+    assert_eq!(db.contents(), before);
     let out = reap(db, &mapping);
     assert_eq!(out.code, 1, "keys left unchanged are still stuck: {}", out.stderr);
     assert!(out.stderr.contains(" left unchanged: this design keeps no lock or status on them"), "{}", out.stderr);
