@@ -100,7 +100,85 @@ const PROMISES: &[(&str, &[&str], i32, &str)] = &[
         2,
         "has no created-at column",
     ),
+    (
+        "a column that is not there, the key's own columns",
+        &["reap", "--set", "nosuch=1", "--dry-run"],
+        2,
+        "no column \"nosuch\" in table",
+    ),
+    (
+        "a column that is not there, the key's own columns",
+        &["reap", "--set", "scope_id='x'", "--dry-run"],
+        2,
+        "--set cannot change scope_id: it names the key",
+    ),
+    (
+        "`;`, comments, or a bare value\n  are refused with exit 2",
+        &["scan", "--table", "orders", "--where", "1"],
+        2,
+        "--where must be a condition (true or false for each row)",
+    ),
+    (
+        "`--verify-sql` exactly one `SELECT` whose only\n  parameters are `:scope`, `:operation` and `:key`.",
+        &["reap", "--verify-sql", "SELECT 1 FROM orders WHERE id = :id", "--dry-run"],
+        2,
+        "--verify-sql names an unknown parameter :id",
+    ),
+    (
+        "The overlap lock and the floor\non the horizon apply as to any run.",
+        &["expire", "--drop-partitions", "--older-than", "1h"],
+        2,
+        "a horizon of 1h is under 24h",
+    ),
 ];
+
+/// Promises kept before any server is reached (the URL, the kind's
+/// horizon), held once: (what the guide says, the command, what it says).
+/// Each ends in exit 2 and one line.
+const WITHOUT_A_SERVER: &[(&str, &[&str], &str)] = &[
+    (
+        "a misspelt parameter (`sslmod=verify-full`)",
+        &["stuck", "--database-url", "postgres://u@127.0.0.1:1/d?sslmod=verify-full"],
+        "unknown parameter sslmod in the database URL (did you mean sslmode?)",
+    ),
+    (
+        "the other\nengine's spelling of a TLS mode (`ssl-mode=require` on MySQL)",
+        &["stuck", "--database-url", "mysql://u@127.0.0.1:1/d?ssl-mode=require"],
+        "ssl-mode=require in the database URL: mysql takes disabled",
+    ),
+    (
+        "a\ncertificate file that is not there ends the run with one line saying so.",
+        &["stuck", "--database-url", "postgres://u@127.0.0.1:1/d?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem"],
+        "sslrootcert=/nonexistent/ca.pem in the database URL: no such file",
+    ),
+    (
+        "A password is never shown: messages print the URL as `user:***@host`",
+        &["stuck", "--database-url", "postgres://u:s3cret@127.0.0.1:1/d", "--connect-timeout", "2s"],
+        "postgres://u:***@127.0.0.1:1/d",
+    ),
+    (
+        "it is checked before connecting, so it speaks of the kind\ngiven by `--kind`",
+        &["expire", "--kind", "inbox", "--older-than", "30m", "--database-url", "sqlite:/nonexistent/x.db"],
+        "message ids must outlive the broker's redeliveries",
+    ),
+];
+
+#[test]
+fn promises_kept_before_any_server() {
+    let guide = crate::common::guide();
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let guide = flat(&guide);
+    for (said, args, line) in WITHOUT_A_SERVER {
+        assert!(guide.contains(&flat(said)), "neither the README nor the guide says: {said}");
+        let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
+        cmd.env_remove("DATABASE_URL").args(*args);
+        let out = crate::common::run(cmd);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{args:?}: one line: {}", out.stderr);
+        assert!(out.stderr.starts_with("idemctl: ") && out.stderr.contains(line), "{args:?}: {}", out.stderr);
+        assert!(!out.stderr.contains("s3cret"), "{args:?}: the password shown: {}", out.stderr);
+    }
+}
 
 fn readme_promises_are_kept(db: &TestDb) {
     let readme = crate::common::guide();
@@ -133,3 +211,30 @@ fn readme_promises_are_kept(db: &TestDb) {
 }
 
 on_every_engine!(readme_promises_are_kept);
+
+/// SQLite's own promises: a zone name is refused (it has no zone data), and
+/// a scan whose rows mostly hold no readable creation time compared nothing.
+#[test]
+fn sqlite_promises_are_kept() {
+    let Some(db) = TestDb::new(crate::common::Engine::Sqlite) else { return };
+    let guide = crate::common::guide().split_whitespace().collect::<Vec<_>>().join(" ");
+    key_table(&db);
+    db.exec(
+        "CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, amount INTEGER, created_at TEXT);
+         INSERT INTO orders (customer_id, amount, created_at) VALUES (1, 10, 'soon'), (1, 10, 'later'),
+            (2, 20, '2026-01-01T10:00:00Z')",
+    );
+    let before = db.contents();
+    assert!(guide.contains("and a name is refused."), "the guide no longer refuses a zone name on SQLite");
+    let out = run(db.idemctl(&["stuck", "--time-zone", "Europe/Paris"]));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("--time-zone Europe/Paris: SQLite has no time zone data"), "{}", out.stderr);
+    assert!(guide.contains("or more than half of the rows read with no readable created-at time, ends in exit 1"));
+    for quiet in [false, true] {
+        let args = [&["scan", "--table", "orders"][..], if quiet { &["--quiet"][..] } else { &[] }].concat();
+        let out = run(db.idemctl(&args));
+        assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains("no readable created-at time"), "{args:?}: {}", out.stderr);
+    }
+    assert_eq!(db.contents(), before);
+}
