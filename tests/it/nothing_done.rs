@@ -79,6 +79,24 @@ fn an_empty_table(db: &TestDb) {
     judged_nothing(db, &["scan", "--table", "orders"], 1, "nothing was compared");
 }
 
+/// A scheduled scan (`--state`) over a table no row was written to since
+/// the last run: nothing there to do, exit 0, said in words.
+fn nothing_new_since_the_last_scan(db: &TestDb) {
+    orders(db, 3);
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("orders.state");
+    let args = ["scan", "--table", "orders", "--state", state.to_str().unwrap()];
+    let first = run(db.idemctl(&args));
+    assert!(first.code == 0 || first.code == 1, "{}", first.stderr);
+    let again = run(db.idemctl(&args));
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(
+        again.stderr.contains("nothing new: no row was written since the last run (--state), so nothing was compared"),
+        "{}",
+        again.stderr
+    );
+}
+
 /// Times no run can read: epoch numbers that are plausible in neither
 /// seconds nor milliseconds. stuck cannot judge the key in progress (exit
 /// 1); the writers refuse the column before anything changes (exit 2).
@@ -145,4 +163,10 @@ fn orders(db: &TestDb, rows: usize) {
     }
 }
 
-on_every_engine!(a_where_that_selects_nothing, an_empty_table, times_it_cannot_read, every_key_held);
+on_every_engine!(
+    a_where_that_selects_nothing,
+    an_empty_table,
+    times_it_cannot_read,
+    every_key_held,
+    nothing_new_since_the_last_scan
+);

@@ -168,6 +168,12 @@ fn promises_kept_before_any_server() {
     let guide = crate::common::guide();
     let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     let guide = flat(&guide);
+    assert!(guide.contains("`idemctl --version` says so"), "the guide no longer says --version names the TLS");
+    let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
+    cmd.arg("--version");
+    let version = crate::common::run(cmd);
+    assert_eq!(version.code, 0);
+    assert!(version.stdout.contains("TLS built in: rustls"), "{}", version.stdout);
     for (said, args, line) in WITHOUT_A_SERVER {
         assert!(guide.contains(&flat(said)), "neither the README nor the guide says: {said}");
         let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
