@@ -101,6 +101,12 @@ const PROMISES: &[(&str, &[&str], i32, &str)] = &[
         "has no created-at column",
     ),
     (
+        "`--min-confidence likely` lists only certain and likely\nclusters: the counts and the exit code still cover every cluster.",
+        &["scan", "--table", "orders", "--min-confidence", "certain"],
+        1,
+        "1 below --min-confidence certain counted, not listed",
+    ),
+    (
         "a column that is not there, the key's own columns",
         &["reap", "--set", "nosuch=1", "--dry-run"],
         2,
@@ -193,10 +199,11 @@ fn readme_promises_are_kept(db: &TestDb) {
     key_table(db);
     db.exec(&format!(
         "CREATE TABLE orders (id {pk}, customer_id INTEGER, amount INTEGER, created_at {ts});
-         INSERT INTO orders (customer_id, amount, created_at) VALUES (1, 10, {t}), (2, 20, {t})",
+         INSERT INTO orders (customer_id, amount, created_at) VALUES (1, 10, {t}), (2, 20, {t}), (1, 10, {t2})",
         pk = db.ty("pk"),
         ts = db.ty("ts"),
         t = db.ts("2026-01-01 10:00:00"),
+        t2 = db.ts("2026-01-01 10:00:02"),
     ));
     db.exec(&format!(
         "CREATE TABLE tallies (id {pk}, counter INTEGER); INSERT INTO tallies (counter) VALUES (1), (1), (2)",
