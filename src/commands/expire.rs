@@ -677,7 +677,8 @@ impl Purge<'_> {
                     let walk_key = keys.into_iter().next().unwrap_or_default();
                     let shown = walk.shown_key(db, table, &walk_key).await;
                     deleted.refused.push(purge::Refused { walk_key, shown, error: errors::message(&e) });
-                    if deleted.refused.len() > MAX_REFUSED {
+                    // Counted over the run: the batches before this one too.
+                    if self.summary.refused_keys.len() + deleted.refused.len() > MAX_REFUSED {
                         anyhow::bail!(
                             "more than {MAX_REFUSED} rows refused to be deleted, the last ({}) with: {}; the cause \
                              is likely not a row but something every row meets",

@@ -315,6 +315,32 @@ fn a_refusing_row_does_not_stop_the_run(db: &TestDb) {
     assert!(left.contains(&111_110) && left.contains(&111_111));
 }
 
+/// Every old row refuses to go: past 100 refused rows the cause is taken
+/// to be systematic, and the run stops (exit 2) saying so, the rows that
+/// refused left in place.
+fn a_hundred_refusals_stop_the_run(db: &TestDb) {
+    events(db, 300);
+    db.exec(match db.engine {
+        Engine::Postgres => {
+            "CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN RAISE EXCEPTION 'event % is on legal hold', OLD.id; END $$;
+             CREATE TRIGGER hold BEFORE DELETE ON events FOR EACH ROW EXECUTE FUNCTION hold()"
+        }
+        Engine::MySql => {
+            "CREATE TRIGGER hold BEFORE DELETE ON events FOR EACH ROW
+             SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'event is on legal hold'"
+        }
+        Engine::Sqlite => {
+            "CREATE TRIGGER hold BEFORE DELETE ON events FOR EACH ROW BEGIN SELECT RAISE(ABORT, 'event is on legal hold'); END"
+        }
+    });
+    let out = idemctl(db, &[&["expire", "--batch-size", "50"][..], &EVENTS].concat());
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let last = out.stderr.lines().last().unwrap_or_default();
+    assert!(last.contains("more than 100 rows refused to be deleted") && last.contains("legal hold"), "{}", out.stderr);
+    assert_eq!(event_ids(db).len(), 300, "every row is still there");
+}
+
 /// Inputs that once panicked or were echoed whole: one line, exit 2, nothing changed.
 fn extreme_inputs_end_in_one_line(db: &TestDb) {
     events(db, 50);
@@ -467,6 +493,7 @@ on_every_engine!(
     long_table_names_take_their_own_locks,
     batches_stay_bounded_after_a_partial_run,
     a_refusing_row_does_not_stop_the_run,
+    a_hundred_refusals_stop_the_run,
     a_never_marker_keeps_its_column_in_seconds,
     one_row_in_milliseconds_stops_writers,
     user_sql_cannot_escape_its_place,
