@@ -223,8 +223,6 @@ fn readme_promises_are_kept(db: &TestDb) {
     }
 }
 
-on_every_engine!(readme_promises_are_kept);
-
 /// SQLite's own promises: a zone name is refused (it has no zone data), and
 /// a scan whose rows mostly hold no readable creation time compared nothing.
 #[test]
@@ -251,3 +249,38 @@ fn sqlite_promises_are_kept() {
     }
     assert_eq!(db.contents(), before);
 }
+
+/// A status value the column's CHECK list cannot hold is refused before
+/// anything runs (exit 2, one line naming it and the values it allows).
+fn a_value_the_check_list_cannot_hold(db: &TestDb) {
+    let guide = crate::common::guide().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(guide.contains("a status value or a `--set` text the column's enum type or CHECK list cannot hold"));
+    let (text, ts) = match db.engine {
+        crate::common::Engine::Postgres => ("text", "timestamptz"),
+        crate::common::Engine::MySql => ("VARCHAR(100)", "DATETIME(6)"),
+        crate::common::Engine::Sqlite => ("TEXT", "TEXT"),
+    };
+    let key = db.ident("key");
+    let hour = crate::common::ago(db, chrono::Duration::hours(1));
+    db.exec(&format!(
+        "CREATE TABLE idempotency_keys (scope_id {text} NOT NULL, operation {text} NOT NULL, {key} {text} NOT NULL,
+            status {text} NOT NULL CHECK (status IN ('in_progress', 'succeeded', 'failed_retryable', 'failed_permanent')),
+            locked_at {ts} NULL, created_at {ts} NOT NULL, expires_at {ts} NOT NULL, PRIMARY KEY (scope_id, operation, {key}));
+         INSERT INTO idempotency_keys VALUES ('s1', 'POST /v1/orders', 'k1', 'in_progress', {hour}, {hour}, {later})",
+        later = crate::common::ago(db, chrono::Duration::hours(-24)),
+    ));
+    let before = db.contents();
+    for args in [&["reap", "--retryable-value", "retry", "--dry-run"][..], &["reap", "--retryable-value", "retry"]] {
+        let out = run(db.idemctl(args));
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.starts_with("idemctl: status cannot hold \"retry\" (it allows "),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert_eq!(db.contents(), before, "{args:?}");
+    }
+}
+
+on_every_engine!(readme_promises_are_kept, a_value_the_check_list_cannot_hold);
