@@ -283,4 +283,31 @@ fn a_value_the_check_list_cannot_hold(db: &TestDb) {
     }
 }
 
-on_every_engine!(readme_promises_are_kept, a_value_the_check_list_cannot_hold);
+on_every_engine!(readme_promises_are_kept, a_value_the_check_list_cannot_hold, a_run_max_runtime_ended_exits_0);
+
+/// `--max-runtime` ending a run with rows left for the next: the run did its
+/// work in its slot, exit 0, `stopped` says why and the rows left stay.
+fn a_run_max_runtime_ended_exits_0(db: &TestDb) {
+    let guide = crate::common::guide().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        guide.contains(
+            "Exit 0 when the run did its work or `--max-runtime` ended it with the rest left for the next run"
+        )
+    );
+    db.exec(&format!("CREATE TABLE spent (id {pk}, created_at {ts} NOT NULL)", pk = db.ty("pk"), ts = db.ty("ts")));
+    let old = crate::common::ago(db, chrono::Duration::days(10));
+    for _ in 0..30 {
+        db.exec(&format!("INSERT INTO spent (created_at) VALUES ({old})"));
+    }
+    let args = ["expire", "--table", "spent", "--created-at-column", "created_at", "--older-than", "7d"];
+    let paced = ["--batch-size", "10", "--sleep", "2s", "--max-runtime", "1s", "--format", "json"];
+    let out = run(db.idemctl(&[&args[..], &paced].concat()));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let summary = &out.json()["runs"][0];
+    assert_eq!(
+        (summary["stopped"].as_str(), summary["rows_deleted"].as_u64()),
+        (Some("max-runtime"), Some(10)),
+        "{summary}"
+    );
+    assert_eq!(db.column("SELECT count(*) FROM spent"), [Some("20".to_string())]);
+}
