@@ -311,3 +311,64 @@ fn a_run_max_runtime_ended_exits_0(db: &TestDb) {
     );
     assert_eq!(db.column("SELECT count(*) FROM spent"), [Some("20".to_string())]);
 }
+
+/// Promises of the config file and of a fleet, on SQLite files: a column the
+/// file names must exist (said with the flag that maps it); the same file by
+/// two paths is one database, refused; `DATABASE_URL` in the environment is
+/// left aside by a fleet run.
+#[test]
+fn config_and_fleet_promises_are_kept() {
+    let Some(db) = TestDb::new(crate::common::Engine::Sqlite) else { return };
+    let guide = crate::common::guide().split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        "a name given by flag or file must exist, or the command stops naming it and the flag that maps it",
+        "or the same SQLite file by two paths) is refused",
+        "`DATABASE_URL` in the environment is left aside",
+    ] {
+        assert!(guide.contains(said), "the guide no longer says: {said}");
+    }
+    key_table(&db);
+    let before = db.contents();
+    let file = db.url.strip_prefix("sqlite:").unwrap().to_string();
+    let path = std::path::Path::new(&file);
+    let twice = format!("{}/./{}", path.parent().unwrap().display(), path.file_name().unwrap().to_string_lossy());
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: String| {
+        let at = dir.path().join(name);
+        std::fs::write(&at, text).unwrap();
+        at.to_string_lossy().to_string()
+    };
+    let idemctl = |args: &[&str], env_url: Option<&str>| {
+        let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
+        cmd.env_remove("DATABASE_URL").args(args);
+        if let Some(url) = env_url {
+            cmd.env("DATABASE_URL", url);
+        }
+        run(cmd)
+    };
+    let mapped = write("mapped.toml", "[key_table]\nstatus_column = \"state\"\n".into());
+    let out = idemctl(&["--config", &mapped, "stuck", "--database-url", &db.url], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.starts_with("idemctl: --status-column state: no column \"state\""), "{}", out.stderr);
+    let fleet = |urls: &[&str]| {
+        urls.iter()
+            .enumerate()
+            .map(|(i, url)| format!("[[databases]]\nname = \"d{i}\"\nurl = \"{url}\"\n"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let same = write("same.toml", fleet(&[&db.url, &format!("sqlite:{twice}")]));
+    let out = idemctl(&["--config", &same, "stuck", "--all-databases"], None);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("d0 and d1 are the same database") && out.stderr.contains("list it once"),
+        "{}",
+        out.stderr
+    );
+    let one = write("one.toml", fleet(&[&db.url]));
+    let out =
+        idemctl(&["--config", &one, "stuck", "--all-databases", "--format", "json"], Some("sqlite:/nonexistent/x.db"));
+    assert_eq!(out.code, 1, "the fleet's database, its stuck keys found: {}", out.stderr);
+    assert!(!out.stderr.contains("nonexistent"), "{}", out.stderr);
+    assert_eq!(db.contents(), before);
+}
