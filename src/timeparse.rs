@@ -292,6 +292,40 @@ mod tests {
     }
 
     #[test]
+    fn time_units_by_column() {
+        assert_eq!(time_unit_arg("ms"), Ok(TimeUnitArg { column: None, unit: TimeUnit::Ms }));
+        let one = time_unit_arg(" seen_at = s").unwrap();
+        assert_eq!(one, TimeUnitArg { column: Some("seen_at".into()), unit: TimeUnit::S });
+        assert!(time_unit_arg("=ms").unwrap_err().contains("names no column"));
+        assert!(time_unit_arg(" =ms").unwrap_err().contains("names no column"));
+        assert!(time_unit_arg("hours").unwrap_err().contains("bad time unit"));
+        let units = TimeUnits::new(&[one, TimeUnitArg { column: None, unit: TimeUnit::Ms }], None, None);
+        assert_eq!(units.columns().collect::<Vec<_>>(), ["seen_at"]);
+        assert_eq!((units.of("seen_at"), units.of("other")), (TimeUnit::S, TimeUnit::Ms));
+    }
+
+    #[test]
+    fn zone_edges() {
+        // Each spelling of UTC alone, and the offsets at their bounds.
+        for utc in ["utc", "Z", "+00:00", "Etc/UTC"] {
+            assert_eq!(zone(utc), Ok(Zone::Utc), "{utc}");
+        }
+        assert_eq!(zone("+14:00"), Ok(Zone::Offset(840)));
+        assert_eq!(zone("+05:59"), Ok(Zone::Offset(359)));
+        assert!(zone("+05:60").is_err());
+        assert!(zone("utc+1").is_err());
+        assert_eq!(Zone::offset_text(0), "+00:00");
+        assert_eq!(Zone::offset_text(-1), "-00:01");
+    }
+
+    #[test]
+    fn windows_above_zero() {
+        assert_eq!(window("90s"), Ok(Duration::from_secs(90)));
+        assert!(window("0s").unwrap_err().contains("joins no two rows"));
+        assert!(window("-5s").unwrap_err().contains("never negative"));
+    }
+
+    #[test]
     fn micros_round_trip() {
         let t = from_micros(1_700_000_000_123_000);
         assert_eq!(rfc3339(t), "2023-11-14T22:13:20.123Z");
