@@ -114,8 +114,29 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
+/// A decimal for people: its whole part grouped by thousands (`-1,234.5`).
+pub fn grouped_decimal(d: &rust_decimal::Decimal) -> String {
+    let text = d.normalize().to_string();
+    let (sign, unsigned) = text.strip_prefix('-').map_or(("", text.as_str()), |rest| ("-", rest));
+    let (whole, fraction) = unsigned.split_once('.').map_or((unsigned, None), |(w, f)| (w, Some(f)));
+    let whole = whole.parse::<u64>().map(grouped).unwrap_or_else(|_| whole.to_string());
+    match fraction {
+        Some(f) => format!("{sign}{whole}.{f}"),
+        None => format!("{sign}{whole}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn decimals_grouped_for_people() {
+        let d = |s: &str| s.parse::<rust_decimal::Decimal>().unwrap();
+        assert_eq!(super::grouped_decimal(&d("696800")), "696,800");
+        assert_eq!(super::grouped_decimal(&d("-1234.50")), "-1,234.5");
+        assert_eq!(super::grouped_decimal(&d("999.99")), "999.99");
+        assert_eq!(super::grouped_decimal(&d("0")), "0");
+    }
     use super::*;
 
     #[test]

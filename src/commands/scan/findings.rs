@@ -169,12 +169,25 @@ impl Sums {
             .iter()
             .zip(&self.per_column)
             .map(|(column, sums)| {
+                // For people: thousands grouped, and an amount kept in cents
+                // said to be in cents (696,800 EUR in cents, not euros).
+                let unit = if column.name.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|w| w == "cents") {
+                    " in cents"
+                } else {
+                    ""
+                };
                 let amounts: Vec<String> = if column.currency.is_some() {
                     sums.iter()
-                        .map(|(c, a)| format!("{} {}", a.normalize(), c.as_deref().unwrap_or(NO_CURRENCY)))
+                        .map(|(c, a)| {
+                            format!(
+                                "{} {}{unit}",
+                                crate::units::grouped_decimal(a),
+                                c.as_deref().unwrap_or(NO_CURRENCY)
+                            )
+                        })
                         .collect()
                 } else {
-                    vec![sums.values().copied().sum::<Decimal>().normalize().to_string()]
+                    vec![format!("{}{unit}", crate::units::grouped_decimal(&sums.values().copied().sum::<Decimal>()))]
                 };
                 let amounts = if amounts.is_empty() { "0".to_string() } else { amounts.join(", ") };
                 format!("{} {amounts}", column.name)
