@@ -283,7 +283,12 @@ fn a_value_the_check_list_cannot_hold(db: &TestDb) {
     }
 }
 
-on_every_engine!(readme_promises_are_kept, a_value_the_check_list_cannot_hold, a_run_max_runtime_ended_exits_0);
+on_every_engine!(
+    readme_promises_are_kept,
+    a_value_the_check_list_cannot_hold,
+    a_run_max_runtime_ended_exits_0,
+    a_scan_says_its_evidence
+);
 
 /// `--max-runtime` ending a run with rows left for the next: the run did its
 /// work in its slot, exit 0, `stopped` says why and the rows left stay.
@@ -371,4 +376,29 @@ fn config_and_fleet_promises_are_kept() {
     assert_eq!(out.code, 1, "the fleet's database, its stuck keys found: {}", out.stderr);
     assert!(!out.stderr.contains("nonexistent"), "{}", out.stderr);
     assert_eq!(db.contents(), before);
+}
+
+/// A scan names the child tables it reads and the evidence of each cluster:
+/// a key two rows share is `key-reused`, `certain`, said in words.
+fn a_scan_says_its_evidence(db: &TestDb) {
+    let guide = crate::common::guide().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(guide.contains("The summary names the child tables and what each compares (`child tables:`"));
+    assert!(guide.contains("(`key-reused, certain: + rows share the key ...`)"));
+    db.exec(&format!(
+        "CREATE TABLE payments (id {pk}, customer_id INTEGER, amount INTEGER, idempotency_key VARCHAR(40), created_at {ts});
+         CREATE TABLE receipts (id {pk}, payment_id BIGINT REFERENCES payments (id), note VARCHAR(40));
+         INSERT INTO payments (customer_id, amount, idempotency_key, created_at) VALUES
+            (7, 500, 'k-1', {a}), (7, 500, 'k-1', {b}), (8, 900, 'k-2', {c});
+         INSERT INTO receipts (payment_id, note) VALUES (1, 'paid'), (2, 'paid')",
+        pk = db.ty("pk"),
+        ts = db.ty("ts"),
+        a = db.ts("2026-01-01 10:00:00"),
+        b = db.ts("2026-01-01 10:00:01"),
+        c = db.ts("2026-01-01 10:05:00"),
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "payments"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let all = format!("{}{}", out.stdout, out.stderr);
+    assert!(all.contains("child tables: receipts.payment_id (foreign key; compares note)"), "{all}");
+    assert!(all.contains("key-reused, certain: ") && all.contains("+ rows share the key \"k-1\""), "{all}");
 }
