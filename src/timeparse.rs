@@ -319,6 +319,25 @@ mod tests {
     }
 
     #[test]
+    fn retentions_as_people_write_them() {
+        let short = |s: u64| super::short(Duration::from_secs(s));
+        assert_eq!(super::short(Duration::from_millis(250)), "250ms");
+        assert_eq!(short(90), "90s");
+        assert_eq!(short(15 * 60), "15m");
+        assert_eq!(short(72 * 3600), "72h");
+        assert_eq!(short(6 * 86_400), "144h");
+        assert_eq!(short(30 * 86_400), "30d");
+    }
+
+    #[test]
+    fn before_1970_is_refused() {
+        let now = from_micros(3_600_000_000);
+        assert_eq!(before(now, Duration::from_secs(3600), "a horizon").unwrap(), from_micros(0));
+        let err = before(now, Duration::from_secs(3601), "a horizon").unwrap_err().to_string();
+        assert!(err.starts_with("a horizon of 3601s reaches back before 1970"), "{err}");
+    }
+
+    #[test]
     fn windows_above_zero() {
         assert_eq!(window("90s"), Ok(Duration::from_secs(90)));
         assert!(window("0s").unwrap_err().contains("joins no two rows"));
