@@ -247,7 +247,57 @@ mod tests {
     }
 
     #[test]
+    fn each_result_its_code() {
+        assert_eq!(Outcome::from_findings(true), Outcome::Findings);
+        assert_eq!(Outcome::from_findings(false), Outcome::Clean);
+        assert_eq!(code(&Ok(Outcome::Clean)), 0);
+        assert_eq!(code(&Ok(Outcome::Findings)), 1);
+        assert_eq!(code(&Err(anyhow::anyhow!("no table \"x\""))), 2);
+        assert_eq!(code(&Err(LockHeld("public.keys".into()).into())), 3);
+        assert_eq!(code(&Err(anyhow::Error::new(Interrupted).context("expire interrupted"))), 130);
+        // A reader that went away (`| head`) had all it wanted: clean.
+        let pipe = || io::Error::new(io::ErrorKind::BrokenPipe, "broken pipe");
+        assert_eq!(code(&Err(anyhow::Error::new(pipe()).context("writing rows"))), 0);
+        assert_eq!(code(&Err(csv::Error::from(pipe()).into())), 0);
+        assert_eq!(code(&Err(serde_json::Error::io(pipe()).into())), 0);
+        assert_eq!(code(&Err(io::Error::new(io::ErrorKind::NotFound, "gone").into())), 2);
+    }
+
+    #[test]
+    fn a_driver_wrapper_gives_way_to_its_source() {
+        assert!(is_driver_wrapper("error communicating with database: x"));
+        assert!(is_driver_wrapper("error occurred while attempting to establish a TLS connection"));
+        assert!(!is_driver_wrapper("scanning orders"));
+        // The wrapper holding its source's text whole is left out for it.
+        let err = anyhow::anyhow!("TLS handshake failed; error occurred while attempting to connect")
+            .context("error occurred while attempting to connect")
+            .context("stuck");
+        assert_eq!(one_line(&err), "stuck: TLS handshake failed; error occurred while attempting to connect");
+        assert_eq!(repeated_segment("a: b: b: c"), Some((6, 9)));
+        assert_eq!(repeated_segment("a: b: c"), None);
+    }
+
+    #[test]
+    fn long_words_are_cut_at_200() {
+        let at_limit = "x".repeat(200);
+        assert_eq!(shorten(&at_limit), at_limit);
+        let long = "y".repeat(201);
+        assert_eq!(shorten(&format!("--where  {long}")), format!("--where {}... (201 characters)", "y".repeat(200)));
+    }
+
+    #[test]
     fn refused_certificates_are_sentences() {
+        for (name, said) in [
+            ("NotValidYet", "the server's certificate is not valid yet (are the clocks right?)"),
+            ("Revoked", "the server's certificate has been revoked"),
+            ("BadSignature", "the server's certificate has a signature that does not verify"),
+            ("BadEncoding", "the server's certificate cannot be read (bad encoding)"),
+        ] {
+            let text = format!("tls: invalid peer certificate: {name}");
+            assert_eq!(tls_sentence(&text), Some(format!("tls: {said}")), "{name}");
+        }
+        assert_eq!(tls_sentence("invalid peer certificate: NotValidForName"), None);
+        assert_eq!(tls_sentence("no certificate here"), None);
         let ca = tls_sentence("invalid peer certificate: Other(OtherError(CaUsedAsEndEntity))").unwrap();
         assert!(ca.starts_with("the server's certificate is itself a certificate authority"), "{ca}");
         assert_eq!(
