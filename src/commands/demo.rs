@@ -141,8 +141,11 @@ fn quoted(word: &str) -> String {
 /// on the PATH, else its path (after `cargo run`, `./target/release/idemctl`).
 fn invocation() -> String {
     let Ok(exe) = std::env::current_exe() else { return "idemctl".into() };
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join("idemctl") == exe));
+    // A link on the PATH to this binary (an install by symlink) is this binary.
+    let real = exe.canonicalize().unwrap_or_else(|_| exe.clone());
+    let on_path = std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|dir| dir.join("idemctl").canonicalize().is_ok_and(|p| p == real))
+    });
     if on_path {
         return "idemctl".into();
     }

@@ -87,3 +87,20 @@ fn demo_fits_80_columns() {
     let joined = next.replace(" \\\n      ", " ");
     assert!(joined.contains(&format!("stuck --database-url sqlite:{} --max-duration", path.display())), "{joined}");
 }
+
+/// Installed by a link on the PATH (`ln -s .../idemctl ~/bin/idemctl`), the
+/// binary is `idemctl` in the commands it suggests, not its full path.
+#[test]
+fn a_link_on_the_path_is_idemctl() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("idemctl"), bin.join("idemctl")).unwrap();
+    let path = dir.path().join("demo.db");
+    let mut cmd = Command::cargo_bin("idemctl").unwrap();
+    cmd.env("PATH", format!("{}:/usr/bin:/bin", bin.display())).args(["demo", "--path"]).arg(&path);
+    let out = run(cmd);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let next = &out.stdout[out.stdout.find("Try next:").unwrap()..];
+    assert!(next.contains("\n  idemctl scan --database-url"), "{next}");
+}
