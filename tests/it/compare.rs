@@ -328,7 +328,11 @@ fn sums_per_currency(db: &TestDb) {
     assert_eq!(clusters[1]["sum"]["amount_cents"], json!({"USD": 1000}));
     // For people, each currency on its own.
     let people = scan(db, "payments", &["--ignore", "state", "--sum", "amount_cents"]);
-    assert!(people.stderr.contains("sum at stake: amount_cents 1,000 EUR in cents, 700 GBP in cents, 1,000 USD in cents"), "{}", people.stderr);
+    assert!(
+        people.stderr.contains("sum at stake: amount_cents 1,000 EUR in cents, 700 GBP in cents, 1,000 USD in cents"),
+        "{}",
+        people.stderr
+    );
     // --currency-column names it; a sum with no currency is one figure.
     let named = scan(
         db,
