@@ -278,6 +278,37 @@ mod tests {
     }
 
     #[test]
+    fn driver_causes_in_plain_words() {
+        let said = |e: sqlx::Error| plain(&e);
+        assert_eq!(
+            said(sqlx::Error::Protocol("unexpected response from SSLRequest: 0x48".into())),
+            "the server did not answer as PostgreSQL does (is this another server's port?)"
+        );
+        assert_eq!(
+            said(sqlx::Error::Protocol("something else".into())),
+            "encountered unexpected or invalid data: something else"
+        );
+        let inner: Box<dyn std::error::Error + Send + Sync> = "unknown parameter sslmod".into();
+        assert_eq!(said(sqlx::Error::Configuration(inner)), "unknown parameter sslmod");
+        // A driver's location suffix is cut; other parentheses stay.
+        let located = io::Error::other("pool timed out (sqlx_core::pool:42)");
+        assert_eq!(plain(&located), "pool timed out");
+        let kept = io::Error::other("timed out (after 5s)");
+        assert_eq!(plain(&kept), "timed out (after 5s)");
+        let spelled = io::Error::other("pool (sqlx_core::pool:42) timed out");
+        assert_eq!(plain(&spelled), "pool (sqlx_core::pool:42) timed out");
+        let issuer = plain(&io::Error::other("invalid peer certificate: UnknownIssuer"));
+        assert!(issuer.ends_with("give its CA with sslrootcert=PATH, or ssl-ca=PATH on MySQL)"), "{issuer}");
+        for name in ["invalid peer certificate: NotValidForName", "certificate is only valid for db.internal"] {
+            let text = plain(&io::Error::other(name));
+            assert!(
+                text.ends_with("(connect by a name the certificate holds, or verify the CA only: verify-ca)"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
     fn long_words_are_cut_at_200() {
         let at_limit = "x".repeat(200);
         assert_eq!(shorten(&at_limit), at_limit);
@@ -292,6 +323,14 @@ mod tests {
             ("Revoked", "the server's certificate has been revoked"),
             ("BadSignature", "the server's certificate has a signature that does not verify"),
             ("BadEncoding", "the server's certificate cannot be read (bad encoding)"),
+            (
+                "UnsupportedCertVersion",
+                "the server's certificate is X.509 version 1, which this build's TLS refuses: issue it as version 3",
+            ),
+            (
+                "UnhandledCriticalExtension",
+                "the server's certificate has a critical extension this build's TLS does not know",
+            ),
         ] {
             let text = format!("tls: invalid peer certificate: {name}");
             assert_eq!(tls_sentence(&text), Some(format!("tls: {said}")), "{name}");
