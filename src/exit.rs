@@ -273,6 +273,11 @@ mod tests {
             .context("error occurred while attempting to connect")
             .context("stuck");
         assert_eq!(one_line(&err), "stuck: TLS handshake failed; error occurred while attempting to connect");
+        // Only a wrapper goes, and only for a cause that holds it.
+        let other = anyhow::anyhow!("reset by peer").context("error communicating with database").context("reap");
+        assert_eq!(one_line(&other), "reap: error communicating with database: reset by peer");
+        let own = anyhow::anyhow!("scan of orders failed").context("scan");
+        assert_eq!(one_line(&own), "scan: scan of orders failed");
         assert_eq!(repeated_segment("a: b: b: c"), Some((6, 9)));
         assert_eq!(repeated_segment("a: b: c"), None);
     }
