@@ -207,8 +207,7 @@ pub async fn say_if_empty(db: &mut crate::db::Db, table: &crate::db::catalog::Ta
     if quiet {
         return Ok(());
     }
-    let sql = format!("SELECT 1 FROM {} LIMIT 1", table.sql_name(&db.dialect()));
-    if db.query_value(&sql, &[]).await?.is_none() {
+    if !any_row(db, table, "1 = 1").await? {
         crate::report::say(&format!("note: {} holds no rows: nothing to do", table.name));
     }
     Ok(())
@@ -223,9 +222,12 @@ pub async fn where_selects_nothing(
     filter: Option<&str>,
 ) -> Result<Option<String>> {
     let Some(filter) = filter else { return Ok(None) };
-    let sql = format!("SELECT 1 FROM {} WHERE ({filter}) LIMIT 1", table.sql_name(&db.dialect()));
-    let any = db.query_value(&sql, &[]).await.map_err(|e| crate::db::user_sql::with_flag(e, "--where", filter))?;
-    Ok(any
-        .is_none()
-        .then(|| format!("not clean: --where {filter:?} selects no row of {}, so nothing was judged", table.name)))
+    let any = any_row(db, table, filter).await.map_err(|e| crate::db::user_sql::with_flag(e, "--where", filter))?;
+    Ok((!any).then(|| format!("not clean: --where {filter:?} selects no row of {}, so nothing was judged", table.name)))
+}
+
+/// Whether `condition` selects a row of the table (one read at most).
+async fn any_row(db: &mut crate::db::Db, table: &crate::db::catalog::Table, condition: &str) -> Result<bool> {
+    let sql = format!("SELECT 1 FROM {} WHERE ({condition}) LIMIT 1", table.sql_name(&db.dialect()));
+    Ok(db.query_value(&sql, &[]).await?.is_some())
 }

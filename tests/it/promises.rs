@@ -171,9 +171,7 @@ const WITHOUT_A_SERVER: &[(&str, &[&str], &str)] = &[
 
 #[test]
 fn promises_kept_before_any_server() {
-    let guide = crate::common::guide();
-    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let guide = flat(&guide);
+    let guide = guide();
     assert!(guide.contains("`idemctl --version` says so"), "the guide no longer says --version names the TLS");
     let mut cmd = assert_cmd::Command::cargo_bin("idemctl").unwrap();
     cmd.arg("--version");
@@ -193,9 +191,7 @@ fn promises_kept_before_any_server() {
 }
 
 fn readme_promises_are_kept(db: &TestDb) {
-    let readme = crate::common::guide();
-    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let readme = flat(&readme);
+    let readme = guide();
     key_table(db);
     db.exec(&format!(
         "CREATE TABLE orders (id {pk}, customer_id INTEGER, amount INTEGER, created_at {ts});
@@ -228,7 +224,7 @@ fn readme_promises_are_kept(db: &TestDb) {
 #[test]
 fn sqlite_promises_are_kept() {
     let Some(db) = TestDb::new(crate::common::Engine::Sqlite) else { return };
-    let guide = crate::common::guide().split_whitespace().collect::<Vec<_>>().join(" ");
+    let guide = guide();
     key_table(&db);
     db.exec(
         "CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, amount INTEGER, created_at TEXT);
@@ -253,7 +249,7 @@ fn sqlite_promises_are_kept() {
 /// A status value the column's CHECK list cannot hold is refused before
 /// anything runs (exit 2, one line naming it and the values it allows).
 fn a_value_the_check_list_cannot_hold(db: &TestDb) {
-    let guide = crate::common::guide().split_whitespace().collect::<Vec<_>>().join(" ");
+    let guide = guide();
     assert!(guide.contains("a status value or a `--set` text the column's enum type or CHECK list cannot hold"));
     let (text, ts) = match db.engine {
         crate::common::Engine::Postgres => ("text", "timestamptz"),
@@ -293,7 +289,7 @@ on_every_engine!(
 /// `--max-runtime` ending a run with rows left for the next: the run did its
 /// work in its slot, exit 0, `stopped` says why and the rows left stay.
 fn a_run_max_runtime_ended_exits_0(db: &TestDb) {
-    let guide = crate::common::guide().split_whitespace().collect::<Vec<_>>().join(" ");
+    let guide = guide();
     assert!(
         guide.contains(
             "Exit 0 when the run did its work or `--max-runtime` ended it with the rest left for the next run"
@@ -324,7 +320,7 @@ fn a_run_max_runtime_ended_exits_0(db: &TestDb) {
 #[test]
 fn config_and_fleet_promises_are_kept() {
     let Some(db) = TestDb::new(crate::common::Engine::Sqlite) else { return };
-    let guide = crate::common::guide().split_whitespace().collect::<Vec<_>>().join(" ");
+    let guide = guide();
     for said in [
         "a name given by flag or file must exist, or the command stops naming it and the flag that maps it",
         "or the same SQLite file by two paths) is refused",
@@ -381,7 +377,7 @@ fn config_and_fleet_promises_are_kept() {
 /// A scan names the child tables it reads and the evidence of each cluster:
 /// a key two rows share is `key-reused`, `certain`, said in words.
 fn a_scan_says_its_evidence(db: &TestDb) {
-    let guide = crate::common::guide().split_whitespace().collect::<Vec<_>>().join(" ");
+    let guide = guide();
     assert!(guide.contains("The summary names the child tables and what each compares (`child tables:`"));
     assert!(guide.contains("(`key-reused, certain: + rows share the key ...`)"));
     db.exec(&format!(
@@ -401,4 +397,15 @@ fn a_scan_says_its_evidence(db: &TestDb) {
     let all = format!("{}{}", out.stdout, out.stderr);
     assert!(all.contains("child tables: receipts.payment_id (foreign key; compares note)"), "{all}");
     assert!(all.contains("key-reused, certain: ") && all.contains("+ rows share the key \"k-1\""), "{all}");
+}
+
+/// Text with its runs of white space made one space, as a sentence reads
+/// whatever its line breaks.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The README and the guide, flat.
+fn guide() -> String {
+    flat(&crate::common::guide())
 }
