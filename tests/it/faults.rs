@@ -1512,7 +1512,27 @@ fn a_lagging_standby_holds_expire_back() {
         std::thread::sleep(Duration::from_millis(200));
     }
     standby_sql("SELECT pg_wal_replay_pause()");
-    // The standby is two seconds behind by the time the run starts.
+    // The standby receives a write it does not replay: it is behind from
+    // the run's first look, whatever the WAL receiver's pace, and two
+    // seconds behind by the time the run starts.
+    primary.exec("CREATE TABLE nudge (id int)");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let pending = rt.block_on(async {
+            use sqlx::Connection;
+            let mut c = sqlx::PgConnection::connect(&pair.standby).await.ok()?;
+            sqlx::query_scalar::<_, bool>("SELECT pg_last_wal_replay_lsn() < pg_last_wal_receive_lsn()")
+                .fetch_one(&mut c)
+                .await
+                .ok()
+        });
+        if pending == Some(true) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the standby never received the write");
+        std::thread::sleep(Duration::from_millis(100));
+    }
     std::thread::sleep(Duration::from_millis(2000));
     let child = spawn(
         &primary.url,
