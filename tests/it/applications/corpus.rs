@@ -207,8 +207,8 @@ macro_rules! fixture {
 }
 
 /// The corpus: 23 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
-/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie, Monica, Taiga, NetBox, Grocy), 21 to
-/// validate that no rule was changed for (Forem and Nextcloud Deck the newest).
+/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie, Monica, Taiga, NetBox, Grocy), 26 to
+/// validate that no rule was changed for (Flarum, PrestaShop, Vaultwarden, Gotify and Karakeep the newest).
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -290,7 +290,7 @@ pub fn corpus() -> Vec<App> {
         fixture!(gitlab, Tune, (1.0, 0.7, 1.0)),
         fixture!(linkwarden, Tune, (0.95, 0.95, 0.95)),
         fixture!(mattermost, Validate, (0.5, 0.43, 0.49)),
-        fixture!(medusa, Validate, (1.0, 0.06, 1.0)),
+        fixture!(medusa, Validate, (1.0, 0.09, 1.0)),
         fixture!(odoo, Validate, (0.0, 1.0, 0.0)),
         fixture!(paperless, Validate, (0.59, 1.0, 0.58)),
         fixture!(redmine, Tune, (0.83, 1.0, 0.83)),
@@ -317,9 +317,14 @@ pub fn corpus() -> Vec<App> {
         fixture!(taiga, Tune, (0.65, 1.0, 0.57)),
         fixture!(immich, Validate, (0.25, 0.5, 0.25)),
         fixture!(netbox, Tune, (0.28, 1.0, 0.28)),
-        fixture!(grocy, Tune, (0.69, 0.15, 0.52)),
+        fixture!(grocy, Tune, (0.69, 0.17, 0.52)),
         fixture!(forem, Validate, (0.0, 1.0, 0.0)),
         fixture!(deck, Validate, (0.17, 1.0, 0.17)),
+        fixture!(flarum, Validate, (0.6, 0.75, 0.55)),
+        fixture!(prestashop, Validate, (0.0, 1.0, 0.0)),
+        fixture!(vaultwarden, Validate, (0.51, 0.52, 0.48)),
+        fixture!(gotify, Validate, (0.96, 0.23, 0.96)),
+        fixture!(karakeep, Validate, (0.72, 0.85, 0.48)),
     ]
 }
 

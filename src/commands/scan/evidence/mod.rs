@@ -13,6 +13,7 @@ mod filled;
 mod instant;
 mod interleaved;
 mod key;
+mod many;
 mod outcome;
 mod rhythm;
 mod round_trip;
@@ -116,6 +117,7 @@ pub const KINDS: &[&dyn Evidence] = &[
     &filled::FilledLater,
     &instant::OneInstant,
     &rhythm::Rhythm,
+    &many::Many,
     &interleaved::Interleaved,
     &key::KeyReused,
     &round_trip::RoundTrip,
@@ -182,6 +184,7 @@ pub mod tests {
                 "filled-later",
                 "one-instant",
                 "rhythm",
+                "many-rows",
                 "interleaved",
                 "key-reused",
                 "round-trip"
