@@ -478,6 +478,7 @@ impl<W: Write> Findings<W> {
             for_people,
             context: evidence::Context {
                 subsecond: plan.subsecond,
+                whole_minutes: plan.whole_minutes,
                 has_key: plan.key.is_some(),
                 states: (0..watched_for_context.len())
                     .filter(|&i| {

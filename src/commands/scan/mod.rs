@@ -245,6 +245,9 @@ pub async fn run_into<W: Write + Send + 'static>(
     plan.leave_out_later_changes();
     plan.choose_actor(args.by.as_deref());
     plan.subsecond = warm.rows.iter().any(|(_, t)| t.rem_euclid(1_000_000) != 0);
+    // Times all on the minute (of more than a handful of rows) are entered
+    // by people or cut to the minute: their gaps say nothing of a client's.
+    plan.whole_minutes = warm.rows.len() >= 20 && warm.rows.iter().all(|(_, t)| t.rem_euclid(60_000_000) == 0);
     plan.choose_keep(args.keep.clone());
     if !args.no_child_rows {
         plan.children = children::discover(&mut db, &plan.table, &plan.id).await.unwrap_or_default();

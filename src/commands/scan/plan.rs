@@ -230,6 +230,8 @@ pub struct Plan {
     pub actor: Option<String>,
     /// The created-at column keeps fractions of a second (seen in the first rows).
     pub subsecond: bool,
+    /// Every created-at time of the first rows is on the minute.
+    pub whole_minutes: bool,
     /// The child tables whose rows each cluster's members are compared on.
     pub children: Vec<super::children::Link>,
 }
@@ -574,6 +576,7 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         written: Vec::new(),
         actor: None,
         subsecond: false,
+        whole_minutes: false,
         children: Vec::new(),
         table,
     };

@@ -88,6 +88,9 @@ pub struct Context {
     /// The created-at column keeps parts of a second: two rows at the very
     /// same instant were written together, not by two requests.
     pub subsecond: bool,
+    /// Every created-at time is on the minute: a time people enter (when
+    /// the work began) or one cut to the minute, whose gaps are no client's.
+    pub whole_minutes: bool,
     /// The table has a key column (each member's `key` is read).
     pub has_key: bool,
     /// The watched columns (`Member::watched`), by name.

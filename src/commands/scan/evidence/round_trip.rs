@@ -21,8 +21,9 @@ impl Evidence for RoundTrip {
 
     fn weigh(&self, cluster: &Cluster, context: &Context) -> Vec<Weight> {
         let gaps = gaps(cluster);
-        // Retries are few; a long run of rows is something else.
-        if gaps.is_empty() || gaps.len() > 3 {
+        // Retries are few; a long run of rows is something else. Times on
+        // the minute tell no round trip from an hour's work.
+        if gaps.is_empty() || gaps.len() > 3 || context.whole_minutes {
             return Vec::new();
         }
         let same_instant = |g: i64| g == 0 && context.subsecond;
@@ -90,5 +91,11 @@ mod tests {
         // Four rows are a client's tries; five are something else.
         assert_eq!(RoundTrip.weigh(&cluster(&[0, 100, 200, 300]), &c)[0].strength, Strength::Strong);
         assert!(RoundTrip.weigh(&cluster(&[0, 100, 200, 300, 400]), &c).is_empty());
+        // Times people enter, on the minute: 0 s or a minute apart is no round trip.
+        let minutes = Context { subsecond: false, whole_minutes: true, ..context() };
+        assert!(RoundTrip.weigh(&cluster(&[0, 0]), &minutes).is_empty());
+        assert!(RoundTrip.weigh(&cluster(&[0, 60_000]), &minutes).is_empty());
+        let seconds = Context { subsecond: false, ..context() };
+        assert_eq!(RoundTrip.weigh(&cluster(&[0, 0]), &seconds)[0].strength, Strength::Strong);
     }
 }
