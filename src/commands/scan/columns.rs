@@ -428,12 +428,14 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
         let initial = |v: &Option<String>| holds_initial(v.as_deref(), default.as_deref());
         let pairs: Vec<&PairValues> = facts.pairs.iter().filter(|p| p.differing.contains(&j)).collect();
         // Or a number that only grows after creation (a lock version, a
-        // count of edits): the older row of the pair holds the larger one.
+        // count of edits): the older row of the pair holds the larger one, or
+        // the row updated since its creation does and the other was never
+        // touched (the copy closed as a duplicate got its version bumped).
         // Never a reference to another row: a story moved to a project of a
         // greater id did not grow.
         let integer =
             carried.kind == ValueKind::Integer && plan.table.column(&carried.name).is_ok_and(super::plan::can_grow);
-        let grown = |p: &&&PairValues| integer && grew(&p.earlier[j], &p.later[j]);
+        let grown = |p: &&&PairValues| integer && (grew(&p.earlier[j], &p.later[j]) || grown_by_update(p, j));
         let moved = pairs.iter().filter(|p| initial(&p.earlier[j]) != initial(&p.later[j]) || grown(p)).count();
         if pairs.len() >= 5 && moved * 10 >= pairs.len() * 8 {
             let reason = format!(
@@ -532,6 +534,20 @@ pub fn holds_initial(value: Option<&str>, default: Option<&str>) -> bool {
 pub fn grew(grown: &Option<String>, other: &Option<String>) -> bool {
     let number = |v: &Option<String>| v.as_deref().and_then(|v| v.parse::<f64>().ok());
     matches!((number(grown), number(other)), (Some(a), Some(b)) if a > b)
+}
+
+/// Whether the row of a pair updated since its creation holds the larger
+/// value of column `j` and the other row was never touched since its own.
+fn grown_by_update(p: &PairValues, j: usize) -> bool {
+    let touched = |created: Option<i64>, updated: Option<i64>| match (created, updated) {
+        (Some(c), Some(u)) => Some(u - c > super::confirm::TOUCHED_AFTER_US),
+        _ => None,
+    };
+    match (touched(p.earlier_created_us, p.earlier_updated_us), touched(p.later_created_us, p.later_updated_us)) {
+        (Some(true), Some(false)) => grew(&p.earlier[j], &p.later[j]),
+        (Some(false), Some(true)) => grew(&p.later[j], &p.earlier[j]),
+        _ => false,
+    }
 }
 
 /// Whether column `j` is set only once a row is updated after its creation:
@@ -851,6 +867,31 @@ mod tests {
         assert_eq!(minted_difference("hello-world", "hello-world-2"), None);
         assert_eq!(minted_difference("ORD-000123", "ORD-000124"), None);
         assert_eq!(minted_difference("Thanks, that fixed it", "Thanks, the cache fixed it"), None);
+    }
+
+    #[test]
+    fn a_version_grown_by_an_update() {
+        // Story 1931 as created (version 1, never updated), its copy 1932
+        // closed a day later (version 2).
+        let pair = |earlier: &str, later: &str, earlier_updated: i64, later_updated: i64| PairValues {
+            differing: vec![0],
+            earlier_id: "1931".into(),
+            later_id: "1932".into(),
+            earlier: vec![Some(earlier.into())],
+            later: vec![Some(later.into())],
+            earlier_created_us: Some(0),
+            earlier_updated_us: Some(earlier_updated),
+            later_created_us: Some(74_000_000),
+            later_updated_us: Some(later_updated),
+        };
+        let day = 86_400_000_000;
+        assert!(grown_by_update(&pair("1", "2", 15_000, day), 0));
+        assert!(grown_by_update(&pair("2", "1", day, 74_010_000), 0));
+        // The row updated holds the smaller number: no growth.
+        assert!(!grown_by_update(&pair("2", "1", 15_000, day), 0));
+        // Both updated since, or neither: the data does not say.
+        assert!(!grown_by_update(&pair("1", "2", day, day), 0));
+        assert!(!grown_by_update(&pair("1", "2", 15_000, 74_010_000), 0));
     }
 
     #[test]

@@ -314,7 +314,7 @@ pub fn corpus() -> Vec<App> {
         fixture!(lemmy, Tune, (0.84, 0.88, 0.84)),
         fixture!(mealie, Tune, (0.8, 1.0, 0.5)),
         fixture!(monica, Tune, (0.78, 0.79, 0.76)),
-        fixture!(taiga, Tune, (0.65, 1.0, 0.57)),
+        fixture!(taiga, Tune, (0.73, 1.0, 0.69)),
         fixture!(immich, Validate, (0.25, 0.5, 0.25)),
         fixture!(netbox, Tune, (0.28, 1.0, 0.28)),
         fixture!(grocy, Tune, (0.69, 0.17, 0.52)),
