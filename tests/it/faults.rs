@@ -1479,6 +1479,36 @@ fn a_cancel_that_cannot_reach_the_server_is_said() {
     }
 }
 
+/// A second signal ends the run at once, where the first waits out the
+/// grace (a second and a half) for a cancel that cannot reach the server.
+#[test]
+fn a_second_signal_exits_at_once() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    events(&db, 2);
+    let admin = TestDb::admin(Engine::Postgres);
+    let port = half_open_proxy(crate::common::server_addr(&db.url).leak());
+    let url = with_param(&crate::common::at_server(&db.url, &format!("127.0.0.1:{port}")), "sslmode=disable");
+    let args = [&EXPIRE_EVENTS[..], &["--where", "pg_sleep(30) IS NOT NULL", "--dry-run"]].concat();
+    let child = spawn(&url, &args, &[]);
+    let sleeping =
+        format!("SELECT pid::text FROM pg_stat_activity WHERE datname = '{}' AND wait_event = 'PgSleep'", db.name);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while admin.column(&sleeping).is_empty() {
+        assert!(Instant::now() < deadline, "the statement never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let since = Instant::now();
+    signal(&child, "-TERM");
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&child, "-INT");
+    let (run, took) = finish_within(child, since, Duration::from_secs(2), &args.join(" "));
+    let pid = admin.column(&sleeping)[0].clone().unwrap();
+    admin.column(&format!("SELECT pg_cancel_backend({pid})::text"));
+    assert_eq!(run.code, 130, "{}", run.stderr);
+    assert!(run.stderr.contains("idemctl: interrupted again: stopped at once"), "{}", run.stderr);
+    assert!(took < Duration::from_millis(1_000), "the second signal waited out the grace: {took:?}");
+}
+
 /// expire with --replica-url and --max-lag: a standby whose replay is
 /// paused holds the batches back until it replays again.
 #[test]
