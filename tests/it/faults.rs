@@ -1479,6 +1479,42 @@ fn a_cancel_that_cannot_reach_the_server_is_said() {
     }
 }
 
+/// On MySQL too: when the cancel cannot reach the server, the run ends
+/// within 2 s and says the statement may still run there and how to end it
+/// (`KILL QUERY` with its connection id).
+#[test]
+fn a_cancel_that_cannot_reach_mysql_is_said() {
+    let Some(db) = TestDb::new(Engine::MySql) else { return };
+    events(&db, 2);
+    let admin = TestDb::admin(Engine::MySql);
+    let port = half_open_proxy(crate::common::server_addr(&db.url).leak());
+    let url = crate::common::at_server(&db.url, &format!("127.0.0.1:{port}"));
+    let args = [&EXPIRE_EVENTS[..], &["--where", "SLEEP(30) = 0", "--dry-run"]].concat();
+    let child = spawn(&url, &args, &[]);
+    let sleeping = format!(
+        "SELECT CAST(id AS CHAR) FROM information_schema.processlist WHERE db = '{}' AND info LIKE '%SLEEP(30)%' \
+         AND info NOT LIKE '%processlist%'",
+        db.name
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while admin.column(&sleeping).is_empty() {
+        assert!(Instant::now() < deadline, "the statement never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let since = Instant::now();
+    signal(&child, "-TERM");
+    let (run, _) = finish_within(child, since, Duration::from_secs(2), &args.join(" "));
+    let id = admin.column(&sleeping)[0].clone().unwrap();
+    admin.exec(&format!("KILL QUERY {id}"));
+    assert_eq!(run.code, 130, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("could not cancel the statement running on 127.0.0.1:{port}"))
+            && run.stderr.contains(&format!("end it with KILL QUERY {id}")),
+        "{}",
+        run.stderr
+    );
+}
+
 /// A second signal ends the run at once, where the first waits out the
 /// grace (a second and a half) for a cancel that cannot reach the server.
 #[test]
