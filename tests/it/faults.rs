@@ -472,6 +472,7 @@ on_servers!(
     a_second_loss_stops_the_writer_and_a_rerun_finishes,
     a_killed_reaper_reconnects_and_finishes,
     a_row_held_by_a_live_transaction_is_named_as_such,
+    a_row_released_in_time_is_waited_out_by_retries,
 );
 
 /// The session killed while a read waits: exit 2, one line saying the
@@ -1371,6 +1372,24 @@ fn a_row_held_by_a_live_transaction_is_named_as_such(db: &TestDb) {
     }
     assert_eq!(run.json()["runs"][0]["stopped"], "error");
     assert_eq!(event_ids(db), vec![1, 2, 3, 4], "the batch rolled back");
+}
+
+/// A live transaction holds one expired row for 2 s: the batch's first
+/// wait (1 s) ends, it is tried again after 0.5 s, and the second attempt
+/// gets the row once it is released: every row deleted, exit 0.
+fn a_row_released_in_time_is_waited_out_by_retries(db: &TestDb) {
+    events(db, 4);
+    let started = Instant::now();
+    let child = db.while_session("BEGIN; SELECT id FROM events WHERE id = 3 FOR UPDATE", "ROLLBACK", || {
+        let child = spawn(&db.url, &[&EXPIRE_EVENTS[..], &["--batch-size", "10", "--format", "json"]].concat(), &[]);
+        std::thread::sleep(Duration::from_millis(2000));
+        child
+    });
+    let (run, took) = finish_within(child, started, Duration::from_secs(6), "expire");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["runs"][0]["rows_deleted"], 4, "{}", run.stdout);
+    assert_eq!(event_ids(db), Vec::<i64>::new());
+    assert!(took >= Duration::from_millis(1900), "the run never waited: {took:?}");
 }
 
 /// An ALTER TABLE queued behind an idle transaction: a read that waits on
