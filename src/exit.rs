@@ -165,6 +165,9 @@ fn plain(cause: &(dyn std::error::Error + 'static)) -> String {
 fn tls_sentence(text: &str) -> Option<String> {
     let at = text.find("invalid peer certificate: ")?;
     let what = &text[at + "invalid peer certificate: ".len()..];
+    if let Some(sentence) = dated_sentence(what) {
+        return Some(format!("{}{sentence}", &text[..at]));
+    }
     let name = what.trim_start_matches("Other(OtherError(").trim_end_matches(')');
     let sentence = match name {
         "CaUsedAsEndEntity" => {
@@ -194,6 +197,26 @@ fn tls_sentence(text: &str) -> Option<String> {
         _ => return None,
     };
     Some(format!("{}{sentence}", &text[..at]))
+}
+
+/// rustls's certificate out of its dates, with the times in UNIX seconds
+/// (`certificate expired: verification time T (UNIX), but certificate is not
+/// valid after A (N seconds ago)`), as a sentence with the date.
+fn dated_sentence(what: &str) -> Option<String> {
+    let (expired, rest) = if let Some(rest) = what.strip_prefix("certificate expired: verification time ") {
+        (true, rest)
+    } else {
+        (false, what.strip_prefix("certificate not valid yet: verification time ")?)
+    };
+    let bound = if expired { "but certificate is not valid after " } else { "but certificate is not valid before " };
+    let (_, after) = rest.split_once(bound)?;
+    let seconds: i64 = after.split(' ').next()?.parse().ok()?;
+    let date = chrono::DateTime::from_timestamp(seconds, 0)?.format("%Y-%m-%d %H:%M UTC");
+    Some(if expired {
+        format!("the server's certificate expired on {date}")
+    } else {
+        format!("the server's certificate is not valid until {date} (are the clocks right?)")
+    })
 }
 
 fn is_driver_wrapper(text: &str) -> bool {
@@ -353,6 +376,22 @@ mod tests {
             Some("the server's certificate was refused (SomethingNew)")
         );
         assert_eq!(tls_sentence("invalid peer certificate: certificate expired: verification time 5 (UNIX)"), None);
+        assert_eq!(
+            tls_sentence(
+                "error communicating with database: invalid peer certificate: certificate expired: verification time \
+                 1796413985 (UNIX), but certificate is not valid after 1577923200 (218490785 seconds ago)"
+            )
+            .as_deref(),
+            Some("error communicating with database: the server's certificate expired on 2020-01-02 00:00 UTC")
+        );
+        assert_eq!(
+            tls_sentence(
+                "invalid peer certificate: certificate not valid yet: verification time 1796413985 (UNIX), but \
+                 certificate is not valid before 4070908800 (2274494815 seconds in future)"
+            )
+            .as_deref(),
+            Some("the server's certificate is not valid until 2099-01-01 00:00 UTC (are the clocks right?)")
+        );
         assert_eq!(tls_sentence("invalid peer certificate: UnknownIssuer"), None);
     }
 }

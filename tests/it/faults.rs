@@ -1083,6 +1083,27 @@ mod private {
         started.or_else(|e| unavailable("a private MariaDB server", e).ok_or(())).ok()
     }
 
+    /// Starts one more private MariaDB server serving the certificate made
+    /// by `certificates` in a directory of its own, and gives its root URL
+    /// and that directory.
+    pub fn one_more_mariadb_tls(make: impl FnOnce(&Path) -> Result<(), String>) -> Option<(String, PathBuf)> {
+        let started = kept_dir("idemctl-maria-tls-").and_then(|base| {
+            clean_up_after_exit(&base, "true");
+            make(&base)?;
+            let at = |name: &str| base.join(name).display().to_string();
+            let root = start_mariadbd(
+                &base,
+                &[
+                    format!("--ssl-ca={}", at("ca.pem")),
+                    format!("--ssl-cert={}", at("server.pem")),
+                    format!("--ssl-key={}", at("server-key.pem")),
+                ],
+            )?;
+            Ok((root, base))
+        });
+        started.or_else(|e| unavailable("a private MariaDB server with TLS", e).ok_or(())).ok()
+    }
+
     pub fn mariadb_tls() -> Option<&'static Maria> {
         static MARIA: OnceLock<Result<Maria, String>> = OnceLock::new();
         started(&MARIA, start_mariadb_tls, "a private MariaDB server with TLS")
@@ -1104,6 +1125,84 @@ mod private {
         let port = port_of(&root);
         Ok(Maria { root, port, dir: base })
     }
+}
+
+/// Signs the server's request in `dir` again with the CA there (as
+/// `certificates` made them), valid from `start` to `end` (`YYYYMMDDHHMMSSZ`),
+/// through `openssl ca`, which takes dates in the past and the future.
+fn dated(dir: &std::path::Path, start: &str, end: &str) {
+    let p = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    std::fs::write(p("index.txt"), "").unwrap();
+    std::fs::write(p("serial"), "1000\n").unwrap();
+    std::fs::write(
+        p("ca.cnf"),
+        format!(
+            "[ca]\ndefault_ca = here\n[here]\ndatabase = {}\nnew_certs_dir = {}\nserial = {}\ndefault_md = \
+             sha256\npolicy = any\nunique_subject = no\n[any]\ncommonName = supplied\n",
+            p("index.txt"),
+            dir.display(),
+            p("serial")
+        ),
+    )
+    .unwrap();
+    sh(
+        "openssl",
+        &[
+            "ca",
+            "-batch",
+            "-notext",
+            "-config",
+            &p("ca.cnf"),
+            "-cert",
+            &p("ca.pem"),
+            "-keyfile",
+            &p("ca-key.pem"),
+            "-in",
+            &p("server.csr"),
+            "-extfile",
+            &p("ext.cnf"),
+            "-startdate",
+            start,
+            "-enddate",
+            end,
+            "-out",
+            &p("server.pem"),
+        ],
+    );
+}
+
+/// A server certificate out of its dates, expired or not valid yet, is
+/// refused in a sentence (exit 2), as the production guide says, not in
+/// rustls's spelling; the same server with a certificate in its dates serves.
+#[test]
+fn a_certificate_out_of_its_dates_is_said() {
+    let make = |dir: &std::path::Path| {
+        certificates(dir, true);
+        dated(dir, "20200101000000Z", "20200102000000Z");
+        Ok(())
+    };
+    let Some((root, dir)) = private::one_more_mariadb_tls(make) else { return };
+    let url = with_param(&root, &format!("ssl-mode=verify_ca&ssl-ca={}", dir.join("ca.pem").display()));
+    let expired = run_at(&url, &["stuck", "--table", "no_such_table"]);
+    assert_eq!(expired.code, 2, "{}", expired.stderr);
+    let line = one_line(&expired);
+    assert!(line.contains("the server's certificate expired on 2020-01-02 00:00 UTC"), "{line}");
+    assert!(!line.contains("(UNIX)") && !line.contains("invalid peer certificate"), "{line}");
+    dated(&dir, "20990101000000Z", "20990102000000Z");
+    sql_at(&root, "FLUSH SSL").unwrap();
+    let early = run_at(&url, &["stuck", "--table", "no_such_table"]);
+    assert_eq!(early.code, 2, "{}", early.stderr);
+    let line = one_line(&early);
+    assert!(
+        line.contains("the server's certificate is not valid until 2099-01-01 00:00 UTC (are the clocks right?)"),
+        "{line}"
+    );
+    // In its dates: connected (the table is what is missing).
+    dated(&dir, "20200101000000Z", "20990101000000Z");
+    sql_at(&root, "FLUSH SSL").unwrap();
+    let fine = run_at(&url, &["stuck", "--table", "no_such_table"]);
+    assert_eq!(fine.code, 2, "{}", fine.stderr);
+    assert!(one_line(&fine).contains("no table \"no_such_table\""), "{}", fine.stderr);
 }
 
 /// A server certificate that is its own CA (as `openssl req -x509` makes
