@@ -48,7 +48,7 @@
 //! server clock in UTC; companies, contacts, prices, rates; the integrations reading the next number before each POST;
 //! the clients' timeouts; how often people send, pay, delete. `document_item_taxes`, `document_totals`,
 //! `document_histories` and `recurring` rows are not written.
-use super::{Child, DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, sentence};
+use super::{Child, DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, day, sentence};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql, Engine::Sqlite];
@@ -262,10 +262,6 @@ struct Doc {
 /// A recurring template: monthly on `dom` from `first`, or weekly from `first`; `done` its last schedule created.
 #[rustfmt::skip]
 struct Tpl { doc: Doc, parent: Parent, created: i64, weekly: bool, first: i64, dom: i64, done: i64 }
-
-fn day(us: i64) -> i64 {
-    us - us.rem_euclid(DAY)
-}
 
 fn tod(us: i64) -> i64 {
     us.rem_euclid(DAY) / SECOND

@@ -64,7 +64,7 @@
 //! who deletes, edits, moves and sorts what; image URLs; MariaDB (`DEFAULT ''` on a LONGTEXT, which MySQL 5.7 drops).
 use std::collections::{HashMap, HashSet};
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, client_retry_delay, sentence};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, client_retry_delay, day, sentence, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql];
@@ -327,15 +327,6 @@ struct State {
     owned: i64,
     template: bool,
     deleted: Option<i64>,
-}
-
-fn day(us: i64) -> i64 {
-    us - us.rem_euclid(DAY)
-}
-
-/// Monday 0 .. Sunday 6.
-fn weekday(us: i64) -> i64 {
-    (us.div_euclid(DAY) + 3).rem_euclid(7)
 }
 
 /// `YYYY-MM-DD`.

@@ -66,7 +66,7 @@
 //! offsets; the Trello export's action window; server and database in UTC, people in Europe/Berlin (CEST).
 use std::collections::{HashMap, HashSet};
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay, day, secs, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql, Engine::Postgres, Engine::Sqlite];
@@ -759,19 +759,6 @@ impl Tries {
         let kept = delays.len();
         Tries { delays, kept, hidden: false, drop }
     }
-}
-
-fn secs(us: i64) -> i64 {
-    us - us.rem_euclid(SECOND)
-}
-
-fn day(us: i64) -> i64 {
-    us - us.rem_euclid(DAY)
-}
-
-/// Monday 0 .. Sunday 6.
-fn weekday(us: i64) -> i64 {
-    (us.div_euclid(DAY) + 3).rem_euclid(7)
 }
 
 fn micros(r: &mut Rng) -> i64 {

@@ -56,7 +56,7 @@ use std::collections::HashSet;
 
 use chrono::Datelike;
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay, day, secs, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql, Engine::Postgres];
@@ -337,19 +337,6 @@ struct Inv {
     double: bool,
     mark: Mark,
     hidden: bool,
-}
-
-fn day(us: i64) -> i64 {
-    us - us.rem_euclid(DAY)
-}
-
-fn secs(us: i64) -> i64 {
-    us - us.rem_euclid(SECOND)
-}
-
-/// Monday 0 .. Sunday 6.
-fn weekday(us: i64) -> i64 {
-    (us.div_euclid(DAY) + 3).rem_euclid(7)
 }
 
 fn ymd(us: i64) -> chrono::NaiveDate {

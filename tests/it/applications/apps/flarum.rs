@@ -64,7 +64,7 @@
 //! schedules; the approval and merge habits.
 use std::collections::{HashMap, HashSet};
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, sentence};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, sentence, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql];
@@ -404,11 +404,6 @@ fn after(r: &mut Rng, t: i64, mean: i64) -> i64 {
 
 fn when(r: &mut Rng, d0: i64) -> i64 {
     d0 + r.weighted(&RHYTHM) as i64 * HOUR + r.range(0, HOUR - 1)
-}
-
-/// 0 is Monday.
-fn weekday(us: i64) -> i64 {
-    (us.div_euclid(DAY) + 3).rem_euclid(7)
 }
 
 fn smtp_down(t: i64) -> bool {

@@ -64,7 +64,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Postgres];
@@ -435,11 +435,6 @@ fn poisson(r: &mut Rng, mean: f64) -> usize {
 
 fn micros(r: &mut Rng) -> i64 {
     r.below(1_000_000) as i64
-}
-
-/// Monday 0 .. Sunday 6.
-fn weekday(us: i64) -> i64 {
-    (us.div_euclid(DAY) + 3).rem_euclid(7)
 }
 
 fn username(r: &mut Rng, names: &mut HashSet<String>, first: &str) -> String {

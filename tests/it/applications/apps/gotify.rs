@@ -65,7 +65,7 @@
 //! report lines; the server and all clocks in UTC, people in Europe/Berlin (CEST).
 use std::collections::HashSet;
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, day, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Sqlite, Engine::MySql, Engine::Postgres];
@@ -270,15 +270,6 @@ fn claim(spans: &mut Vec<(i64, i64)>, a: i64, b: i64) -> bool {
         spans.push((a, b));
     }
     free
-}
-
-fn day(us: i64) -> i64 {
-    us - us.rem_euclid(DAY)
-}
-
-/// 0 for Monday.
-fn weekday(us: i64) -> i64 {
-    (us.div_euclid(DAY) + 3).rem_euclid(7)
 }
 
 fn micros(r: &mut Rng) -> i64 {

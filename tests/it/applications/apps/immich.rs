@@ -79,7 +79,7 @@
 //! Guessed: the family, devices, rhythms and counts; the rendition bug's rate and the cycles' timing; the dates the
 //! iPhone, Pixel and camera files carry (zones, precision) and what the metadata job makes of PNGs and of a motion
 //! photo's video; the NAS layout and habits; job delays; thumbhash lengths.
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, secs};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Postgres];
@@ -358,10 +358,6 @@ impl Ctx {
 
 fn ms(us: i64) -> i64 {
     us - us.rem_euclid(1_000)
-}
-
-fn secs(us: i64) -> i64 {
-    us - us.rem_euclid(SECOND)
 }
 
 fn weekend(us: i64) -> bool {

@@ -67,7 +67,7 @@
 //! rare rolled-back create that leaves an id gap. The CSV importer is a separate (paid) plugin, not in the core.
 use std::collections::HashSet;
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay, secs, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql];
@@ -397,10 +397,6 @@ fn ms(r: &mut Rng, lo: i64, hi: i64) -> i64 {
     r.range(lo, hi) * 1_000 + r.below(1_000) as i64
 }
 
-fn secs(t: i64) -> i64 {
-    t - t.rem_euclid(SECOND)
-}
-
 fn floor_min(t: i64) -> i64 {
     t - t.rem_euclid(MINUTE)
 }
@@ -418,11 +414,6 @@ fn quarter(t: i64) -> i64 {
 
 fn quarter_floor(t: i64) -> i64 {
     t - t.rem_euclid(15 * MINUTE)
-}
-
-/// Monday 0 .. Sunday 6.
-fn weekday(d: i64) -> i64 {
-    (d.div_euclid(DAY) + 3).rem_euclid(7)
 }
 
 /// A local time (minutes after midnight) on the date whose UTC midnight is `d`.

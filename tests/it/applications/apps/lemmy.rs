@@ -72,7 +72,7 @@
 //! sending no automatic retry.
 use std::collections::HashSet;
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, secs};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Postgres];
@@ -348,10 +348,6 @@ fn pick_weighted(r: &mut Rng, w: &[u64]) -> usize {
         x -= k;
     }
     w.len() - 1
-}
-
-fn secs(us: i64) -> i64 {
-    us - us.rem_euclid(SECOND)
 }
 
 fn hour_ok(r: &mut Rng, t: i64) -> bool {

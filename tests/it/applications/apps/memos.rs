@@ -49,7 +49,7 @@
 //! n8n, Shortcut, clipper, agent and import contents; protojson's compact spacing (the binary decides).
 use std::collections::HashSet;
 
-use super::{Child, DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, client_retry_delay, sentence};
+use super::{Child, DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, client_retry_delay, day, sentence};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Sqlite, Engine::MySql, Engine::Postgres];
@@ -256,10 +256,6 @@ struct State {
     vis: &'static str,
     pinned: bool,
     deleted: bool,
-}
-
-fn day(us: i64) -> i64 {
-    us - us.rem_euclid(DAY)
 }
 
 fn jiggle(r: &mut Rng) -> i64 {

@@ -409,3 +409,18 @@ pub fn sentence(r: &mut Rng, n: usize) -> String {
     s.push(*r.pick(&['.', '?', '!', '.']));
     s
 }
+
+/// The start of the UTC day `us` falls in.
+pub fn day(us: i64) -> i64 {
+    us - us.rem_euclid(DAY)
+}
+
+/// The UTC weekday of `us`: Monday 0 .. Sunday 6.
+pub fn weekday(us: i64) -> i64 {
+    (us.div_euclid(DAY) + 3).rem_euclid(7)
+}
+
+/// `us` cut to the whole second (a time kept in seconds).
+pub fn secs(us: i64) -> i64 {
+    us - us.rem_euclid(SECOND)
+}

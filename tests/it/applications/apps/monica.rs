@@ -68,7 +68,7 @@
 //! `contact_tasks_author_id_foreign`) are kept.
 use std::collections::HashSet;
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, day, secs, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql, Engine::Sqlite];
@@ -375,19 +375,6 @@ struct Out {
     completed_at: Option<i64>,
     updated: i64,
     deleted: Option<i64>,
-}
-
-fn secs(us: i64) -> i64 {
-    us - us.rem_euclid(SECOND)
-}
-
-fn day(us: i64) -> i64 {
-    us - us.rem_euclid(DAY)
-}
-
-/// Monday 0 .. Sunday 6.
-fn weekday(us: i64) -> i64 {
-    (us.div_euclid(DAY) + 3).rem_euclid(7)
 }
 
 fn micros(r: &mut Rng) -> i64 {

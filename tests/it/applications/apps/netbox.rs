@@ -68,7 +68,7 @@
 //! how often people notice a duplicate; everything in UTC.
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Postgres];
@@ -511,10 +511,6 @@ impl World {
     fn device_name(&mut self) -> String {
         format!("{}-{}-r{:02}", self.r.one(DEVICES), self.r.one(SITES), self.r.range(1, 40))
     }
-}
-
-fn weekday(us: i64) -> i64 {
-    (us.div_euclid(DAY) + 3).rem_euclid(7)
 }
 
 fn micros(r: &mut Rng) -> i64 {

@@ -42,7 +42,7 @@
 //! shop customer buying the same thing again (another shop order number),
 //! synced in the same batch or minutes later.
 
-use super::{Child, DAY, Fixture, HOUR, MINUTE, Rng, SECOND, T0, V};
+use super::{Child, DAY, Fixture, HOUR, MINUTE, Rng, SECOND, T0, V, secs};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Postgres];
@@ -171,10 +171,6 @@ struct Order {
 
 fn money(cents: i64) -> V {
     V::Raw(format!("{}.{:02}", cents / 100, cents % 100))
-}
-
-fn secs(t: i64) -> i64 {
-    t - t.rem_euclid(SECOND)
 }
 
 /// What happens to an order after its create; a time past NOW has not happened.

@@ -44,7 +44,7 @@
 //! batches, the alert bot's issues that differ in their counts, intake reports, titles people reuse.
 //! Guessed: the teams, projects, rates and rhythms; the clients' retries; the n8n workflows; which projects have
 //! estimates, intake, default assignees and auto-archive; the importers' pacing and state mapping.
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, sentence};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, day, sentence};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Postgres];
@@ -205,10 +205,6 @@ struct Ev {
     k: usize,
     by: usize,
     kind: Kind,
-}
-
-fn day(us: i64) -> i64 {
-    us - us.rem_euclid(DAY)
 }
 
 fn date(us: i64) -> V {

@@ -63,7 +63,7 @@
 //! import every 30 minutes; the tracking cron; id gaps (abandoned carts, accounts without orders).
 use std::collections::HashSet;
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay, day, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql];
@@ -347,15 +347,6 @@ impl World {
         self.custs.push(c);
         self.custs.len() - 1
     }
-}
-
-fn day(t: i64) -> i64 {
-    t - t.rem_euclid(DAY)
-}
-
-/// Monday 0 .. Sunday 6.
-fn weekday(t: i64) -> i64 {
-    (t.div_euclid(DAY) + 3).rem_euclid(7)
 }
 
 fn micros(r: &mut Rng) -> i64 {

@@ -24,7 +24,7 @@
 //! some of the extra issues, relate others as duplicates (closed with the original), leave the rest.
 //! Legitimate repeats: CSV imports of QA smoke tests, one identical row per platform (the platform is a custom field,
 //! in `custom_values`), 20-80 ms apart; an issue copied by its author 30 s-4 min later for another platform.
-use super::{Child, DAY, Fixture, HOUR, Mark, Rng, SECOND, T0, V, WORDS, sentence};
+use super::{Child, DAY, Fixture, HOUR, Mark, Rng, SECOND, T0, V, WORDS, day, sentence};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql, Engine::Sqlite];
@@ -140,10 +140,6 @@ fn push(v: &mut Vec<Issue>, mut i: Issue) -> usize {
     i.uid = v.len();
     v.push(i);
     v.len() - 1
-}
-
-fn day(us: i64) -> i64 {
-    us - us.rem_euclid(DAY)
 }
 
 fn date(us: i64) -> V {

@@ -57,7 +57,7 @@
 //! IMEI); the runbook, the shortcut and the clients' timeouts; who deletes what.
 use std::collections::HashSet;
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::MySql, Engine::Sqlite];
@@ -339,10 +339,6 @@ fn wall(utc: i64) -> i64 {
 
 fn local_day(utc: i64) -> i64 {
     wall(utc).div_euclid(DAY)
-}
-
-fn weekday(utc: i64) -> i64 {
-    (utc.div_euclid(DAY) + 3) % 7
 }
 
 /// (year, month, day) of a day number (days since 1970-01-01).

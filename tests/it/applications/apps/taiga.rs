@@ -59,7 +59,7 @@ use std::collections::BinaryHeap;
 
 use chrono::Datelike;
 
-use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay};
+use super::{DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, client_retry_delay, day, weekday};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Postgres];
@@ -241,15 +241,6 @@ const DEPS: &[(&str, &str, &str)] = &[
 
 fn opened(p: usize) -> i64 {
     START + SPECS[p].2 * MINUTE
-}
-
-/// Monday 0 .. Sunday 6.
-fn weekday(us: i64) -> i64 {
-    (us.div_euclid(DAY) + 3) % 7
-}
-
-fn day(us: i64) -> i64 {
-    us - us.rem_euclid(DAY)
 }
 
 fn statuses(p: usize) -> i64 {

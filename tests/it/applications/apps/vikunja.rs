@@ -44,7 +44,7 @@
 //! 00:00 GMT; the Flutter app sending what the web app sends. xorm creates no foreign keys; task_positions left out.
 use std::collections::HashSet;
 
-use super::{Child, DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, sentence};
+use super::{Child, DAY, Fixture, HOUR, MINUTE, Mark, Rng, SECOND, T0, V, WORDS, day, sentence};
 use crate::common::Engine;
 
 pub const ENGINES: &[Engine] = &[Engine::Sqlite, Engine::MySql];
@@ -180,10 +180,6 @@ struct Task {
     hex: &'static str,
     cover: i64,
     deleted: Option<i64>,
-}
-
-fn day(us: i64) -> i64 {
-    us - us.rem_euclid(DAY)
 }
 
 fn tz(user: i64) -> i64 {
