@@ -47,9 +47,24 @@ impl Demo {
     /// The command line of the scan the demo shows.
     pub fn scan_line(&self) -> Vec<String> {
         let url = format!("sqlite:{}", self.path.display());
-        ["idemctl", "scan", "--database-url", &url, "--table", "orders", "--by", "customer_id", "--sum", "amount_cents"]
-            .map(String::from)
-            .to_vec()
+        // Ten clusters fit a screen or two; the line after them says how many
+        // more there are and how to list them.
+        [
+            "idemctl",
+            "scan",
+            "--database-url",
+            &url,
+            "--table",
+            "orders",
+            "--by",
+            "customer_id",
+            "--sum",
+            "amount_cents",
+            "--limit",
+            "10",
+        ]
+        .map(String::from)
+        .to_vec()
     }
 
     /// The commands to try next, on stdout after the scan: each runs as
