@@ -2,7 +2,8 @@
 //! without ever breaking a key, an id, a time or a number. Free text (cells
 //! of several words: compared values, reasons, fixes) is shortened with an
 //! ellipsis to make room; when even that does not fit, each row is shown as
-//! a vertical record, as psql's `\x auto` does. Piped or redirected, the
+//! a vertical record, as psql's `\x auto` does, whose free text wraps at its
+//! words instead. Piped or redirected, the
 //! table is as wide as its widest row.
 
 use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table};
@@ -145,21 +146,26 @@ fn records(header: &[String], rows: &[Vec<String>], layout: Layout) -> String {
             let pad = " ".repeat(label - width(column));
             let room = layout.width.map(|w| w.saturating_sub(label + 3));
             let fits = room.is_none_or(|r| width(cell) <= r);
-            // Free text is shortened to the line; a token too long for it
+            // Free text wraps at its words under the label (a record has the
+            // lines to spare: nothing is cut); a token too long for the line
             // goes whole on a line of its own.
             let (shown, own_line) = match (fits, cell.contains(char::is_whitespace), room) {
-                (false, true, Some(r)) => (shorten(cell, r.max(NARROWEST)), false),
+                (false, true, Some(r)) => (wrap_text(cell, r.max(NARROWEST)), false),
                 (false, false, _) => (cell.clone(), true),
                 _ => (cell.clone(), false),
             };
-            let value = match layout.color.then(|| paint(column, cell)).flatten() {
-                Some(color) => ansi(color, &shown),
-                None => shown,
+            let color = layout.color.then(|| paint(column, cell)).flatten();
+            let painted = |line: &str| match color {
+                Some(color) => ansi(color, line),
+                None => line.to_string(),
             };
             if own_line {
-                out.push_str(&format!("{column}{pad} │\n{value}\n"));
+                out.push_str(&format!("{column}{pad} │\n{}\n", painted(&shown)));
             } else {
-                out.push_str(&format!("{column}{pad} │ {value}\n"));
+                for (i, line) in shown.lines().enumerate() {
+                    let lead = if i == 0 { format!("{column}{pad}") } else { " ".repeat(label) };
+                    out.push_str(&format!("{lead} │ {}\n", painted(line)));
+                }
             }
         }
     }
@@ -330,6 +336,24 @@ mod tests {
         let out = render(&header, &rows, Layout { width: Some(60), color: false, right: false, wrap: false });
         assert!(out.starts_with("─[ 1 ]"), "{out}");
         assert!(out.contains(&format!("a │ {}", "x".repeat(30))), "{out}");
+    }
+
+    #[test]
+    fn records_wrap_free_text_under_its_label() {
+        let header = strings(&["cluster", "cause confidence", "values"]);
+        let reason = "key-reused, certain: + rows share the key \"000000ed5336cb6d-0\": the client sent one request \
+                      twice";
+        let rows = vec![strings(&["1", reason, &"v".repeat(50)])];
+        let out = render(&header, &rows, Layout { width: Some(60), color: false, right: false, wrap: false });
+        assert!(out.starts_with("─[ 1 ]"), "{out}");
+        assert!(!out.contains('…'), "{out}");
+        assert!(out.lines().all(|l| width(l) <= 60), "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[2].starts_with("cause confidence │ key-reused, certain:"), "{out}");
+        assert!(lines[3].starts_with("                 │ "), "{out}");
+        let joined: Vec<&str> =
+            lines[2..].iter().take_while(|l| !l.starts_with("values")).map(|l| l[20..].trim()).collect();
+        assert_eq!(joined.join(" "), reason, "{out}");
     }
 
     #[test]
