@@ -60,7 +60,9 @@ pub fn render(header: &[String], rows: &[Vec<String>], layout: Layout) -> String
     let free: Vec<bool> = (0..header.len()).map(|i| rows.iter().any(|r| r[i].contains(char::is_whitespace))).collect();
     let fixed: usize = natural.iter().zip(&free).filter(|(_, f)| !**f).map(|(w, _)| w).sum::<usize>() + overhead;
     let shrinkable = free.iter().filter(|f| **f).count();
-    if shrinkable == 0 || fixed + shrinkable * NARROWEST > limit {
+    // A free-text column narrower than the narrowest share keeps its width.
+    let least: usize = natural.iter().zip(&free).filter(|(_, f)| **f).map(|(w, _)| (*w).min(NARROWEST)).sum();
+    if shrinkable == 0 || fixed + least > limit {
         return records(header, rows, layout);
     }
     // Share the room left among the free-text columns, narrowest first.
@@ -327,6 +329,18 @@ mod tests {
         let out = render(&header, &rows, Layout { width: Some(40), color: false, right: false, wrap: false });
         assert!(out.contains("123456789") && out.contains('…'), "{out}");
         assert!(out.lines().all(|l| width(l) <= 40), "{out}");
+    }
+
+    #[test]
+    fn short_free_text_keeps_its_width_and_the_table_fits() {
+        // Three narrow cells with spaces (ids, an amount and its currency)
+        // need only their own width: a table, not records, at 60 columns.
+        let header = strings(&["id", "a", "b", "c", "text"]);
+        let rows = vec![strings(&["12345", "1 2", "3 4", "5 6", &"word ".repeat(16)])];
+        let out = render(&header, &rows, Layout { width: Some(60), color: false, right: false, wrap: false });
+        assert!(!out.starts_with("─[ 1 ]"), "{out}");
+        assert!(out.contains(" 1 2 ") && out.contains('…'), "{out}");
+        assert!(out.lines().all(|l| width(l) <= 60), "{out}");
     }
 
     #[test]
