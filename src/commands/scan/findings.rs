@@ -34,7 +34,7 @@ impl Serialize for Amount {
     }
 }
 
-/// Clusters the table format lists by default: the most extra rows first.
+/// Clusters the table format lists by default: the surest first, then the most extra rows.
 const TABLE_LIMIT: usize = 50;
 
 /// Near misses are reported, and the scan is not clean, from this share of

@@ -93,7 +93,7 @@ pub struct ScanArgs {
     /// One line per cluster, or one line per extra row (the remediation list)
     #[arg(long, value_enum, default_value_t = ScanOutput::Clusters)]
     pub output: ScanOutput,
-    /// List the N clusters with the most extra rows [default: 50 in the table format; every cluster in csv, json and ndjson]
+    /// List N clusters, the surest first, then those with the most extra rows [default: 50 in the table format; every cluster in csv, json and ndjson]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// Unit of an integer created-at column: s, ms or auto (COL=UNIT names the column) [default: detected from its values]
