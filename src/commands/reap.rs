@@ -440,11 +440,7 @@ async fn finish(
             0 => String::new(),
             n => format!(" after {n} retries"),
         };
-        let done = match done {
-            0 => "nothing was changed".to_string(),
-            n => format!("{} before it done, and a rerun goes on from there", kind.counted(n)),
-        };
-        return Err(err.context(RunStopped(format!("reap stopped{retried}: {done}"))));
+        return Err(err.context(RunStopped(format!("reap stopped{retried}: {}", done_before(kind, done)))));
     }
     db.close().await?;
     // A key left as it was is still stuck: the run did nothing for it, and
@@ -459,13 +455,21 @@ async fn finish(
         ));
     }
     if stopped == Some(Stopped::Interrupted) {
-        let done = match done {
-            0 => "nothing was changed".to_string(),
-            n => format!("{} done before it", kind.counted(n)),
-        };
+        let done = done_before(kind, done);
         return Err(anyhow::Error::new(Interrupted).context(RunStopped(format!("reap interrupted: {done}"))));
     }
     Ok(Outcome::from_findings(findings))
+}
+
+/// What a run stopped by a fault or a signal had done, in the kind's words:
+/// `nothing was changed`, or `the 3 messages before it are done, and a rerun
+/// goes on from there`.
+fn done_before(kind: Kind, done: u64) -> String {
+    match done {
+        0 => "nothing was changed".to_string(),
+        1 => format!("the {} before it is done, and a rerun goes on from there", kind.entry()),
+        n => format!("the {} before it are done, and a rerun goes on from there", kind.counted(n)),
+    }
 }
 
 /// The waits of a run for people; nothing when it did not wait.
@@ -611,5 +615,18 @@ impl crate::commands::Definition for ReapArgs {
     crate::commands::on_a_key_table!(ReapArgs);
     fn run(self: Box<Self>) -> futures_util::future::BoxFuture<'static, Result<Outcome>> {
         Box::pin(run(*self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_run_says_what_it_did_in_the_kinds_words() {
+        assert_eq!(done_before(Kind::Inbox, 0), "nothing was changed");
+        assert_eq!(done_before(Kind::Inbox, 3), "the 3 messages before it are done, and a rerun goes on from there");
+        assert_eq!(done_before(Kind::Jobs, 1), "the job before it is done, and a rerun goes on from there");
+        assert_eq!(done_before(Kind::Http, 2), "the 2 keys before it are done, and a rerun goes on from there");
     }
 }
