@@ -504,6 +504,18 @@ mod tests {
         assert_eq!(cluster.span_us(), 5_000_000);
     }
 
+    /// A pair filled in later says which columns moved; none is nothing.
+    #[test]
+    fn what_moved_later() {
+        assert!(Later::default().is_empty());
+        for later in [
+            Later { filled: vec!["due_date".into()], ..Later::default() },
+            Later { grown: vec!["quantity".into()], ..Later::default() },
+        ] {
+            assert!(!later.is_empty(), "{later:?}");
+        }
+    }
+
     #[test]
     fn causes_as_reports_name_them() {
         let names = [Cause::NoKey, Cause::KeyPerAttempt, Cause::KeyReused, Cause::Unknown].map(Cause::as_str);
