@@ -72,6 +72,30 @@ fn finish_within(child: Child, since: Instant, limit: Duration, what: &str) -> (
     (run, took)
 }
 
+/// Waits, `step` at a time, until `done` holds; after `limit`, fails the
+/// test saying `what` never happened.
+fn poll(what: &str, limit: Duration, step: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < deadline, "{what}");
+        std::thread::sleep(step);
+    }
+}
+
+/// One value read on a connection of its own to the PostgreSQL `url`;
+/// `None` while the server cannot answer it (a standby still starting).
+fn pg_scalar<T>(url: &str, sql: &'static str) -> Option<T>
+where
+    T: for<'r> sqlx::Decode<'r, sqlx::Postgres> + sqlx::Type<sqlx::Postgres> + Send + Unpin,
+{
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        use sqlx::Connection;
+        let mut c = sqlx::PgConnection::connect(url).await.ok()?;
+        sqlx::query_scalar::<_, T>(sql).fetch_one(&mut c).await.ok()
+    })
+}
+
 /// `idemctl ARGS --database-url URL`, run to its end.
 fn run_at(url: &str, args: &[&str]) -> Run {
     let mut cmd = Command::new(idemctl_bin());
@@ -291,11 +315,12 @@ fn a_signal_ends_every_lock_wait_and_cancels_it_on_the_server(db: &TestDb) {
                 assert!(run.stderr.contains(said), "{what}: {}", run.stderr);
             }
         }
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while waiting_on_lock(db) > 0 {
-            assert!(Instant::now() < deadline, "a canceled statement still waits on the server");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        poll(
+            "a canceled statement still waits on the server",
+            Duration::from_secs(5),
+            Duration::from_millis(20),
+            || waiting_on_lock(db) == 0,
+        );
     });
     assert_eq!(contents(db), before);
 }
@@ -325,11 +350,7 @@ fn a_signal_during_sleep_ends_the_run_at_once(db: &TestDb) {
         &[&EXPIRE_EVENTS[..], &["--batch-size", "1", "--sleep", "30s", "--format", "json"]].concat(),
         &[],
     );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while event_ids(db).len() == 3 {
-        assert!(Instant::now() < deadline, "the first batch never ran");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    poll("the first batch never ran", Duration::from_secs(20), Duration::from_millis(20), || event_ids(db).len() != 3);
     std::thread::sleep(Duration::from_millis(200));
     let since = Instant::now();
     signal(&child, "-TERM");
@@ -1271,11 +1292,9 @@ fn a_hot_standby_serves_reads_and_refuses_writes() {
     let on_standby =
         primary.url.replacen(pair.primary.trim_end_matches("/postgres"), pair.standby.trim_end_matches("/postgres"), 1);
     // Replay reaches the standby: the last table made, with its rows.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while run_at(&on_standby, &["size", "--table", "events", "--created-at-column", "created_at"]).code != 0 {
-        assert!(Instant::now() < deadline, "the standby never had the tables");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    poll("the standby never had the tables", Duration::from_secs(30), Duration::from_millis(200), || {
+        run_at(&on_standby, &["size", "--table", "events", "--created-at-column", "created_at"]).code == 0
+    });
     // The standby sees what the primary sees.
     for args in [vec!["scan", "--table", "orders"], vec!["stuck"], vec!["size"], vec!["doctor"]] {
         let (primary_saw, standby_saw) = (what_a_read_saw(&primary.url, &args), what_a_read_saw(&on_standby, &args));
@@ -1391,11 +1410,9 @@ fn a_signal_at_the_start_is_not_lost(db: &TestDb) {
     db.while_session(take, release, || {
         for delay in [0, 5, 10, 25, 50, 100] {
             let child = spawn(&db.url, &["stuck", "--lock-timeout", "60s"], &[]);
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while !catches_sigterm(&child) {
-                assert!(Instant::now() < deadline, "the process never set its handler");
-                std::thread::sleep(Duration::from_micros(200));
-            }
+            poll("the process never set its handler", Duration::from_secs(10), Duration::from_micros(200), || {
+                catches_sigterm(&child)
+            });
             std::thread::sleep(Duration::from_millis(delay));
             let since = Instant::now();
             signal(&child, "-TERM");
@@ -1415,30 +1432,15 @@ fn a_standby_read_canceled_by_replay_says_why() {
     tables(&primary);
     let on_standby =
         primary.url.replacen(pair.primary.trim_end_matches("/postgres"), pair.standby.trim_end_matches("/postgres"), 1);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while run_at(&on_standby, &["stuck"]).code == 2 {
-        assert!(Instant::now() < deadline, "the standby never had the tables");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    poll("the standby never had the tables", Duration::from_secs(30), Duration::from_millis(200), || {
+        run_at(&on_standby, &["stuck"]).code != 2
+    });
     let since = Instant::now();
     let scan = spawn(&on_standby, &["scan", "--table", "orders", "--where", "pg_sleep(2) IS NOT NULL"], &[]);
     // The scan's read is under way on the standby before the primary takes its lock.
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let reading = || {
-        rt.block_on(async {
-            use sqlx::Connection;
-            let mut c = sqlx::PgConnection::connect(&on_standby).await.ok()?;
-            sqlx::query_scalar::<_, i64>("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'")
-                .fetch_one(&mut c)
-                .await
-                .ok()
-        }) == Some(1)
-    };
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !reading() {
-        assert!(Instant::now() < deadline, "the scan never began reading on the standby");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    poll("the scan never began reading on the standby", Duration::from_secs(20), Duration::from_millis(20), || {
+        pg_scalar::<i64>(&on_standby, "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'") == Some(1)
+    });
     primary.exec("BEGIN; LOCK TABLE orders IN ACCESS EXCLUSIVE MODE; COMMIT");
     let (run, _) = finish_within(scan, since, Duration::from_secs(5), "scan on the standby");
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -1508,22 +1510,22 @@ fn a_queued_alter_and_the_transaction_it_waits_for_are_named() {
             });
         });
         let admin = TestDb::admin(Engine::Postgres);
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while admin.column(&format!(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = '{}' AND query LIKE 'ALTER TABLE%' AND wait_event_type = 'Lock'",
+        let queued = format!(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = '{}' AND query LIKE 'ALTER TABLE%' AND \
+             wait_event_type = 'Lock'",
             db.name
-        ))[0]
-            .as_deref()
-            != Some("1")
-        {
-            assert!(Instant::now() < deadline, "the ALTER never queued");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        );
+        poll("the ALTER never queued", Duration::from_secs(20), Duration::from_millis(50), || {
+            admin.column(&queued)[0].as_deref() == Some("1")
+        });
         let run = run_at(&db.url, &["stuck", "--lock-timeout", "1s"]);
         assert_eq!(run.code, 2, "{}", run.stderr);
         let line = one_line(&run);
         assert!(line.contains("active: ALTER TABLE idempotency_keys ADD COLUMN note text"), "{line}");
-        assert!(line.contains("itself waiting for pid ") && line.contains("idle in transaction: BEGIN; SELECT count(*)"), "{line}");
+        assert!(
+            line.contains("itself waiting for pid ") && line.contains("idle in transaction: BEGIN; SELECT count(*)"),
+            "{line}"
+        );
         alter
     })
     .join()
@@ -1571,11 +1573,9 @@ fn a_cancel_that_cannot_reach_the_server_is_said() {
         let child = spawn(&url, &args, &[]);
         let sleeping =
             format!("SELECT pid::text FROM pg_stat_activity WHERE datname = '{}' AND wait_event = 'PgSleep'", on.name);
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while admin.column(&sleeping).is_empty() {
-            assert!(Instant::now() < deadline, "the statement never started");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        poll("the statement never started", Duration::from_secs(20), Duration::from_millis(50), || {
+            !admin.column(&sleeping).is_empty()
+        });
         let since = Instant::now();
         signal(&child, "-TERM");
         let (run, _) = finish_within(child, since, Duration::from_secs(2), &args.join(" "));
@@ -1588,11 +1588,9 @@ fn a_cancel_that_cannot_reach_the_server_is_said() {
             "{}",
             run.stderr
         );
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while !admin.column(&sleeping).is_empty() {
-            assert!(Instant::now() < deadline, "the statement was never ended");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        poll("the statement was never ended", Duration::from_secs(20), Duration::from_millis(50), || {
+            admin.column(&sleeping).is_empty()
+        });
         assert_eq!(event_ids(on), [1, 2]);
     }
 }
@@ -1614,11 +1612,9 @@ fn a_cancel_that_cannot_reach_mysql_is_said() {
          AND info NOT LIKE '%processlist%'",
         db.name
     );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while admin.column(&sleeping).is_empty() {
-        assert!(Instant::now() < deadline, "the statement never started");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    poll("the statement never started", Duration::from_secs(20), Duration::from_millis(50), || {
+        !admin.column(&sleeping).is_empty()
+    });
     let since = Instant::now();
     signal(&child, "-TERM");
     let (run, _) = finish_within(child, since, Duration::from_secs(2), &args.join(" "));
@@ -1646,11 +1642,9 @@ fn a_second_signal_exits_at_once() {
     let child = spawn(&url, &args, &[]);
     let sleeping =
         format!("SELECT pid::text FROM pg_stat_activity WHERE datname = '{}' AND wait_event = 'PgSleep'", db.name);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while admin.column(&sleeping).is_empty() {
-        assert!(Instant::now() < deadline, "the statement never started");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    poll("the statement never started", Duration::from_secs(20), Duration::from_millis(50), || {
+        !admin.column(&sleeping).is_empty()
+    });
     let since = Instant::now();
     signal(&child, "-TERM");
     std::thread::sleep(Duration::from_millis(300));
@@ -1681,42 +1675,17 @@ fn a_lagging_standby_holds_expire_back() {
     // Replay reaches the table, then stops.
     let on_standby =
         primary.url.replacen(pair.primary.trim_end_matches("/postgres"), pair.standby.trim_end_matches("/postgres"), 1);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        let seen = rt.block_on(async {
-            use sqlx::Connection;
-            let mut c = sqlx::PgConnection::connect(&on_standby).await.ok()?;
-            sqlx::query_scalar::<_, i64>("SELECT count(*) FROM events").fetch_one(&mut c).await.ok()
-        });
-        if seen == Some(300) {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the standby never had the table");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    poll("the standby never had the table", Duration::from_secs(30), Duration::from_millis(200), || {
+        pg_scalar::<i64>(&on_standby, "SELECT count(*) FROM events") == Some(300)
+    });
     standby_sql("SELECT pg_wal_replay_pause()");
     // The standby receives a write it does not replay: it is behind from
     // the run's first look, whatever the WAL receiver's pace, and two
     // seconds behind by the time the run starts.
     primary.exec("CREATE TABLE nudge (id int)");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        let pending = rt.block_on(async {
-            use sqlx::Connection;
-            let mut c = sqlx::PgConnection::connect(&pair.standby).await.ok()?;
-            sqlx::query_scalar::<_, bool>("SELECT pg_last_wal_replay_lsn() < pg_last_wal_receive_lsn()")
-                .fetch_one(&mut c)
-                .await
-                .ok()
-        });
-        if pending == Some(true) {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the standby never received the write");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    poll("the standby never received the write", Duration::from_secs(30), Duration::from_millis(100), || {
+        pg_scalar::<bool>(&pair.standby, "SELECT pg_last_wal_replay_lsn() < pg_last_wal_receive_lsn()") == Some(true)
+    });
     std::thread::sleep(Duration::from_millis(2000));
     let child = spawn(
         &primary.url,
@@ -1800,11 +1769,7 @@ fn a_mariadb_replica_behind_holds_expire_back() {
     let on_replica =
         primary.url.replacen(pair.primary.trim_end_matches("/mysql"), pair.replica.trim_end_matches("/mysql"), 1);
     let replicated = || value_at(&on_replica, "SELECT CAST(COUNT(*) AS CHAR) FROM events").as_deref() == Some("300");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !replicated() {
-        assert!(Instant::now() < deadline, "the replica never had the table");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    poll("the replica never had the table", Duration::from_secs(30), Duration::from_millis(200), replicated);
     let expire = |extra: &[&str]| {
         let args = [
             &EXPIRE_EVENTS[..],
@@ -1913,11 +1878,9 @@ fn an_interrupted_scan_reports_what_it_found(db: &TestDb) {
         let hook = format!("{}:{AT}", mark.display());
         let args = ["scan", "--table", "orders", "--limit", "200", "--format", format];
         let child = spawn(&db.url, &args, &[("IDEMCTL_TEST_PAUSE_SCAN", &hook)]);
-        let deadline = Instant::now() + Duration::from_secs(120);
-        while !mark.exists() {
-            assert!(Instant::now() < deadline, "the scan never reached row {AT}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        poll(&format!("the scan never reached row {AT}"), Duration::from_secs(120), Duration::from_millis(20), || {
+            mark.exists()
+        });
         let since = Instant::now();
         signal(&child, "-INT");
         finish_within(child, since, Duration::from_secs(5), "scan").0
