@@ -3,7 +3,7 @@
 //! other, a list typed in), not one request sent again: clients give up
 //! after a few tries, and wait longer before each.
 
-use super::{Context, Evidence, Side, Strength, Weight, gaps, shown};
+use super::{Context, Evidence, Side, Strength, Weight, backs_off, gaps, shown};
 use crate::window::Cluster;
 
 pub struct Many;
@@ -23,8 +23,7 @@ impl Evidence for Many {
             return Vec::new();
         }
         let gaps = gaps(cluster);
-        // Backoff: each wait at least as long as the one before.
-        if gaps.windows(2).all(|w| w[1] * 10 >= w[0] * 9) {
+        if backs_off(&gaps) {
             return Vec::new();
         }
         let (lo, hi) = (gaps.iter().copied().min().unwrap_or(0), gaps.iter().copied().max().unwrap_or(0));

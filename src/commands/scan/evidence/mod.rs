@@ -146,6 +146,12 @@ pub fn gaps(cluster: &Cluster) -> Vec<i64> {
     cluster.members.windows(2).map(|w| w[1].t_us - w[0].t_us).collect()
 }
 
+/// Whether waits back off: each at least as long as the one before (within
+/// a tenth), as a client's retries do.
+pub fn backs_off(gaps: &[i64]) -> bool {
+    gaps.windows(2).all(|w| w[1] * 10 >= w[0] * 9)
+}
+
 /// A gap for people: `40ms`, `2.5s`, `31s`, `2m 5s`.
 pub fn shown(us: i64) -> String {
     if us < 1_000_000 {

@@ -2,7 +2,7 @@
 //! request within a round trip (a double submit, a retry after a dropped
 //! response), or after a client's timeout, then backoff.
 
-use super::{Context, Evidence, Side, Strength, Weight, gaps, shown};
+use super::{Context, Evidence, Side, Strength, Weight, backs_off, gaps, shown};
 use crate::window::Cluster;
 
 pub struct RoundTrip;
@@ -37,8 +37,7 @@ impl Evidence for RoundTrip {
             )];
         }
         let timed_out = gaps.iter().all(|g| TIMEOUT_US.contains(g));
-        // Backoff: each wait at least as long as the one before.
-        let backing_off = gaps.windows(2).all(|w| w[1] * 10 >= w[0] * 9);
+        let backing_off = backs_off(&gaps);
         if gaps.iter().all(|&g| g > 0 && g < *TIMEOUT_US.start()) {
             let list: Vec<String> = gaps.iter().map(|&g| shown(g)).collect();
             return vec![Weight::new(
