@@ -369,25 +369,8 @@ fn stock(s: &str) -> Body {
     Body::Comment(format!("<t><p>{s}</p></t>"))
 }
 
-fn unit(r: &mut Rng) -> f64 {
-    (r.next() >> 11) as f64 / (1u64 << 53) as f64
-}
-
-/// A Poisson count.
-fn count(r: &mut Rng, mean: f64) -> usize {
-    let floor = (-mean).exp();
-    let (mut k, mut p) = (0, 1.0);
-    loop {
-        p *= unit(r);
-        if p <= floor {
-            return k;
-        }
-        k += 1;
-    }
-}
-
 fn expo(r: &mut Rng, mean: i64) -> i64 {
-    (-unit(r).max(1e-9).ln() * mean as f64) as i64
+    (-r.unit().max(1e-9).ln() * mean as f64) as i64
 }
 
 /// Some time after `t`, mostly in the hours people post.
@@ -845,7 +828,7 @@ impl Sim {
             FEEDBACK => 4.0,
             _ => 7.0,
         };
-        let n = count(&mut self.r, mean) + if self.r.chance(0.05) { 15 } else { 0 };
+        let n = self.r.poisson(mean) + if self.r.chance(0.05) { 15 } else { 0 };
         // In Showcase nobody sees it before a moderator approves it.
         let t0 = if tag == SHOWCASE { t + 12 * HOUR } else { t };
         let last = self.thread(d, t0, n);
@@ -898,7 +881,7 @@ impl Sim {
         let title = "Weekly thread: what are you working on?".to_string();
         let d = self.new_disc(t, WEEKLY_BOT, vec![GENERAL], title);
         self.post(t, WEEKLY_BOT, d, true, Body::Comment(WEEKLY.to_string()), Force::No);
-        let n = 4 + count(&mut self.r, 6.0);
+        let n = 4 + self.r.poisson(6.0);
         self.thread(d, t, n);
     }
 
@@ -929,7 +912,7 @@ impl Sim {
         }
         let lock = t + self.r.range(14 * 24, 16 * 24) * HOUR;
         self.event(lock, ADMIN, d, Body::Locked(true));
-        let n = 3 + count(&mut self.r, 8.0);
+        let n = 3 + self.r.poisson(8.0);
         self.thread(d, t, n);
         d
     }
@@ -992,7 +975,7 @@ impl Sim {
         let d2 = self.new_disc(t2, author, vec![other], title);
         self.post(t2, author, d2, true, body, Force::Maybe);
         self.support.push(d1);
-        let n = count(&mut self.r, 5.0);
+        let n = self.r.poisson(5.0);
         let last = self.thread(d1, t, n);
         self.events(d1, t, last);
         let m = self.moderator();
@@ -1001,7 +984,7 @@ impl Sim {
             0..=4 => self.act(at, Do::Merge(d2, d1, m)),
             5..=7 => self.act(at, Do::Drop(d2)),
             _ => {
-                let n2 = count(&mut self.r, 1.5);
+                let n2 = self.r.poisson(1.5);
                 self.thread(d2, t2, n2);
             }
         }
@@ -1394,13 +1377,13 @@ pub fn fixture() -> Fixture {
         let d0 = START + day * DAY;
         let wd = weekday(d0);
         let f = if wd >= 5 { 0.7 } else { 1.0 };
-        let n = count(&mut s.r, 7.5 * f);
+        let n = s.r.poisson(7.5 * f);
         let mut times: Vec<i64> = (0..n).map(|_| when(&mut s.r, d0)).collect();
         times.sort_unstable();
         for t in times {
             s.start(t);
         }
-        for _ in 0..count(&mut s.r, 3.0 * f) {
+        for _ in 0..s.r.poisson(3.0 * f) {
             let t = when(&mut s.r, d0);
             s.necro(t);
         }

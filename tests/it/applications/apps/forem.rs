@@ -412,20 +412,16 @@ fn base26(mut n: i64) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-fn unit(r: &mut Rng) -> f64 {
-    (r.next() >> 11) as f64 / (1u64 << 53) as f64
-}
-
 /// A delay between `lo` and `hi` seconds, log-uniform (most of them short), in µs.
 fn later(r: &mut Rng, lo: i64, hi: i64) -> i64 {
-    let s = lo as f64 * (hi as f64 / lo as f64).powf(unit(r));
+    let s = lo as f64 * (hi as f64 / lo as f64).powf(r.unit());
     (s * 1e6) as i64
 }
 
 fn poisson(r: &mut Rng, mean: f64) -> usize {
     let (limit, mut p, mut k) = ((-mean).exp(), 1.0, 0);
     loop {
-        p *= unit(r);
+        p *= r.unit();
         if p <= limit || k >= 12 {
             return k;
         }
@@ -591,7 +587,7 @@ fn pick_post(r: &mut Rng, w: &World, t: i64) -> Option<usize> {
     if total <= 0.0 {
         return None;
     }
-    let mut x = unit(r) * total;
+    let mut x = r.unit() * total;
     for (i, wt) in weights.iter().enumerate() {
         if x < *wt {
             return Some(i);

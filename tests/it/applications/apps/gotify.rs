@@ -276,20 +276,6 @@ fn micros(r: &mut Rng) -> i64 {
     r.below(1_000_000) as i64
 }
 
-fn uniform(r: &mut Rng) -> f64 {
-    (r.next() >> 11) as f64 / (1u64 << 53) as f64
-}
-
-fn poisson(r: &mut Rng, mean: f64) -> u32 {
-    let limit = (-mean).exp();
-    let (mut k, mut p) = (0, uniform(r));
-    while p > limit {
-        k += 1;
-        p *= uniform(r);
-    }
-    k
-}
-
 /// A time on the local day of `d0` (a UTC midnight), its hour drawn by `rhythm`.
 fn local(r: &mut Rng, d0: i64, rhythm: &[i64; 24]) -> i64 {
     let h = r.weighted(rhythm) as i64;
@@ -382,7 +368,7 @@ fn uptime_kuma(out: &mut Out, r: &mut Rng) {
     let flaky: Vec<i64> = MONITORS.iter().map(|m| m.5).collect();
     for d in 0..DAYS {
         let d0 = START + d * DAY;
-        for _ in 0..poisson(r, 1.4) {
+        for _ in 0..r.poisson(1.4) {
             let i = r.weighted(&flaky);
             let t = d0 + r.range(0, 86_399) * SECOND + micros(r);
             let errors = MONITORS[i].2;
@@ -745,7 +731,7 @@ fn home_assistant(out: &mut Out, r: &mut Rng) {
             let t = closed + r.range(0, 2_000_000);
             out.send(r, hass(t, "Garage", "The garage door is closed", 8));
         }
-        for _ in 0..poisson(r, 1.0) {
+        for _ in 0..r.poisson(1.0) {
             // Frigate's person alert, at most once a minute while someone stays in view.
             let mut t = local(r, d0, &DAYTIME);
             for _ in 0..1 + r.weighted(&[5, 3, 2, 1]) {
@@ -1099,7 +1085,7 @@ fn doorbell(out: &mut Out, r: &mut Rng) {
     for d in 0..DAYS {
         let d0 = START + d * DAY;
         let mean = if weekday(d0) >= 5 { 2.2 } else { 1.6 };
-        for _ in 0..poisson(r, mean) {
+        for _ in 0..r.poisson(mean) {
             let mut t = local(r, d0, &RINGS);
             for _ in 0..1 + r.weighted(&[72, 22, 6]) {
                 let mut m =

@@ -393,22 +393,6 @@ fn span(r: &mut Rng, lo: i64, hi: i64) -> i64 {
     r.range(lo, hi) * SECOND + micros(r)
 }
 
-fn unit(r: &mut Rng) -> f64 {
-    (r.next() >> 11) as f64 / (1u64 << 53) as f64
-}
-
-fn poisson(r: &mut Rng, lambda: f64) -> usize {
-    let limit = (-lambda).exp();
-    let (mut k, mut p) = (0, 1.0);
-    loop {
-        p *= unit(r);
-        if p <= limit {
-            return k;
-        }
-        k += 1;
-    }
-}
-
 /// A cuid2 as `createId()` makes it: a letter, then 23 of [0-9a-z].
 fn cuid(r: &mut Rng) -> String {
     const B36: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
@@ -716,7 +700,7 @@ fn feeds(r: &mut Rng, w: &mut World) {
         while hour < NOW {
             let local = (hour.div_euclid(HOUR) + TZ[f.user]).rem_euclid(24);
             let busy = if (8..20).contains(&local) { 2.0 } else { 0.3 };
-            let n = poisson(r, f.per_day / 24.0 * busy / 1.15);
+            let n = r.poisson(f.per_day / 24.0 * busy / 1.15);
             let mut at = hour + f.minute * MINUTE + span(r, 1, 25);
             let day = (hour - START) / DAY;
             let twin = n > 0 && twins.iter().position(|&(d, x)| d == day && x == fi).map(|i| twins.remove(i)).is_some();
@@ -1128,7 +1112,7 @@ pub fn fixture() -> Fixture {
                     (true, Chan::ApiLink | Chan::ApiText) => 0.7,
                     (true, _) => 0.5,
                 };
-                for _ in 0..poisson(&mut r, rates[c] * factor) {
+                for _ in 0..r.poisson(rates[c] * factor) {
                     let t = when(&mut r, day0, TZ[u]);
                     if !(START + HOUR..NOW - MINUTE).contains(&t) {
                         continue;

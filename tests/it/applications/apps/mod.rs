@@ -256,7 +256,23 @@ impl Rng {
     }
 
     pub fn chance(&mut self, p: f64) -> bool {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
+        self.unit() <= p
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A Poisson draw of mean `mean` (Knuth's product of uniforms).
+    pub fn poisson(&mut self, mean: f64) -> usize {
+        let limit = (-mean).exp();
+        let (mut k, mut p) = (0, self.unit());
+        while p > limit {
+            k += 1;
+            p *= self.unit();
+        }
+        k
     }
 
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {

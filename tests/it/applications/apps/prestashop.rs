@@ -353,23 +353,6 @@ fn micros(r: &mut Rng) -> i64 {
     r.below(1_000_000) as i64
 }
 
-fn unit(r: &mut Rng) -> f64 {
-    (r.next() >> 11) as f64 / (1u64 << 53) as f64
-}
-
-/// A Poisson draw.
-fn count(r: &mut Rng, mean: f64) -> usize {
-    let limit = (-mean).exp();
-    let (mut k, mut p) = (0, 1.0);
-    loop {
-        p *= unit(r);
-        if p <= limit {
-            return k;
-        }
-        k += 1;
-    }
-}
-
 fn when(r: &mut Rng, d0: i64, rhythm: &[i64; 24]) -> i64 {
     let h = r.weighted(rhythm) as i64;
     d0 + h * HOUR + r.below(HOUR as u64) as i64
@@ -875,7 +858,7 @@ fn marketplaces(r: &mut Rng, w: &mut World, v: &mut Vec<Row>) {
     let mut placed: Vec<Placed> = Vec::new();
     for d in 0..DAYS {
         let d0 = START + d * DAY;
-        for _ in 0..count(r, 7.0) {
+        for _ in 0..r.poisson(7.0) {
             let t = when(r, d0, &SHOP);
             let market = r.weighted(&MARKETS.map(|m| m.1));
             let n = 1 + r.weighted(&[80, 20]);
@@ -989,7 +972,7 @@ pub fn fixture() -> Fixture {
             6 => 1.1,
             _ => 1.0,
         };
-        let mut ts: Vec<i64> = (0..count(&mut r, 52.0 * season * week)).map(|_| when(&mut r, d0, &SHOP)).collect();
+        let mut ts: Vec<i64> = (0..r.poisson(52.0 * season * week)).map(|_| when(&mut r, d0, &SHOP)).collect();
         ts.sort_unstable();
         for t in ts {
             if t >= NOW - MINUTE {
@@ -1000,7 +983,7 @@ pub fn fixture() -> Fixture {
             checkout(&mut r, &mut w, &mut v, t, forced);
         }
         if weekday(d0) < 5 {
-            for _ in 0..count(&mut r, 1.3) {
+            for _ in 0..r.poisson(1.3) {
                 let t = when(&mut r, d0, &OFFICE);
                 back_office(&mut r, &mut w, &mut v, t);
             }

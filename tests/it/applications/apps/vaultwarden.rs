@@ -329,21 +329,6 @@ struct Row {
 
 const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-fn unit(r: &mut Rng) -> f64 {
-    (r.next() >> 11) as f64 / (1u64 << 53) as f64
-}
-
-fn poisson(r: &mut Rng, mean: f64) -> usize {
-    let limit = (-mean).exp();
-    let mut p = unit(r);
-    let mut k = 0;
-    while p > limit {
-        p *= unit(r);
-        k += 1;
-    }
-    k
-}
-
 fn micros(r: &mut Rng) -> i64 {
     r.below(1_000_000) as i64
 }
@@ -703,7 +688,7 @@ fn people(r: &mut Rng) -> Vec<User> {
             if devices.iter().sum::<i64>() == 0 {
                 devices[0] = 3;
             }
-            let x = unit(r);
+            let x = r.unit();
             let (rate, weekend) = match u {
                 ADMIN => (1.5, 0.3),
                 _ if staff => (0.35 + 0.8 * x * x, 0.25),
@@ -1026,7 +1011,7 @@ pub fn fixture() -> Fixture {
                 mean *= 3.0;
             }
             let rhythm = if user.office && weekday { &OFFICE } else { &HOME };
-            for _ in 0..poisson(&mut r, mean) {
+            for _ in 0..r.poisson(mean) {
                 let t = local(&mut r, d, user.tz, rhythm);
                 if t >= NOW - MINUTE {
                     continue;
