@@ -172,15 +172,29 @@ impl Lookup {
 /// Rows read to see how time columns follow the created-at column.
 pub const OFFSET_SAMPLE: u64 = 10_000;
 
+/// How a time column stands to the creation on the rows sampled.
+#[derive(Debug, Clone, Copy)]
+pub struct Offsets {
+    /// Rows where it is set.
+    pub set: u64,
+    /// Rows where it is within the bound of the creation.
+    pub near: u64,
+    /// Rows where it is no earlier than the creation (a second's slack).
+    pub not_before: u64,
+}
+
+/// The slack before the creation that still counts as not before it.
+const BEFORE_US: i64 = 1_000_000;
+
 /// How closely each time column follows the created-at column among the
-/// first `OFFSET_SAMPLE` rows: (rows read, rows where it is set, rows where
-/// it is within `within_us` of the created-at time), per column.
+/// first `OFFSET_SAMPLE` rows: the rows read, and each column's offsets
+/// (`near`: within `within_us` of the created-at time).
 pub async fn time_offsets(
     db: &mut Db,
     source: &ScanSource<'_>,
     columns: &[(&str, TimeRepr)],
     within_us: i64,
-) -> Result<(u64, Vec<(u64, u64)>)> {
+) -> Result<(u64, Vec<Offsets>)> {
     if columns.is_empty() {
         return Ok((0, Vec::new()));
     }
@@ -193,7 +207,8 @@ pub async fn time_offsets(
         let us = dialect.epoch_micros(&dialect.ident(column), *repr);
         inner.push(format!("{us} AS idemctl_{i}"));
         counts.push(format!(
-            "count(idemctl_{i}), count(CASE WHEN idemctl_{i} - idemctl_c BETWEEN -{within_us} AND {within_us} THEN 1 END)"
+            "count(idemctl_{i}), count(CASE WHEN idemctl_{i} - idemctl_c BETWEEN -{within_us} AND {within_us} THEN 1 END), \
+             count(CASE WHEN idemctl_{i} - idemctl_c >= -{BEFORE_US} THEN 1 END)"
         ));
     }
     let sql = super::fill(
@@ -208,7 +223,12 @@ pub async fn time_offsets(
     );
     let row = db.query_text(&sql, &[]).await?.into_iter().next().unwrap_or_default();
     let n = |i: usize| row.get(i).cloned().flatten().and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0) as u64;
-    Ok((n(0), (0..columns.len()).map(|i| (n(1 + 2 * i), n(2 + 2 * i))).collect()))
+    Ok((
+        n(0),
+        (0..columns.len())
+            .map(|i| Offsets { set: n(1 + 3 * i), near: n(2 + 3 * i), not_before: n(3 + 3 * i) })
+            .collect(),
+    ))
 }
 
 /// The carried columns the engine cannot hash or show as text, with the

@@ -375,3 +375,32 @@ fn corpus_figures() {
 fn doctor_fixes_run_as_printed() {
     corpus::doctor_fixes_run(&corpus::corpus());
 }
+
+/// A numbered text each attempt takes the next of (NetBox's next free
+/// address) is left out for the numbers it holds, and an update time whose
+/// name says nothing (Odoo's `write_date`) is known by its values: never
+/// before the creation, equal to it on rows never changed since.
+#[test]
+fn columns_known_by_their_values() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    let f = apps::netbox::fixture();
+    f.load(&db, &apps::netbox::ddl(Engine::Postgres));
+    let found = scan(&db, &f, &[]);
+    let (rule, reason) = found.rule("address");
+    assert_eq!(rule, "minted-per-attempt");
+    assert!(reason.contains("the later row holds a greater number in the same text"), "{reason}");
+    assert!(found.compared().contains(&"dns_name".to_string()), "{:?}", found.compared());
+
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    let f = apps::odoo::fixture();
+    f.load(&db, &apps::odoo::ddl(Engine::Postgres));
+    let found = scan(&db, &f, &[]);
+    let (rule, reason) = found.rule("write_date");
+    assert_eq!(rule, "update-time");
+    assert!(reason.starts_with("an update time by its values: set on 2000 of the first 2000 rows"), "{reason}");
+    // One column is the update time.
+    assert_eq!(
+        found.doc["excluded_columns"].as_array().unwrap().iter().filter(|e| e["rule"] == "update-time").count(),
+        1
+    );
+}

@@ -747,6 +747,33 @@ fn minted(
             ));
         }
     }
+    // A numbered text (an order's `S00042`, an asset tag, the next free
+    // address) whose number is greater in the later row of nearly every
+    // pair, one value per row or nearly: the next number of a sequence, or
+    // the next free one, taken by each attempt.
+    if matches!(kind, ValueKind::Text | ValueKind::Other) && distinct >= 0.5 * rows {
+        let numbered: Vec<(&str, &str)> = pairs
+            .iter()
+            .filter_map(|p| match (&p.earlier[j], &p.later[j]) {
+                (Some(a), Some(b)) => (next_number(a, b) == Some(true)).then_some((a.as_str(), b.as_str())),
+                _ => None,
+            })
+            .collect();
+        let enough = share(numbered.len()) || (every && pairs.len() >= 10 && numbered.len() * 5 >= pairs.len() * 4);
+        if enough {
+            let example = numbered.first().map(|(a, b)| format!(" ({a:?} then {b:?})")).unwrap_or_default();
+            return Some((
+                Rule::MintedPerAttempt,
+                format!(
+                    "in {} of {} sampled pairs the later row holds a greater number in the same text{example}: the \
+                     next number of a sequence, or the next free one",
+                    numbered.len(),
+                    pairs.len()
+                ),
+                None,
+            ));
+        }
+    }
     // The later row's create path changed the earlier one: it was updated
     // when the later row was created, and holds one value in nearly all pairs.
     let touched = pairs
@@ -802,6 +829,42 @@ fn shown(value: &Option<String>) -> String {
         Some(v) => format!("{v:?}"),
         None => "NULL".into(),
     }
+}
+
+/// Whether `b` is `a` with a greater number: the same text around the
+/// digits, and the first run of digits that differs holds a greater number
+/// in `b`. `None` where the two are not one text numbered twice.
+pub fn next_number(a: &str, b: &str) -> Option<bool> {
+    fn runs(s: &str) -> (Vec<&str>, Vec<&str>) {
+        let (mut text, mut digits) = (Vec::new(), Vec::new());
+        let mut rest = s;
+        while !rest.is_empty() {
+            let digit = rest.starts_with(|c: char| c.is_ascii_digit());
+            let end = rest.find(|c: char| c.is_ascii_digit() != digit).unwrap_or(rest.len());
+            if digit {
+                digits.push(&rest[..end])
+            } else {
+                text.push(&rest[..end])
+            }
+            rest = &rest[end..];
+        }
+        (text, digits)
+    }
+    // A date or a time kept as text is no number taken next.
+    let dated = |s: &str| {
+        let b = s.as_bytes();
+        b.len() >= 10 && b[4] == b'-' && b[7] == b'-' && [0, 1, 2, 3, 5, 6, 8, 9].iter().all(|&i| b[i].is_ascii_digit())
+    };
+    if dated(a) || dated(b) {
+        return None;
+    }
+    let ((text_a, digits_a), (text_b, digits_b)) = (runs(a), runs(b));
+    if text_a != text_b || digits_a.len() != digits_b.len() || a == b {
+        return None;
+    }
+    let value = |d: &str| d.trim_start_matches('0').to_owned();
+    let (x, y) = digits_a.iter().zip(&digits_b).map(|(x, y)| (value(x), value(y))).find(|(x, y)| x != y)?;
+    Some((y.len(), y.as_str()) > (x.len(), x.as_str()))
 }
 
 /// A value that reads as a generated token: no spaces, at least six
@@ -892,6 +955,18 @@ mod tests {
         // Both updated since, or neither: the data does not say.
         assert!(!grown_by_update(&pair("1", "2", day, day), 0));
         assert!(!grown_by_update(&pair("1", "2", 15_000, 74_010_000), 0));
+    }
+
+    #[test]
+    fn numbers_taken_next() {
+        assert_eq!(next_number("S00042", "S00043"), Some(true));
+        assert_eq!(next_number("10.0.3.9/24", "10.0.3.10/24"), Some(true));
+        assert_eq!(next_number("IT-00109", "IT-00099"), Some(false));
+        assert_eq!(next_number("INV-2026-0007", "INV-2026-0007"), None);
+        assert_eq!(next_number("Room 4", "Suite 5"), None);
+        assert_eq!(next_number("v1.2", "v1.2.3"), None);
+        assert_eq!(next_number("order", "order"), None);
+        assert_eq!(next_number("2026-01-01 10:00:45", "2026-01-01 10:01:35"), None);
     }
 
     #[test]

@@ -1049,19 +1049,49 @@ pub async fn probe(plan: &mut Plan, db: &mut Db) -> Result<()> {
         .collect();
     let columns: Vec<(&str, TimeRepr)> = times.iter().map(|(c, r)| (c.as_str(), *r)).collect();
     let (read, offsets) = crate::db::scan::time_offsets(db, &plan.source(), &columns, MOVES_WITHIN_US).await?;
-    for ((column, _), (set, near)) in times.iter().zip(offsets) {
+    let mut update: Option<(usize, String)> = None;
+    for ((column, _), offsets) in times.iter().zip(offsets) {
+        let crate::db::scan::Offsets { set, near, not_before } = offsets;
+        let i = plan.carried.iter().position(|c| &c.name == column).expect("a carried column");
         if set * 2 >= read && set > 0 && near * 100 >= set * 95 {
-            let i = plan.carried.iter().position(|c| &c.name == column).expect("a carried column");
             let reason = format!(
                 "moves with {}: within {}s of it on {near} of the {set} rows of the first {read} where it is set",
                 plan.time.name,
                 MOVES_WITHIN_US / 1_000_000
             );
             plan.exclude(i, Rule::MovesWithCreation, reason);
+        } else if plan.update_time.is_none()
+            && plan.compared[i]
+            && update.is_none()
+            && set >= UPDATE_BY_VALUES_ROWS
+            && set * 10 >= read * 9
+            && not_before * 100 >= set * 99
+            && near * 5 >= set
+            && (set - near) * 20 >= set
+        {
+            // An update time by its nature, whatever its name (`write_date`,
+            // `date_upd`, `changed`): set on every row, never before the
+            // creation, equal to it on the rows never changed since and
+            // later on the others.
+            let reason = format!(
+                "an update time by its values: set on {set} of the first {read} rows, never before {}, within {}s \
+                 of it on {near} (rows never changed since) and later on the other {}",
+                plan.time.name,
+                MOVES_WITHIN_US / 1_000_000,
+                set - near
+            );
+            update = Some((i, reason));
         }
+    }
+    if let Some((i, reason)) = update {
+        plan.update_time = Some(plan.carried[i].name.clone());
+        plan.exclude(i, Rule::UpdateTime, reason);
     }
     Ok(())
 }
+
+/// Rows a time must be set on before its values can say it is the update time.
+const UPDATE_BY_VALUES_ROWS: u64 = 50;
 
 /// How close to the creation a time must be, on nearly every row, to move with it.
 const MOVES_WITHIN_US: i64 = 5_000_000;
