@@ -748,10 +748,11 @@ fn minted(
         }
     }
     // A numbered text (an order's `S00042`, an asset tag, the next free
-    // address) whose number is greater in the later row of nearly every
-    // pair, one value per row or nearly: the next number of a sequence, or
-    // the next free one, taken by each attempt.
-    if matches!(kind, ValueKind::Text | ValueKind::Other) && distinct >= 0.5 * rows {
+    // address, a thread's or a position's code) whose number is greater in the later row of nearly every
+    // pair, one value per row or nearly (or a number per parent, a thread's
+    // next reply, where it keeps every near miss apart): the next number of
+    // a sequence, or the next free one, taken by each attempt.
+    if matches!(kind, ValueKind::Text | ValueKind::Other) && (distinct >= 0.5 * rows || every) {
         let numbered: Vec<(&str, &str)> = pairs
             .iter()
             .filter_map(|p| match (&p.earlier[j], &p.later[j]) {
@@ -765,8 +766,8 @@ fn minted(
             return Some((
                 Rule::MintedPerAttempt,
                 format!(
-                    "in {} of {} sampled pairs the later row holds a greater number in the same text{example}: the \
-                     next number of a sequence, or the next free one",
+                    "in {} of {} sampled pairs the later row holds a greater number or a later code in the same \
+                     text{example}: the next of a sequence, or the next free one",
                     numbered.len(),
                     pairs.len()
                 ),
@@ -833,7 +834,9 @@ fn shown(value: &Option<String>) -> String {
 
 /// Whether `b` is `a` with a greater number: the same text around the
 /// digits, and the first run of digits that differs holds a greater number
-/// in `b`. `None` where the two are not one text numbered twice.
+/// in `b`; or, where the two differ in a short code of letters and digits,
+/// whether `b`'s sorts after. `None` where the two are not one text
+/// numbered twice.
 pub fn next_number(a: &str, b: &str) -> Option<bool> {
     fn runs(s: &str) -> (Vec<&str>, Vec<&str>) {
         let (mut text, mut digits) = (Vec::new(), Vec::new());
@@ -859,12 +862,39 @@ pub fn next_number(a: &str, b: &str) -> Option<bool> {
         return None;
     }
     let ((text_a, digits_a), (text_b, digits_b)) = (runs(a), runs(b));
-    if text_a != text_b || digits_a.len() != digits_b.len() || a == b {
+    if a == b {
         return None;
+    }
+    if text_a != text_b || digits_a.len() != digits_b.len() {
+        return next_in_order(a, b);
     }
     let value = |d: &str| d.trim_start_matches('0').to_owned();
     let (x, y) = digits_a.iter().zip(&digits_b).map(|(x, y)| (value(x), value(y))).find(|(x, y)| x != y)?;
     Some((y.len(), y.as_str()) > (x.len(), x.as_str()))
+}
+
+/// Where two texts differ in a short run of letters and digits only, the
+/// same text around it: whether `b`'s run sorts after `a`'s. A position or a
+/// thread code minted as the next in order (Drupal's vancode `0b/` then
+/// `0c/`, fractional indexing's `a0` then `a1`, a rank's `hzzzzz`).
+fn next_in_order(a: &str, b: &str) -> Option<bool> {
+    let (x, y) = differing(a, b);
+    let code = |s: &str| (1..=8).contains(&s.len()) && s.chars().all(|c| c.is_ascii_alphanumeric());
+    (code(x) && code(y)).then(|| y > x)
+}
+
+/// What is left of two texts once their common start and end are taken away.
+fn differing<'a>(a: &'a str, b: &'a str) -> (&'a str, &'a str) {
+    let prefix = a
+        .char_indices()
+        .zip(b.chars())
+        .take_while(|((_, x), y)| x == y)
+        .last()
+        .map_or(0, |((i, c), _)| i + c.len_utf8());
+    let (ra, rb) = (&a[prefix..], &b[prefix..]);
+    let suffix =
+        ra.chars().rev().zip(rb.chars().rev()).take_while(|(x, y)| x == y).map(|(c, _)| c.len_utf8()).sum::<usize>();
+    (&ra[..ra.len() - suffix], &rb[..rb.len() - suffix])
 }
 
 /// A value that reads as a generated token: no spaces, at least six
@@ -886,16 +916,7 @@ pub fn token_like(value: &str) -> bool {
 /// provider's reference, inside a URL or a JSON document as well), the two
 /// tokens: what is left once their common start and end are taken away.
 pub fn minted_difference<'a>(a: &'a str, b: &'a str) -> Option<(&'a str, &'a str)> {
-    let prefix = a
-        .char_indices()
-        .zip(b.chars())
-        .take_while(|((_, x), y)| x == y)
-        .last()
-        .map_or(0, |((i, c), _)| i + c.len_utf8());
-    let (ra, rb) = (&a[prefix..], &b[prefix..]);
-    let suffix =
-        ra.chars().rev().zip(rb.chars().rev()).take_while(|(x, y)| x == y).map(|(c, _)| c.len_utf8()).sum::<usize>();
-    let (ca, cb) = (&ra[..ra.len() - suffix], &rb[..rb.len() - suffix]);
+    let (ca, cb) = differing(a, b);
     // A token cut at a shared first character still reads whole enough.
     (token_like(ca) && token_like(cb)).then_some((ca, cb))
 }
@@ -964,6 +985,10 @@ mod tests {
         assert_eq!(next_number("IT-00109", "IT-00099"), Some(false));
         assert_eq!(next_number("INV-2026-0007", "INV-2026-0007"), None);
         assert_eq!(next_number("Room 4", "Suite 5"), None);
+        assert_eq!(next_number("0b/", "0c/"), Some(true));
+        assert_eq!(next_number("01.0z/", "01.10/"), Some(true));
+        assert_eq!(next_number("a0V", "a0G"), Some(false));
+        assert_eq!(next_number("Anna", "Bob Smith"), None);
         assert_eq!(next_number("v1.2", "v1.2.3"), None);
         assert_eq!(next_number("order", "order"), None);
         assert_eq!(next_number("2026-01-01 10:00:45", "2026-01-01 10:01:35"), None);

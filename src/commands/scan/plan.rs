@@ -746,6 +746,18 @@ fn id_column(args: &ScanArgs, table: &Table, created_at: &str) -> Result<String>
             [a, b] if *b == created_at => a.clone(),
             [a, b] if *a == created_at => b.clone(),
             [] => bail!("table {:?} has no primary key: name the row id column with --id", table.name),
+            // The one integer of a key whose other columns are not numbers
+            // (Drupal's `cid` beside the translation's `langcode`): the row's
+            // number, the rest telling its variants apart.
+            many if let [one] = many
+                .iter()
+                .filter(|c| table.column(c).is_ok_and(|c| c.is_integer()))
+                .collect::<Vec<_>>()
+                .as_slice()
+                && many.iter().all(|c| c == *one || table.column(c).is_ok_and(|c| !c.is_temporal())) =>
+            {
+                (*one).clone()
+            }
             many => bail!(
                 "table {:?} has a composite primary key ({}): name one row id column with --id",
                 table.name,

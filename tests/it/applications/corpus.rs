@@ -55,6 +55,7 @@ pub struct Figures {
 fn created_at_named(app: &str) -> Option<&'static str> {
     match app {
         "kimai" => Some("start_time"),
+        "babybuddy" => Some("start"),
         _ => None,
     }
 }
@@ -206,9 +207,9 @@ macro_rules! fixture {
     };
 }
 
-/// The corpus: 23 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
-/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie, Monica, Taiga, NetBox, Grocy), 26 to
-/// validate that no rule was changed for (Flarum, PrestaShop, Vaultwarden, Gotify and Karakeep the newest).
+/// The corpus: 25 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
+/// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie, Monica, Taiga, NetBox, Grocy, Drupal,
+/// Moodle), 29 to validate that no rule was changed for (Baby Buddy, ERPNext and Crater the newest).
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -318,13 +319,18 @@ pub fn corpus() -> Vec<App> {
         fixture!(immich, Validate, (0.25, 0.5, 0.25)),
         fixture!(netbox, Tune, (0.64, 0.25, 0.64)),
         fixture!(grocy, Tune, (0.69, 0.17, 0.52)),
-        fixture!(forem, Validate, (0.0, 1.0, 0.0)),
+        fixture!(drupal, Tune, (0.93, 0.5, 0.93)),
+        fixture!(moodle, Tune, (0.78, 0.44, 0.78)),
+        fixture!(erpnext, Validate, (0.71, 0.7, 0.71)),
+        fixture!(crater, Validate, (0.4, 0.57, 0.31)),
+        fixture!(forem, Validate, (0.93, 1.0, 0.87)),
         fixture!(deck, Validate, (0.17, 1.0, 0.17)),
         fixture!(flarum, Validate, (0.6, 0.75, 0.55)),
         fixture!(prestashop, Validate, (0.0, 1.0, 0.0)),
         fixture!(vaultwarden, Validate, (0.51, 0.52, 0.48)),
         fixture!(gotify, Validate, (0.96, 0.23, 0.96)),
         fixture!(karakeep, Validate, (0.72, 0.85, 0.48)),
+        fixture!(babybuddy, Validate, (0.58, 0.75, 0.05)),
     ]
 }
 

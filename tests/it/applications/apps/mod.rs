@@ -5,12 +5,16 @@
 //! column flags and compare.
 
 pub mod akaunting;
+pub mod babybuddy;
 pub mod bookstack;
 pub mod calcom;
 pub mod chatwoot;
+pub mod crater;
 pub mod deck;
 pub mod discourse;
 pub mod dolibarr;
+pub mod drupal;
+pub mod erpnext;
 pub mod firefly;
 pub mod flarum;
 pub mod forem;
@@ -35,6 +39,7 @@ pub mod mealie;
 pub mod medusa;
 pub mod memos;
 pub mod monica;
+pub mod moodle;
 pub mod netbox;
 pub mod odoo;
 pub mod openproject;
