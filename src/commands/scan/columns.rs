@@ -992,6 +992,9 @@ mod tests {
         assert_eq!(next_number("v1.2", "v1.2.3"), None);
         assert_eq!(next_number("order", "order"), None);
         assert_eq!(next_number("2026-01-01 10:00:45", "2026-01-01 10:01:35"), None);
+        // A date on one side is enough; a dash at the date's places is not.
+        assert_eq!(next_number("2026-01-01", "20261-01-01"), None);
+        assert_eq!(next_number("ABCD-EF-GH 1", "ABCD-EF-GH 2"), Some(true));
     }
 
     #[test]

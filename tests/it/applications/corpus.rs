@@ -207,9 +207,10 @@ macro_rules! fixture {
     };
 }
 
-/// The corpus: 25 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
+/// The corpus: 27 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
 /// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie, Monica, Taiga, NetBox, Grocy, Drupal,
-/// Moodle), 29 to validate that no rule was changed for (Baby Buddy, ERPNext and Crater the newest).
+/// Moodle, Zulip, Sylius), 33 to validate that no rule was changed for (Baby Buddy, ERPNext, Crater, Umami,
+/// linkding, OpenCart and Decidim the newest).
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -321,8 +322,14 @@ pub fn corpus() -> Vec<App> {
         fixture!(grocy, Tune, (0.69, 0.17, 0.52)),
         fixture!(drupal, Tune, (0.93, 0.5, 0.93)),
         fixture!(moodle, Tune, (0.78, 0.44, 0.78)),
+        fixture!(zulip, Tune, (0.8, 0.66, 0.8)),
+        fixture!(sylius, Tune, (0.3, 0.17, 0.21)),
         fixture!(erpnext, Validate, (0.71, 0.7, 0.71)),
         fixture!(crater, Validate, (0.4, 0.57, 0.31)),
+        fixture!(umami, Validate, (0.83, 0.26, 0.72)),
+        fixture!(linkding, Validate, (0.28, 1.0, 0.14)),
+        fixture!(opencart, Validate, (0.96, 0.94, 0.96)),
+        fixture!(decidim, Validate, (0.5, 0.85, 0.47)),
         fixture!(forem, Validate, (0.93, 1.0, 0.87)),
         fixture!(deck, Validate, (0.17, 1.0, 0.17)),
         fixture!(flarum, Validate, (0.6, 0.75, 0.55)),
