@@ -486,9 +486,13 @@ mod tests {
                 (5, 30, [1, 2, 103, 1]), // 1's payload again, far apart: nothing
             ],
         );
+        assert_eq!(d.stats.rows, 5);
         assert_eq!(d.stats.near_rows, 1);
         assert_eq!(d.stats.differs, [0, 0, 1, 0]);
         assert_eq!(d.stats.exact_rows, 1);
+        assert_eq!(d.stats.exact_same_time, 0);
+        // Rows side by side: 1 and 2 share the payload, 3 and 4 everything.
+        assert_eq!(d.stats.equal_in_neighbours, [2, 2, 1, 1]);
         assert_eq!(d.stats.equal_in_exact, [0, 0, 0, 1]);
         assert_eq!(d.stats.samples, [Sample { earlier: RowId::Int(1), later: RowId::Int(2), differing: vec![2] }]);
     }

@@ -517,14 +517,23 @@ pub fn verdicts(plan: &Plan, stats: &Stats, facts: &Facts<'_>) -> Vec<Change> {
 
 /// Whether a value is what a new row starts with where nothing is sent:
 /// NULL, zero, false, empty text (or an editor's empty paragraph, an empty
-/// JSON document), or the column's default.
+/// JSON document), or the column's default. A flag whose default is true
+/// (or 1) starts true: its false is a change, however the engine spells it
+/// (`true`, `t`, `1`).
 pub fn holds_initial(value: Option<&str>, default: Option<&str>) -> bool {
+    let truth = |s: &str| match s.to_ascii_lowercase().as_str() {
+        "true" | "t" | "1" | "b'1'" => Some(true),
+        "false" | "f" | "0" | "b'0'" => Some(false),
+        _ => None,
+    };
     match value {
         None => true,
         Some(v) => {
             let v = v.trim_matches('\'');
-            ["0", "", "false", "f", "0.0", "{}", "[]", "<p></p>"].contains(&v)
-                || default.is_some_and(|d| d.trim_matches('\'').split("::").next() == Some(v))
+            let default = default.and_then(|d| d.trim_matches('\'').split("::").next()).map(|d| d.trim_matches('\''));
+            let starts_true = default.and_then(truth) == Some(true);
+            (!starts_true && ["0", "", "false", "f", "0.0", "{}", "[]", "<p></p>"].contains(&v))
+                || default.is_some_and(|d| d == v || (truth(d).is_some() && truth(d) == truth(v)))
         }
     }
 }
@@ -951,6 +960,22 @@ mod tests {
         assert_eq!(minted_difference("hello-world", "hello-world-2"), None);
         assert_eq!(minted_difference("ORD-000123", "ORD-000124"), None);
         assert_eq!(minted_difference("Thanks, that fixed it", "Thanks, the cache fixed it"), None);
+    }
+
+    #[test]
+    fn what_a_new_row_starts_with() {
+        assert!(holds_initial(None, Some("1")));
+        assert!(holds_initial(Some("0"), None));
+        assert!(holds_initial(Some("false"), Some("false")));
+        assert!(holds_initial(Some("draft"), Some("'draft'::character varying")));
+        assert!(!holds_initial(Some("sent"), Some("'draft'::character varying")));
+        // A flag that starts true, spelled as each engine shows it.
+        assert!(holds_initial(Some("true"), Some("1")));
+        assert!(holds_initial(Some("1"), Some("true")));
+        assert!(holds_initial(Some("t"), Some("true")));
+        assert!(!holds_initial(Some("false"), Some("true")));
+        assert!(!holds_initial(Some("0"), Some("1")));
+        assert!(!holds_initial(Some("f"), Some("'1'")));
     }
 
     #[test]
