@@ -497,6 +497,24 @@ mod tests {
         assert_eq!(d.stats.samples, [Sample { earlier: RowId::Int(1), later: RowId::Int(2), differing: vec![2] }]);
     }
 
+    /// Memory follows the window, not the table: the rows held, and the
+    /// nearly unique values indexed, are those of the last few seconds
+    /// however many rows went by.
+    #[test]
+    fn memory_follows_the_window() {
+        let mut d = Detector::new(5_000_000, 4, &[true; 4], 1).identity(&[true, false, false, false]);
+        for i in 0..10_000i64 {
+            let h = i as u64;
+            d.push(&RowId::Int(i), i * 1_000_000, &[h, h + 1, h + 2, h + 3]);
+        }
+        assert!(d.recent.len() <= 6, "{}", d.recent.len());
+        assert!(d.hashes.len() / d.stride <= 2 * 1025 + 6, "{} rows held", d.hashes.len() / d.stride);
+        assert!(d.by_identity[0].len() <= 6, "{} values indexed", d.by_identity[0].len());
+        assert!(d.index.iter().all(|m| m.len() <= 6), "{:?}", d.index.iter().map(|m| m.len()).collect::<Vec<_>>());
+        assert_eq!(d.stats.rows, 10_000);
+        assert_eq!(d.stats.near_rows, 0);
+    }
+
     /// Kept near-miss pairs, earlier row first, up to the cap; the rest
     /// counted; none kept or counted at a cap of 0, nor an identity pair.
     #[test]
