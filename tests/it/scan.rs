@@ -483,6 +483,7 @@ on_every_engine!(
     child_rows_tell_requests_apart,
     a_currency_kept_as_a_reference,
     values_each_row_gets_of_its_own,
+    numbers_taken_next_and_an_unnamed_update_time,
     equal_on_what_each_row_holds_of_its_own,
     clusters_across_distant_ids,
     exact_extra_rows_and_causes,
@@ -1000,6 +1001,63 @@ fn values_each_row_gets_of_its_own(db: &TestDb) {
         .collect();
     // The second copy of links 0, 6, 12, ..., 54: ids 102, 109, 116, ...
     let expected: Vec<String> = (0..10).map(|k| (102 + k * 7).to_string()).collect();
+    assert_eq!(extra, expected);
+}
+
+/// An order reference each attempt takes the next number of (`SO-00042`,
+/// then `SO-00043` for the retry) is left out for the numbers it holds; an
+/// update time named as no list names it (`write_date`) is known by its
+/// values: never before the creation, equal to it on the orders never
+/// changed, hours later on the confirmed ones. The ten retries are found,
+/// and only they.
+fn numbers_taken_next_and_an_unnamed_update_time(db: &TestDb) {
+    let (pk, text, ts) = (db.ty("pk"), db.ty("text"), db.ty("ts"));
+    // A time the ORM sets, with no default (Django's DateTimeField is `datetime` on SQLite).
+    let time = if db.engine == Engine::Sqlite { "datetime" } else { db.ty("time") };
+    db.exec(&format!(
+        "CREATE TABLE sale_order (id {pk}, customer INTEGER, sku {text}, qty INTEGER, name {text}, \
+         write_date {time}, create_date {ts})"
+    ));
+    let mut rows = Vec::new();
+    let (mut id, mut number) = (100, 41);
+    for i in 0..80_i64 {
+        let at = 1_767_261_600 + i * 3_600;
+        let copies = if i % 8 == 3 { 2 } else { 1 };
+        for c in 0..copies {
+            id += 1;
+            number += 1;
+            let created = at + c * 25;
+            // The original of a retry and every fifth order are confirmed hours later.
+            let written = if c == 0 && (copies == 2 || i % 5 == 0) { created + 7_200 } else { created };
+            rows.push(format!(
+                "({id}, {cu}, 'sku-{s}', {q}, 'SO-{number:05}', {w}, {t})",
+                cu = 500 + i % 13,
+                s = i % 7,
+                q = 1 + i % 4,
+                w = db.ts_at(written),
+                t = db.ts_at(created),
+            ));
+        }
+    }
+    db.exec(&format!(
+        "INSERT INTO sale_order (id, customer, sku, qty, name, write_date, create_date) VALUES {}",
+        rows.join(", ")
+    ));
+    let out = run(db.idemctl(&["scan", "--table", "sale_order", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    let name = exclusion(&doc, "name");
+    assert!(name.starts_with("minted-per-attempt") && name.contains("greater number or a later code"), "{name}");
+    let write = exclusion(&doc, "write_date");
+    assert!(write.starts_with("update-time: an update time by its values: set on 90 of the first 90 rows"), "{write}");
+    let extra: Vec<String> = doc["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["extra_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()))
+        .collect();
+    // Orders 3, 11, 19, ... sent twice: ids 105, 114, 123, ...
+    let expected: Vec<String> = (0..10).map(|k| (105 + k * 9).to_string()).collect();
     assert_eq!(extra, expected);
 }
 
