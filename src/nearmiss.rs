@@ -621,6 +621,70 @@ mod tests {
         assert_eq!(d.stats.differs, [0, 3, 3, 3]);
     }
 
+    /// An exact partner deep in the window: what the rows left out of the
+    /// comparison hold is read from that partner, not another, and a pair
+    /// at the very same instant is counted as such.
+    #[test]
+    fn an_exact_partner_deep_in_the_window() {
+        // Columns: payload, payload, soft, soft (the last two left out).
+        let mut d = Detector::new(60_000_000, 4, &[true, true, false, false], 1);
+        rows(
+            &mut d,
+            &[
+                (1, 0, [1, 1, 50, 60]),
+                (2, 1, [2, 2, 51, 61]),
+                (3, 2, [3, 3, 52, 62]),
+                (4, 3, [4, 4, 53, 63]),
+                (5, 4, [5, 5, 54, 64]),
+                (6, 5, [3, 3, 52, 99]), // 3 again: equal on the first soft column
+                (7, 5, [5, 5, 70, 64]), // 5 again: equal on the second
+                (8, 5, [7, 7, 80, 80]),
+                (9, 5, [7, 7, 80, 81]), // 8 again, at the same instant
+            ],
+        );
+        assert_eq!(d.stats.exact_rows, 3);
+        assert_eq!(d.stats.exact_same_time, 1);
+        assert_eq!(d.stats.equal_in_exact, [0, 0, 2, 1]);
+    }
+
+    /// Of the rows sharing a nearly unique value, the partner is the one
+    /// sharing the most such values, the newest of equals; the differing
+    /// columns are counted against that partner.
+    #[test]
+    fn the_identity_partner_shares_the_most() {
+        let mut d = Detector::new(60_000_000, 4, &[true; 4], 1).identity(&[true, true, false, false]);
+        rows(
+            &mut d,
+            &[
+                (0, 0, [90, 91, 92, 93]), // another intent, first in the window
+                (1, 0, [10, 20, 1, 1]),   // shares 10 and 20 with row 3
+                (2, 1, [10, 21, 2, 2]),   // shares 10 only
+                (3, 2, [10, 20, 3, 4]),
+            ],
+        );
+        assert_eq!((d.stats.near_rows, d.stats.identity_rows), (2, 2));
+        // Row 2's partner is 1; row 3's is 1 too (two shared), not 2 (the
+        // newest holding 10, one shared): it differs from 1 in two columns.
+        assert_eq!(d.stats.differs, [0, 1, 2, 2]);
+        assert_eq!(d.stats.identity_shared, [2, 1, 0, 0]);
+    }
+
+    /// Each set of differing columns gives a few samples, however many near
+    /// misses it makes; every near miss is still counted by its set.
+    #[test]
+    fn samples_per_set_are_capped() {
+        let mut d = Detector::new(5_000_000, 4, &[true; 4], 1);
+        for i in 0..40i64 {
+            let h = i as u64 * 10;
+            d.push(&RowId::Int(2 * i), i * 100_000_000, &[h, h + 1, h + 2, 1]);
+            d.push(&RowId::Int(2 * i + 1), i * 100_000_000 + 1_000_000, &[h, h + 1, h + 2, 2]);
+        }
+        assert_eq!(d.stats.near_rows, 40);
+        assert_eq!(d.stats.by_set.get(&vec![3]), Some(&40));
+        assert_eq!(d.stats.samples.len(), SAMPLES_PER_SET);
+        assert_eq!(d.stats.samples[0], Sample { earlier: RowId::Int(0), later: RowId::Int(1), differing: vec![3] });
+    }
+
     #[test]
     fn text_beside_null_is_no_written_difference() {
         use crate::fingerprint::{mix, null, server_null_mark};
