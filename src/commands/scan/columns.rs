@@ -629,6 +629,9 @@ fn minted(
     let rows = facts.rows.max(1) as f64;
     let distinct = facts.distinct.get(j).copied().unwrap_or(0.0);
     let share = |n: usize| n as f64 >= 0.9 * pairs.len() as f64 && pairs.len() >= 3;
+    // Where the column keeps every near miss apart, four in five will do:
+    // some originals were moved since (a card dragged on a board).
+    let most = |n: usize| share(n) || (every && pairs.len() >= 10 && n * 5 >= pairs.len() * 4);
     if let Some(unique) = unique_with {
         return Some((Rule::MintedPerAttempt, format!("{unique}: two rows equal on the rest never share it"), None));
     }
@@ -672,10 +675,7 @@ fn minted(
         // to who wrote the row, shared by many rows, that happens to be
         // greater in the pairs seen is no sequence.
         let person = super::plan::names_a_person(&plan.carried[j].name);
-        // Where it keeps every near miss apart, four in five will do: some
-        // originals were moved since (a card dragged on a board).
-        let enough = share(greater) || (every && pairs.len() >= 10 && greater * 5 >= pairs.len() * 4);
-        if enough && (unique_with.is_some() || distinct >= 0.5 * rows || !person) {
+        if most(greater) && (unique_with.is_some() || distinct >= 0.5 * rows || !person) {
             let example = pairs.first().map(|p| format!(" ({} then {})", shown(&p.earlier[j]), shown(&p.later[j])));
             return Some((
                 Rule::MintedPerAttempt,
@@ -757,10 +757,11 @@ fn minted(
         }
     }
     // A numbered text (an order's `S00042`, an asset tag, the next free
-    // address, a thread's or a position's code) whose number is greater in the later row of nearly every
-    // pair, one value per row or nearly (or a number per parent, a thread's
-    // next reply, where it keeps every near miss apart): the next number of
-    // a sequence, or the next free one, taken by each attempt.
+    // address, a thread's or a position's code) whose number is greater in
+    // the later row of nearly every pair, one value per row or nearly (or a
+    // number per parent, a thread's next reply, where it keeps every near
+    // miss apart): the next of a sequence, or the next free one, taken by
+    // each attempt.
     if matches!(kind, ValueKind::Text | ValueKind::Other) && (distinct >= 0.5 * rows || every) {
         let numbered: Vec<(&str, &str)> = pairs
             .iter()
@@ -769,8 +770,7 @@ fn minted(
                 _ => None,
             })
             .collect();
-        let enough = share(numbered.len()) || (every && pairs.len() >= 10 && numbered.len() * 5 >= pairs.len() * 4);
-        if enough {
+        if most(numbered.len()) {
             let example = numbered.first().map(|(a, b)| format!(" ({a:?} then {b:?})")).unwrap_or_default();
             return Some((
                 Rule::MintedPerAttempt,
@@ -870,10 +870,10 @@ pub fn next_number(a: &str, b: &str) -> Option<bool> {
     if dated(a) || dated(b) {
         return None;
     }
-    let ((text_a, digits_a), (text_b, digits_b)) = (runs(a), runs(b));
     if a == b {
         return None;
     }
+    let ((text_a, digits_a), (text_b, digits_b)) = (runs(a), runs(b));
     if text_a != text_b || digits_a.len() != digits_b.len() {
         return next_in_order(a, b);
     }
