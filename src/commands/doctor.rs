@@ -191,8 +191,10 @@ pub async fn run(args: DoctorArgs) -> Result<Outcome> {
         keys::pick(&args.response_body_column, &mapping.response_body),
         design,
     )?);
-    checks.push(statuses(&mut db, &keys, (mapped, design.kind)).await?);
-    checks.push(lock_time(&mut db, &keys).await?);
+    // An empty table shows no values in use: what they are is not told.
+    let empty = repeats.rows == 0;
+    checks.push(statuses(&mut db, &keys, (mapped, design.kind), empty).await?);
+    checks.push(lock_time(&mut db, &keys, empty).await?);
     checks.push(expiry_index(&db, &keys, &indexes, design.kind));
     let horizon = expiry::horizon(args.older_than, &config)?;
     checks.push(backlog(&mut db, &mut keys, (horizon, design.kind), args.backlog_grace).await?);
@@ -322,6 +324,10 @@ fn rows_read(seen: &catalog::KeyRepeats) -> String {
     if seen.rows >= REPEATS_SAMPLE { format!("the first {n} rows") } else { format!("{n} rows") }
 }
 
+fn keys_twice(n: u64) -> String {
+    if n == 1 { "1 key".to_string() } else { format!("{} keys", units::grouped(n)) }
+}
+
 fn keys_are(n: u64) -> String {
     if n == 1 { "1 key is".to_string() } else { format!("{} keys are", units::grouped(n)) }
 }
@@ -370,11 +376,23 @@ fn uniqueness(
     let wanted_refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
     let fix_all = if keys.scope.is_empty() {
         let with_caller: Vec<&str> = ["caller_id"].into_iter().chain(wanted_refs.iter().copied()).collect();
-        format!(
-            "add the caller (account, user or API key) as a column, map it with --scope-column, and make it unique \
-             with the key: {}",
-            unique_index_sql(dialect, &keys.table, &with_caller)
-        )
+        let index = unique_index_sql(dialect, &keys.table, &with_caller);
+        match keys.table.column("caller_id") {
+            Ok(_) => format!(
+                "map the caller (account, user or API key) with --scope-column caller_id, and make it unique with the \
+                 key: {index}"
+            ),
+            // The column comes first: an index over a column not there yet
+            // fails as printed.
+            Err(_) => format!(
+                "add the caller (account, user or API key) as a column (NULL on the keys there are, which a unique \
+                 index lets repeat until they expire), fill it on every new key, map it with --scope-column, and make \
+                 it unique with the key: ALTER TABLE {} ADD COLUMN {} {}; {index}",
+                keys.table.sql_name(dialect),
+                dialect.ident("caller_id"),
+                dialect.indexable_text_type()
+            ),
+        }
     } else {
         match partition_key.filter(|k| !wanted.iter().any(|w| w == k)) {
             // The server refuses a unique index without the partition key.
@@ -385,6 +403,14 @@ fn uniqueness(
                 list(&wanted),
                 wanted[0],
                 list(&wanted)
+            ),
+            // Keys stored twice already: the index cannot build over them.
+            None if seen.twice > 0 => format!(
+                "first keep one row of each of the {} stored twice (each other row is a request that ran again: check \
+                 its effect), over which a unique index fails to build, then make {} unique: {}",
+                keys_twice(seen.twice),
+                list(&wanted),
+                unique_index_sql(dialect, &keys.table, &wanted_refs)
             ),
             None => {
                 format!("make {} unique: {}", list(&wanted), unique_index_sql(dialect, &keys.table, &wanted_refs))
@@ -652,7 +678,7 @@ fn response(table: &Table, code: Option<String>, body: Option<String>, design: D
     })
 }
 
-async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind)) -> Result<Check> {
+async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind), empty: bool) -> Result<Check> {
     let name = "statuses";
     let add = "add status: in_progress | succeeded | failed_retryable | failed_permanent";
     let Some(s) = keys.statuses.as_ref().filter(|_| mapped) else {
@@ -694,16 +720,24 @@ async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind)) ->
             "give the two failure kinds different values (--retryable-value, --permanent-value)",
         ));
     }
-    let known = [&s.in_progress, &s.succeeded, &s.retryable, &s.permanent];
-    let mut unknown: Vec<String> = catalog::values_in_use(db, &keys.table, &s.column, STATUS_SAMPLE)
-        .await?
-        .into_iter()
-        .filter(|v| !known.contains(&v))
-        .map(|v| format!("{v:?}"))
-        .collect();
-    unknown.sort();
     let values = format!("{}, {}, {} and {}", s.in_progress, s.succeeded, s.retryable, s.permanent);
+    if empty {
+        return Ok(Check::new(
+            name,
+            Verdict::Warn,
+            format!(
+                "cannot tell: {} holds no {} yet, so the values of {} in use were not read (mapped: {values})",
+                keys.table.name,
+                kind.entries(),
+                s.column
+            ),
+            "run doctor again once requests have created keys",
+        ));
+    }
+    let known = [&s.in_progress, &s.succeeded, &s.retryable, &s.permanent];
     let in_use = catalog::values_in_use(db, &keys.table, &s.column, STATUS_SAMPLE).await?;
+    let mut unknown: Vec<String> = in_use.iter().filter(|v| !known.contains(v)).map(|v| format!("{v:?}")).collect();
+    unknown.sort();
     let failures_seen = in_use.iter().any(|v| v == &s.retryable || v == &s.permanent);
     if unknown.is_empty() && !failures_seen && !keys.values_given.retryable && !keys.values_given.permanent {
         return Ok(Check::new(
@@ -734,10 +768,12 @@ async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind)) ->
     })
 }
 
-async fn lock_time(db: &mut Db, keys: &KeyTable) -> Result<Check> {
+async fn lock_time(db: &mut Db, keys: &KeyTable, empty: bool) -> Result<Check> {
     let name = "lock_time";
-    // A lock column nothing ever sets (Medusa v1's) records nothing.
+    // A lock column nothing ever sets (Medusa v1's) records nothing; an
+    // empty table tells nothing of it.
     if keys.lease_until.is_none()
+        && !empty
         && let (Some(l), false) = (&keys.locked_at, keys.no_in_progress)
         && catalog::values_in_use(db, &keys.table, l, STATUS_SAMPLE).await?.is_empty()
     {
@@ -904,6 +940,15 @@ async fn backlog(
     }
     let now = timeparse::now();
     let expiry = Expiry::resolve(db, keys, horizon, now).await?;
+    // Most values no time: the count below would judge too few rows to pass.
+    if let Some(why) = crate::commands::unreadable_not_judged(&keys.table.name, &expiry.time) {
+        return Ok(Check::new(
+            name,
+            Verdict::Warn,
+            format!("cannot tell: {}", why.trim_start_matches("not clean: ")),
+            format!("store {} as a time (or map the column that holds one)", expiry.column),
+        ));
+    }
     let dialect = db.dialect();
     let before = crate::timeparse::before(expiry.cutoff, grace, "--backlog-grace")?;
     let (expired, binds) = expiry.condition(&dialect, keys, None, None, before)?;
@@ -990,6 +1035,15 @@ async fn stuck_now(
     }
     let found = stuck::find_held_apart(db, keys, durations, probe).await?;
     let Some(oldest) = found.keys.first() else {
+        // Keys in progress with no time to judge them by: not judged, so no pass.
+        if let Some(why) = crate::commands::untimed_not_judged(keys, found.untimed) {
+            return Ok(Check::new(
+                name,
+                Verdict::Warn,
+                format!("cannot tell: {}", why.trim_start_matches("not clean: ")),
+                stuck::untimed_note(keys, found.untimed),
+            ));
+        }
         return Ok(Check::new(name, Verdict::Pass, "no key is in progress past its operation's maximum duration", ""));
     };
     let n = found.keys.len();

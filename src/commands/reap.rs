@@ -449,8 +449,10 @@ async fn finish(
         && unchanged > 0
         && !args.report.quiet
     {
+        let (them, they) = if unchanged == 1 { ("it", "it waits") } else { ("them", "they wait") };
         crate::report::say(&format!(
-            "note: {} left unchanged: this design keeps no lock or status on them to clear, so they wait for its              own retry; --action delete removes them",
+            "note: {} left unchanged: this design keeps no lock or status on {them} to clear, so {they} for its own \
+             retry; --action delete removes {them}",
             kind.counted(unchanged)
         ));
     }

@@ -274,6 +274,48 @@ fn uniqueness_must_cover_scope_operation_and_key(db: &TestDb) {
     let (verdict, why) = check("k_no_scope");
     assert_eq!(verdict, "fail", "{why}");
     assert!(why.contains("leaves out the scope"), "{why}");
+    // Each fix runs as printed, in the steps it gives, and the index it
+    // builds refuses a request stored again.
+    let fix = |table: &str| {
+        let out = doctor(db, &["--table", table]);
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+        let check = doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == "uniqueness").cloned().unwrap();
+        check["fix"].as_str().unwrap().to_string()
+    };
+    let wide = fix("k_wide");
+    assert!(
+        wide.starts_with(
+            "first keep one row of each of the 2 keys stored twice (each other row is a request that ran again: check \
+             its effect), over which a unique index fails to build, then make (scope_id, operation, key) unique: "
+        ),
+        "{wide}"
+    );
+    assert!(db.try_exec(statements(&wide)[0]).is_err(), "the index builds over keys stored twice: {wide}");
+    db.exec(&format!("DELETE FROM k_wide WHERE operation = 'pay' AND created_at > {a}"));
+    for table in ["k_wide", "k_no_op", "k_no_scope"] {
+        let fix = if table == "k_wide" { wide.clone() } else { fix(table) };
+        for statement in statements(&fix) {
+            db.try_exec(statement).unwrap_or_else(|e| panic!("{table}: {statement}: {e}"));
+        }
+        db.exec(&format!("INSERT INTO {table} VALUES ('s9', 'pay', 'k9', 'done', {a})"));
+        assert!(
+            db.try_exec(&format!("INSERT INTO {table} VALUES ('s9', 'pay', 'k9', 'done', {b})")).is_err(),
+            "{table}: a request stored again after {fix}"
+        );
+    }
+    // No scope column at all: the fix adds one before its index needs it.
+    db.exec(&format!(
+        "CREATE TABLE k_flat (operation {text} NOT NULL, {key} {text} NOT NULL, status {text} NOT NULL,
+            created_at {ts} NOT NULL, UNIQUE (operation, {key}));
+         INSERT INTO k_flat VALUES ('pay', 'k1', 'done', {a})"
+    ));
+    let flat = fix("k_flat");
+    assert!(flat.contains("fill it on every new key, map it with --scope-column"), "{flat}");
+    for statement in statements(&flat) {
+        db.try_exec(statement).unwrap_or_else(|e| panic!("k_flat: {statement}: {e}"));
+    }
+    let caller = db.ident("caller_id");
+    assert_eq!(db.column(&format!("SELECT {caller} FROM k_flat")), [None], "the keys there are have no caller yet");
     if db.engine != Engine::MySql {
         // A partial unique index holds over some rows only: it does not count.
         db.exec(&format!(
@@ -290,6 +332,12 @@ fn uniqueness_must_cover_scope_operation_and_key(db: &TestDb) {
             "{why}"
         );
     }
+}
+
+/// The statements of a fix that ends in SQL (after its last `: `), in order.
+fn statements(fix: &str) -> Vec<&str> {
+    let (_, sql) = fix.rsplit_once(": ").unwrap_or_else(|| panic!("no SQL in the fix: {fix}"));
+    sql.split("; ").collect()
 }
 
 fn statuses_need_a_column_or_a_condition(db: &TestDb) {

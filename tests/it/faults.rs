@@ -239,6 +239,44 @@ fn a_lock_held_elsewhere_bounds_every_command(db: &TestDb) {
     assert_eq!(contents(db), before);
 }
 
+/// PostgreSQL: a lock held by a session of another role, seen by a role
+/// that may not read that session's query (no `pg_read_all_stats`): the
+/// line names the holder by pid and role only, as the guide promises, and
+/// nothing changes.
+#[test]
+fn a_lock_held_by_another_role_is_named_by_pid_and_role() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    tables(&db);
+    let before = contents(&db);
+    let stem = &db.name[db.name.len().saturating_sub(16)..];
+    let (holder, runner) = (format!("hold_{stem}"), format!("run_{stem}"));
+    for role in [&holder, &runner] {
+        db.exec(&format!(
+            "CREATE ROLE {role} LOGIN; GRANT ALL ON ALL TABLES IN SCHEMA public TO {role};
+             GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO {role}"
+        ));
+    }
+    let (take, release) = exclusive_lock(&db);
+    let runs = db.while_session_at(&crate::common::as_user(&db.url, &holder), take, release, || {
+        let url = crate::common::as_user(&db.url, &runner);
+        [vec!["stuck"], vec!["expire", "--dry-run"], vec!["reap"]].map(|args| {
+            let since = Instant::now();
+            let child = spawn(&url, &[&args[..], &["--lock-timeout", "1s", "-q"]].concat(), &[]);
+            (args.join(" "), finish_within(child, since, Duration::from_secs(3), "a run as another role").0)
+        })
+    });
+    for role in [&holder, &runner] {
+        db.exec(&format!("DROP OWNED BY {role}; DROP ROLE {role}"));
+    }
+    for (what, run) in runs {
+        assert_eq!(run.code, 2, "{what}: {}", run.stderr);
+        let line = one_line(&run);
+        assert!(line.contains("held by pid ") && line.contains(&format!(" ({holder})")), "{what}: {line}");
+        assert!(!line.contains("LOCK TABLE"), "{what}: a query the role may not read was shown: {line}");
+    }
+    assert_eq!(contents(&db), before);
+}
+
 /// How many idemctl statements the server shows waiting for a lock.
 fn waiting_on_lock(db: &TestDb) -> usize {
     let sql = match db.engine {

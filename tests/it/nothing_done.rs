@@ -77,6 +77,40 @@ fn an_empty_table(db: &TestDb) {
         assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""), "{command:?} --quiet");
     }
     judged_nothing(db, &["scan", "--table", "orders"], 1, "nothing was compared");
+    // size: its figures are zero, and that it cannot project them is said.
+    let out = run(db.idemctl(&["size"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("note: the table is empty: give --row-bytes to project its size"), "{}", out.stderr);
+    // doctor: no value in use is read from an empty table, so none is
+    // claimed; a creation table with no rows warns, nothing to check it against.
+    db.exec(&format!(
+        "CREATE TABLE refs (id {pk}, customer_id INTEGER, amount INTEGER, client_ref VARCHAR(40), created_at {ts});
+         CREATE UNIQUE INDEX refs_client_ref ON \
+         refs (client_ref)",
+        pk = db.ty("pk"),
+        ts = db.ty("ts")
+    ));
+    let out = run(db.idemctl(&["doctor", "--creation-table", "refs", "--format", "json"]));
+    let checks = checks(&out);
+    assert_eq!(
+        checks["statuses"],
+        (
+            "warn".to_string(),
+            "cannot tell: idempotency_keys holds no keys yet, so the values of status in use were not read (mapped: \
+             in_progress, succeeded, failed_retryable and failed_permanent)"
+                .into()
+        )
+    );
+    assert!(!checks["lock_time"].1.contains("empty on every key sampled"), "{:?}", checks["lock_time"]);
+    assert_eq!(
+        checks["creation:refs"],
+        (
+            "warn".to_string(),
+            "unique (client_ref) would refuse a second row, but the table has no rows for scan to check what it \
+             refuses"
+                .into()
+        )
+    );
 }
 
 /// A scheduled scan (`--state`) over a table no row was written to since
@@ -130,6 +164,58 @@ fn sqlite_text_that_is_no_time() {
                   were not judged";
     judged_nothing(&db, &["expire"], 1, unread);
     judged_nothing(&db, &["expire", "--dry-run"], 1, unread);
+    // size measures no write rate and counts no backlog by them, and says so.
+    for quiet in [false, true] {
+        let args = if quiet { &["size", "--quiet"][..] } else { &["size"][..] };
+        let out = run(db.idemctl(args));
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        let lines: Vec<&str> = out.stderr.lines().rev().take(2).collect();
+        assert_eq!(
+            lines,
+            [
+                "idemctl: not clean: 6 of the 6 values of idempotency_keys.expires_at cannot be read as a time, so \
+                 the expiry backlog was not counted",
+                "idemctl: not clean: 6 of the 6 values of idempotency_keys.created_at cannot be read as a time, so \
+                 the write rate was not measured",
+            ],
+            "{}",
+            out.stderr
+        );
+        assert_eq!(claims_success(&out), None, "{}{}", out.stdout, out.stderr);
+    }
+    let figures = run(db.idemctl(&["size", "--format", "json"])).json();
+    assert_eq!(figures["storage"]["rows"], 6, "the rows are the table's, not those with a readable time: {figures}");
+    assert!(figures.get("backlog").is_none() && figures.get("writes").is_none(), "{figures}");
+    // doctor passes nothing it could not read: no key judged stuck or not,
+    // no backlog counted. Each is a warning (doctor's warnings alone exit 0).
+    let before = db.contents();
+    let out = run(db.idemctl(&["doctor", "--format", "json"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let checks = checks(&out);
+    assert_eq!(
+        checks["stuck"],
+        (
+            "warn".to_string(),
+            "cannot tell: 5 keys in progress have no time to judge them by, so they were not judged".into()
+        )
+    );
+    assert_eq!(
+        checks["backlog"],
+        (
+            "warn".to_string(),
+            "cannot tell: 6 of the 6 values of idempotency_keys.expires_at cannot be read as a time, so their rows \
+             were not judged"
+                .into()
+        )
+    );
+    assert_eq!(db.contents(), before);
+}
+
+/// doctor's checks by name: (result, reason).
+fn checks(out: &Run) -> std::collections::BTreeMap<String, (String, String)> {
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    let s = |c: &serde_json::Value, k: &str| c[k].as_str().unwrap_or_default().to_string();
+    doc["checks"].as_array().unwrap().iter().map(|c| (s(c, "check"), (s(c, "result"), s(c, "reason")))).collect()
 }
 
 /// Every stuck key held by another session's transaction: a reap skips

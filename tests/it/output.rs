@@ -481,7 +481,7 @@ fn sessions_are_named_after_the_command() {
 
 /// `COMMAND` run by `sh` on a terminal of its own (`script`), what the
 /// terminal showed.
-fn on_a_terminal(command: &str) -> String {
+pub(crate) fn on_a_terminal(command: &str) -> String {
     let out = Command::new("script")
         .args(["-qec", &format!("stty cols 100 rows 30; {command}"), "/dev/null"])
         .env_remove("DATABASE_URL")

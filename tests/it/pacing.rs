@@ -191,6 +191,27 @@ fn the_run_waits_for_purge() {
     );
     assert_eq!(summary(&out)["stopped"], "max-throttle-wait");
     assert!(count(&db) >= 2500);
+
+    // On a terminal, the progress line says what holds the run.
+    db.exec("DROP TABLE events");
+    events(&db, 3000);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.json");
+    let command = format!(
+        "{} {} --batch-size 100 --batch-time 0s --max-history 3 --max-throttle-wait 2s --database-url '{}' > {}",
+        assert_cmd::cargo::cargo_bin("idemctl").display(),
+        EXPIRE.join(" "),
+        db.url,
+        file.display()
+    );
+    let shown = db.while_session(
+        "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION WITH CONSISTENT SNAPSHOT; SELECT * FROM other",
+        "COMMIT",
+        || crate::output::on_a_terminal(&command),
+    );
+    assert!(shown.contains(" (purge)"), "the progress line names no hold: {shown:?}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc["runs"][0]["stopped"], "max-throttle-wait", "{doc}");
 }
 
 /// The server busier than --max-load pauses the run; past --critical-load

@@ -97,6 +97,10 @@ struct Sizing {
     notes: Vec<String>,
     /// The config file read, if any.
     config_file: Option<String>,
+    /// Why a figure was not measured: most of the times it is read by
+    /// cannot be read as a time. Said last, and the run not clean.
+    #[serde(skip)]
+    not_measured: Vec<String>,
 }
 
 impl Sizing {
@@ -240,9 +244,13 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
     project(&mut sizing, &horizons, peak);
     sizing.record_metrics();
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "figures");
-    out.mark_clean(true);
+    out.mark_clean(sizing.not_measured.is_empty());
     out.document(&sizing)?;
-    Ok(Outcome::Clean)
+    // A figure counted from times that could not be read is no figure.
+    for line in &sizing.not_measured {
+        eprintln!("idemctl: {line}");
+    }
+    Ok(Outcome::from_findings(!sizing.not_measured.is_empty()))
 }
 
 /// A partitioned table's leaf partitions with their figures, and the time
@@ -324,16 +332,21 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
     let now = timeparse::now();
     if let Some(column) = target.created_at.clone() {
         let (mut writes, history) = writes(&mut db, &mut target, &column, args.days, now, &mut sizing.notes).await?;
-        counted(&mut storage, history.rows(), &mut sizing.notes);
-        let kept = kept(&mut db, &mut target, expiry::horizon(args.older_than, config)?).await?;
-        rates(&mut db, &target, &history, kept, sizing).await?;
-        let measured = sizing.rates.iter().find(|m| m.source == "window");
-        if let Some(since) = measured.and_then(|m| timeparse::instant(&m.since).ok()) {
-            writes.peak_within(since.date_naive());
-        }
-        sizing.writes = Some(writes);
-        if let Some(span) = history.span() {
-            sizing.history = Some(span);
+        let time = target.time(&column).context("the created-at column was not read")?;
+        if let Some(why) = crate::commands::unreadable_not_judged(&target.table.name, time) {
+            sizing.not_measured.push(not_measured(&why, "the write rate was not measured"));
+        } else {
+            counted(&mut storage, history.rows(), &mut sizing.notes);
+            let kept = kept(&mut db, &mut target, expiry::horizon(args.older_than, config)?).await?;
+            rates(&mut db, &target, &history, kept, sizing).await?;
+            let measured = sizing.rates.iter().find(|m| m.source == "window");
+            if let Some(since) = measured.and_then(|m| timeparse::instant(&m.since).ok()) {
+                writes.peak_within(since.date_naive());
+            }
+            sizing.writes = Some(writes);
+            if let Some(span) = history.span() {
+                sizing.history = Some(span);
+            }
         }
     } else {
         sizing.notes.push(format!(
@@ -354,14 +367,25 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
         if Some(&expiry.column) != target.created_at.as_ref() {
             sizing.notes.extend(expiry.time.notes());
         }
-        let dialect = db.dialect();
-        let (expired, binds) = expiry.condition(&dialect, &target, None, None, expiry.cutoff)?;
-        let table = target.table.sql_name(&dialect);
-        let rows = expiry::count_matching(&mut db, &table, &expired, &binds, None)
-            .await
-            .context("counting the expiry backlog")?;
-        sizing.backlog =
-            Some(Backlog { rows, column: expiry.column.clone(), expired_before: timeparse::rfc3339(expiry.cutoff) });
+        if let Some(why) = crate::commands::unreadable_not_judged(&target.table.name, &expiry.time) {
+            let why = not_measured(&why, "the expiry backlog was not counted");
+            if !sizing.not_measured.contains(&why) {
+                sizing.not_measured.push(why);
+            }
+        }
+        if crate::commands::unreadable_not_judged(&target.table.name, &expiry.time).is_none() {
+            let dialect = db.dialect();
+            let (expired, binds) = expiry.condition(&dialect, &target, None, None, expiry.cutoff)?;
+            let table = target.table.sql_name(&dialect);
+            let rows = expiry::count_matching(&mut db, &table, &expired, &binds, None)
+                .await
+                .context("counting the expiry backlog")?;
+            sizing.backlog = Some(Backlog {
+                rows,
+                column: expiry.column.clone(),
+                expired_before: timeparse::rfc3339(expiry.cutoff),
+            });
+        }
     }
     sizing.partitions = partitions(&mut db, &target, &mut sizing.notes).await?;
     sizing.bytes_per_row = storage.bytes_per_row;
@@ -371,6 +395,12 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
     sizing.storage = Some(storage);
     db.close().await?;
     Ok(())
+}
+
+/// The line for a figure not measured: `not clean: 6 of the 6 values of
+/// T.created_at cannot be read as a time, so the write rate was not measured`.
+fn not_measured(why: &str, what: &str) -> String {
+    format!("{}, so {what}", why.split(", so ").next().unwrap_or(why))
 }
 
 /// Rows created each UTC hour from the start of the `days`th day before

@@ -350,13 +350,18 @@ impl TestDb {
     /// Runs `f` while another session, opened with `setup` (SQL, several
     /// statements allowed), holds what it took; `teardown` then lets go.
     pub fn while_session<T>(&self, setup: &str, teardown: &str, f: impl FnOnce() -> T) -> T {
+        self.while_session_at(&self.url, setup, teardown, f)
+    }
+
+    /// `while_session`, in a session connected to `url` (another role's).
+    pub fn while_session_at<T>(&self, url: &str, setup: &str, teardown: &str, f: impl FnOnce() -> T) -> T {
         use sqlx::Connection;
         let (setup, teardown) = (AssertSqlSafe(setup.to_string()), AssertSqlSafe(teardown.to_string()));
         // The session is idle while `f` runs (outside the runtime, which `f` may use itself).
         macro_rules! hold {
             ($conn:ty) => {{
                 let mut c = self.rt.block_on(async {
-                    let mut c = <$conn>::connect(&self.url).await.unwrap();
+                    let mut c = <$conn>::connect(url).await.unwrap();
                     sqlx::raw_sql(setup).execute(&mut c).await.unwrap();
                     c
                 });
