@@ -4,7 +4,8 @@
 //! Each driver says how to ask (`Driver::value_probe`): PostgreSQL casts
 //! the value to the column's type as the write does; MySQL and MariaDB
 //! cast it and read the warnings a strict write turns into errors; SQLite
-//! checks a STRICT table's types. Lengths are checked here for all.
+//! checks a STRICT table's types. Lengths are checked here, where the
+//! engine keeps them (not SQLite, which stores a value whole).
 
 use anyhow::Result;
 
@@ -15,7 +16,9 @@ use super::{Bind, Db};
 /// Why the server would refuse `value` for `column`, or `None` when it
 /// would take it. (NULL into NOT NULL is `check_assignments`' to refuse.)
 pub async fn refusal(db: &mut Db, table: &Table, column: &Column, value: &str) -> Result<Option<String>> {
-    if let Some(limit) = length_limit(&column.base_type.to_lowercase())
+    // SQLite keeps a declared length as a name only: it stores the value whole.
+    if db.engine() != super::Engine::Sqlite
+        && let Some(limit) = length_limit(&column.base_type.to_lowercase())
         && value.chars().count() > limit
     {
         return Ok(Some(format!(

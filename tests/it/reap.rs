@@ -340,10 +340,15 @@ fn a_signal_inside_the_batch_statement_rolls_it_back(db: &TestDb) {
 /// ordinary tables take any value, and there both runs agree the other way.
 fn a_value_the_server_refuses_is_refused_by_the_dry_run(db: &TestDb) {
     key_table(db);
+    db.exec("ALTER TABLE idempotency_keys ADD COLUMN note VARCHAR(5)");
     let before = snapshot(db);
     let refused: &[(&str, &str)] = match db.engine {
         Engine::Sqlite => &[("created_at=NULL", "created_at to NULL, which the table declares NOT NULL")],
         Engine::Postgres => &[
+            (
+                "note='too long'",
+                "the server would refuse it: value too long for note (character varying(5)): 8 characters",
+            ),
             ("response_code='oops'", "the server would refuse it: invalid input syntax for type integer: \"oops\""),
             (
                 "response_code=99999999999",
@@ -352,6 +357,7 @@ fn a_value_the_server_refuses_is_refused_by_the_dry_run(db: &TestDb) {
             ("created_at=NULL", "created_at to NULL, which the table declares NOT NULL"),
         ],
         Engine::MySql => &[
+            ("note='too long'", "the server would refuse it: value too long for note (varchar(5)): 8 characters"),
             ("response_code='oops'", "the server would refuse it: Truncated incorrect INTEGER value: 'oops'"),
             ("response_code=99999999999", "the server would refuse it: Out of range"),
             ("created_at=NULL", "created_at to NULL, which the table declares NOT NULL"),
@@ -373,6 +379,9 @@ fn a_value_the_server_refuses_is_refused_by_the_dry_run(db: &TestDb) {
     assert_eq!(dry.code, 0, "{}", dry.stderr);
     assert_eq!(outcomes(&dry), pairs(&[("k-nolock", "would-release"), ("k-ord-6m", "would-release")]));
     if db.engine == Engine::Sqlite {
+        // SQLite keeps a declared length as a name: the value is stored whole.
+        let long = reap(db, &["--set", "note='too long'", "--dry-run"]);
+        assert_eq!(long.code, 0, "SQLite stores the whole value in a VARCHAR(5): {}", long.stderr);
         let text = reap(db, &["--set", "response_code='oops'", "--dry-run"]);
         assert_eq!(text.code, 0, "an ordinary SQLite table stores text in an INTEGER column: {}", text.stderr);
         // A STRICT table does not, and the dry run says so.
