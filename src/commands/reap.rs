@@ -199,6 +199,18 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
         crate::report::say(&format!("note: {}", stuck::untimed_note(&keys, found.untimed)));
     }
     let judged_nothing = judged_nothing.or_else(|| crate::commands::untimed_not_judged(&keys, found.untimed));
+    // A plain dry run whose every stuck key a live transaction holds plans
+    // nothing: as the run that skips them all, it is no clean run.
+    let judged_nothing = judged_nothing.or_else(|| {
+        (!applies && found.keys.is_empty() && found.held > 0).then(|| {
+            format!(
+                "reap would change nothing: each of the {} stuck {} it reached is held by a live transaction (in use, \
+                 not stuck); a run now skips them, and the next tries them again (exit 1)",
+                found.held,
+                keys.kind.entries()
+            )
+        })
+    });
     let held = (found.held, stuck::held_text(found.held, &found.held_keys, "a run skips them"));
     let mut candidates = found.keys;
     if let Some(limit) = args.limit {

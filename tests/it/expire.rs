@@ -245,6 +245,8 @@ fn mappings_that_delete_everything_are_refused(db: &TestDb) {
             let out = purge("live_keys", &args);
             assert_eq!((out.code, out.stderr.lines().count()), (2, 1), "{args:?}: {}", out.stderr);
             assert!(out.stderr.contains(said), "{args:?}: {}", out.stderr);
+            // A column that is no expiry time: the refusal names the way to a horizon.
+            assert_eq!(out.stderr.contains("give --older-than DURATION"), !extra.is_empty(), "{}", out.stderr);
             assert_eq!(count("live_keys"), "200", "{args:?}");
         }
     }
@@ -255,6 +257,24 @@ fn mappings_that_delete_everything_are_refused(db: &TestDb) {
     let out = purge("live_keys", &["--allow-large-delete"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(db.column("SELECT k FROM live_keys"), [Some("k1".to_string())]);
+    // Under the share (98%: 196 of 200), a purge goes without the flag.
+    purge_table(db, "most_keys", 0);
+    db.exec(&format!(
+        "UPDATE most_keys SET expires_at = {} WHERE k IN ('k2', 'k3', 'k4')",
+        crate::common::ago(db, chrono::Duration::days(-1))
+    ));
+    let dry = purge("most_keys", &["--dry-run"]);
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert!(dry.stderr.contains("would delete 196 of the 200 rows of most_keys (98.0%)"), "{}", dry.stderr);
+    let out = purge("most_keys", &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(count("most_keys"), "4");
+    // A table of under ten rows is too small to judge by a share.
+    purge_table(db, "few_keys", 0);
+    db.exec("DELETE FROM few_keys WHERE k NOT IN ('k1', 'k2', 'k3', 'k4', 'k5')");
+    let out = purge("few_keys", &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(db.column("SELECT k FROM few_keys"), [Some("k1".to_string())]);
     // A table whose newest row is three days old is no longer written to.
     purge_table(db, "old_keys", 3);
     let out = purge("old_keys", &[]);

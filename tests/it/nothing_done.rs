@@ -226,13 +226,22 @@ fn every_key_held(db: &TestDb) {
     }
     key_table(db);
     let before = db.contents();
-    let out = db.while_holding("SELECT * FROM idempotency_keys WHERE status = 'in_progress' FOR UPDATE", || {
-        run(db.idemctl(&["reap", "--max-duration", "30s"]))
-    });
-    assert_eq!(out.code, 1, "{}", out.stderr);
-    assert!(out.stderr.lines().any(|l| l.starts_with("reap changed nothing")), "{}", out.stderr);
-    assert_eq!(claims_success(&out), None, "{}{}", out.stdout, out.stderr);
-    assert_eq!(db.contents(), before);
+    for dry in [false, true] {
+        let mut args = vec!["reap", "--max-duration", "30s"];
+        args.extend(dry.then_some("--dry-run"));
+        let out = db.while_holding("SELECT * FROM idempotency_keys WHERE status = 'in_progress' FOR UPDATE", || {
+            run(db.idemctl(&args))
+        });
+        assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
+        let said = if dry {
+            "idemctl: reap would change nothing: each of the 4 stuck keys it reached is held by a live transaction"
+        } else {
+            "reap changed nothing: each of the 4 stuck keys it reached was held by a live transaction"
+        };
+        assert!(out.stderr.lines().any(|l| l.starts_with(said)), "{args:?}: {}", out.stderr);
+        assert_eq!(claims_success(&out), None, "{args:?}: {}{}", out.stdout, out.stderr);
+        assert_eq!(db.contents(), before);
+    }
 }
 
 fn orders(db: &TestDb, rows: usize) {
