@@ -1130,8 +1130,11 @@ fn fix_candidates<'t>(table: &'t Table, minted: &[String]) -> (Option<&'t str>, 
 }
 
 /// Whether a unique index over `columns` builds once scan's `extra` rows are
-/// gone: the rows beyond the first of each set of equal values (NULLs left
-/// out, as a unique index leaves them) are no more than those.
+/// gone, and would have refused them: the rows beyond the first of each set
+/// of equal values (NULLs left out, as a unique index leaves them) are as
+/// many as those. Fewer, and some retry differs (or is NULL) there, so the
+/// index would let it through; more, and it would refuse rows that are no
+/// retry, and does not build.
 async fn builds(db: &mut Db, table: &Table, dialect: &Dialect, columns: &[&str], extra: u64) -> Result<bool> {
     let list: Vec<String> = columns.iter().map(|c| dialect.ident(c)).collect();
     let set: Vec<String> = list.iter().map(|c| format!("{c} IS NOT NULL")).collect();
@@ -1144,7 +1147,7 @@ async fn builds(db: &mut Db, table: &Table, dialect: &Dialect, columns: &[&str],
         list.join(", ")
     );
     let surplus = db.query_value(&sql, &[]).await?.and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    Ok(surplus <= extra as f64)
+    Ok(surplus == extra as f64)
 }
 
 /// The unique constraint to add, on the table's own columns where it has
@@ -1266,7 +1269,7 @@ async fn natural_unique(db: &mut Db, args: &DoctorArgs, table: &Table, dialect: 
     };
     let extra = scanned.extra_rows;
     // The fix's constraint, on columns an index over which builds as the
-    // data stands (once scan's extra rows are gone).
+    // data stands once scan's extra rows are gone, and would have refused them.
     let (who, references) = fix_candidates(table, &scanned.minted);
     let mut reference = None;
     for r in references {

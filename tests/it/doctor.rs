@@ -492,7 +492,9 @@ fn a_unique_constraint_retries_got_past_fails(db: &TestDb) {
         fix.starts_with("first remove the 2 extra rows scan lists (idemctl scan --table payments --output rows)"),
         "{fix}"
     );
-    assert!(fix.contains("client_ref is nullable"), "{fix}");
+    // client_ref is NULL on both retries: a constraint on it would have
+    // refused neither, so the fix adds the reference the client sends.
+    assert!(fix.contains("then add a column for the reference the client sends with each request"), "{fix}");
     // At a terminal 100 columns wide the statement is never wrapped in the
     // table: it follows the table whole, on a line of its own.
     let mut cmd = db.idemctl(&["doctor", "--creation-table", "payments"]);

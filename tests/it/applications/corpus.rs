@@ -388,6 +388,28 @@ pub fn doctor_fixes_run(corpus: &[App]) {
                 let rows = run(db.idemctl(&["scan", "--table", f.table, "--output", "rows", "--format", "csv"]));
                 let ids: Vec<String> =
                     csv_records(&rows.stdout)[1..].iter().map(|r| format!("'{}'", r[2].replace('\'', "''"))).collect();
+                // A constraint on the table's own columns refuses the retries
+                // scan found: each extra row shares those columns with
+                // another row (NULL shares nothing: a unique index lets it repeat).
+                if let Some((_, columns)) = sql.strip_prefix("CREATE UNIQUE INDEX ").and_then(|s| s.rsplit_once('(')) {
+                    let same: Vec<String> =
+                        columns.trim_end_matches(')').split(", ").map(|c| format!("o.{c} = e.{c}")).collect();
+                    let unrefused = db.column(&format!(
+                        "SELECT COUNT(*) FROM {t} e WHERE e.{id} IN ({}) AND NOT EXISTS (SELECT 1 FROM {t} o WHERE \
+                         o.{id} <> e.{id} AND {})",
+                        ids.join(", "),
+                        same.join(" AND "),
+                        t = db.ident(f.table),
+                        id = db.ident(&id),
+                    ));
+                    let unrefused = unrefused[0].clone().unwrap_or_default();
+                    if unrefused != "0" {
+                        failures.push(format!(
+                            "{place}: {sql} would not have refused {unrefused} of scan's {} extra rows",
+                            ids.len()
+                        ));
+                    }
+                }
                 // An extra row other rows refer to (a credit note to an
                 // invoice booked twice) is not removed by a DELETE: the fix
                 // cannot run as printed until they are moved to the row kept,
