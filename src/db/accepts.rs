@@ -16,8 +16,7 @@ use super::{Bind, Db};
 /// Why the server would refuse `value` for `column`, or `None` when it
 /// would take it. (NULL into NOT NULL is `check_assignments`' to refuse.)
 pub async fn refusal(db: &mut Db, table: &Table, column: &Column, value: &str) -> Result<Option<String>> {
-    // SQLite keeps a declared length as a name only: it stores the value whole.
-    if db.engine() != super::Engine::Sqlite
+    if db.dialect().keeps_lengths()
         && let Some(limit) = length_limit(&column.base_type.to_lowercase())
         && value.chars().count() > limit
     {

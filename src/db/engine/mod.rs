@@ -251,6 +251,12 @@ pub trait Driver: Sync {
         false
     }
 
+    /// Whether the engine holds a text to its column's declared length
+    /// (`VARCHAR(5)`); SQLite keeps the length as a name and stores the text whole.
+    fn keeps_lengths(&self) -> bool {
+        true
+    }
+
     /// Whether an INTEGER PRIMARY KEY is the table's rowid: its order is
     /// the table's, with no index of its own, and a table without a primary
     /// key still has one to walk.

@@ -45,6 +45,10 @@ fn primary_code(db: &dyn DatabaseError) -> i64 {
 }
 
 impl Driver for Sqlite {
+    fn keeps_lengths(&self) -> bool {
+        false
+    }
+
     fn value_probe(&self, column: &crate::db::catalog::Column, _value: &str) -> super::ValueProbe {
         // An ordinary table stores any value; a STRICT one checks INTEGER and REAL.
         let ty = column.base_type.to_lowercase();
