@@ -368,12 +368,8 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
             sizing.notes.extend(expiry.time.notes());
         }
         if let Some(why) = crate::commands::unreadable_not_judged(&target.table.name, &expiry.time) {
-            let why = not_measured(&why, "the expiry backlog was not counted");
-            if !sizing.not_measured.contains(&why) {
-                sizing.not_measured.push(why);
-            }
-        }
-        if crate::commands::unreadable_not_judged(&target.table.name, &expiry.time).is_none() {
+            sizing.not_measured.push(not_measured(&why, "the expiry backlog was not counted"));
+        } else {
             let dialect = db.dialect();
             let (expired, binds) = expiry.condition(&dialect, &target, None, None, expiry.cutoff)?;
             let table = target.table.sql_name(&dialect);
