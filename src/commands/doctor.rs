@@ -324,8 +324,9 @@ fn rows_read(seen: &catalog::KeyRepeats) -> String {
     if seen.rows >= REPEATS_SAMPLE { format!("the first {n} rows") } else { format!("{n} rows") }
 }
 
-fn keys_twice(n: u64) -> String {
-    if n == 1 { "1 key".to_string() } else { format!("{} keys", units::grouped(n)) }
+/// `1 key`, `1,200 jobs`: a count of the kind's rows.
+fn counted(kind: Kind, n: u64) -> String {
+    if n == 1 { format!("1 {}", kind.entry()) } else { format!("{} {}", units::grouped(n), kind.entries()) }
 }
 
 fn keys_are(n: u64) -> String {
@@ -345,14 +346,17 @@ fn kept_apart(seen: &catalog::KeyRepeats) -> String {
 }
 
 /// What a missing index let through in the table's own rows: the keys held
-/// twice under one scope and operation.
-fn stored_twice(seen: &catalog::KeyRepeats) -> String {
+/// twice under one scope and operation, in the kind's words.
+fn stored_twice(seen: &catalog::KeyRepeats, kind: Kind) -> String {
+    let each = match kind {
+        Kind::Http => "each a request that ran twice",
+        _ => "each stored twice",
+    };
     match seen.twice {
         _ if seen.rows == 0 => String::new(),
-        0 => format!(" (in {}, no key is held twice yet)", rows_read(seen)),
-        n => {
-            format!("; in {}, {} held by two rows or more, each a request that ran twice", rows_read(seen), keys_are(n))
-        }
+        0 => format!(" (in {}, no {} is held twice yet)", rows_read(seen), kind.entry()),
+        1 => format!("; in {}, 1 {} is held by two rows or more, {each}", rows_read(seen), kind.entry()),
+        n => format!("; in {}, {} are held by two rows or more, {each}", rows_read(seen), counted(kind, n)),
     }
 }
 
@@ -374,7 +378,27 @@ fn uniqueness(
     let partial: Vec<&str> = indexes.iter().filter(|i| i.partial).map(|i| i.name.as_str()).collect();
     let candidates = unique_sets(&keys.table, &partial);
     let wanted_refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
-    let fix_all = if keys.scope.is_empty() {
+    // The index over `wanted`, after the rows stored twice where there are some.
+    let make_unique = || {
+        let index = unique_index_sql(dialect, &keys.table, &wanted_refs);
+        match seen.twice {
+            0 => format!("make {} unique: {index}", list(&wanted)),
+            n => format!(
+                "first keep one row of each of the {} stored twice (each other row is {}), over which a unique index \
+                 fails to build, then make {} unique: {index}",
+                counted(design.kind, n),
+                match design.kind {
+                    Kind::Http => "a request that ran again: check its effect".to_string(),
+                    kind => format!("the same {} again: check whether it was handled twice", kind.entry()),
+                },
+                list(&wanted)
+            ),
+        }
+    };
+    // A sender-minted id (a job's, a message's) needs no caller scope.
+    let fix_all = if keys.scope.is_empty() && design.kind != Kind::Http {
+        make_unique()
+    } else if keys.scope.is_empty() {
         let with_caller: Vec<&str> = ["caller_id"].into_iter().chain(wanted_refs.iter().copied()).collect();
         let index = unique_index_sql(dialect, &keys.table, &with_caller);
         match keys.table.column("caller_id") {
@@ -404,17 +428,7 @@ fn uniqueness(
                 wanted[0],
                 list(&wanted)
             ),
-            // Keys stored twice already: the index cannot build over them.
-            None if seen.twice > 0 => format!(
-                "first keep one row of each of the {} stored twice (each other row is a request that ran again: check \
-                 its effect), over which a unique index fails to build, then make {} unique: {}",
-                keys_twice(seen.twice),
-                list(&wanted),
-                unique_index_sql(dialect, &keys.table, &wanted_refs)
-            ),
-            None => {
-                format!("make {} unique: {}", list(&wanted), unique_index_sql(dialect, &keys.table, &wanted_refs))
-            }
+            None => make_unique(),
         }
     };
     let digest_note = if digest_like {
@@ -566,10 +580,14 @@ fn uniqueness(
                 name,
                 Verdict::Fail,
                 format!(
-                    "nothing makes {} unique{also}: two concurrent requests with one key both insert, and both \
-                     run{}",
+                    "nothing makes {} unique{also}: {}{}",
                     list(&wanted),
-                    stored_twice(seen)
+                    match design.kind {
+                        Kind::Http => "two concurrent requests with one key both insert, and both run".to_string(),
+                        kind =>
+                            format!("a {} sent twice with one id is stored twice, and both are handled", kind.entry()),
+                    },
+                    stored_twice(seen, design.kind)
                 ),
                 fix_all,
             )

@@ -316,6 +316,42 @@ fn uniqueness_must_cover_scope_operation_and_key(db: &TestDb) {
     }
     let caller = db.ident("caller_id");
     assert_eq!(db.column(&format!("SELECT {caller} FROM k_flat")), [None], "the keys there are have no caller yet");
+    // A job table: the sender mints the id, so the fix adds no caller, and
+    // its sentences speak of jobs, not of requests.
+    db.exec(&format!(
+        "CREATE TABLE k_jobs (id {pk}, job_id {text} NOT NULL, status {text} NOT NULL, created_at {ts} NOT NULL);
+         INSERT INTO k_jobs (job_id, status, created_at) VALUES ('j1', 'done', {a}), ('j1', 'done', {b}),
+            ('j2', 'done', {a})",
+        pk = db.ty("pk")
+    ));
+    let out = doctor(db, &["--table", "k_jobs", "--key-column", "job_id", "--kind", "jobs"]);
+    let r = results(&out);
+    assert_eq!(
+        r["uniqueness"],
+        (
+            "fail".to_string(),
+            "nothing makes (job_id) unique: a job sent twice with one id is stored twice, and both are handled; in 3 \
+             rows, 1 job is held by two rows or more, each stored twice"
+                .to_string()
+        )
+    );
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let found = doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == "uniqueness").cloned().unwrap();
+    let jobs = found["fix"].as_str().unwrap().to_string();
+    assert!(
+        jobs.starts_with(
+            "first keep one row of each of the 1 job stored twice (each other row is the same job again: check \
+             whether it was handled twice), over which a unique index fails to build, then make (job_id) unique: "
+        ),
+        "{jobs}"
+    );
+    db.exec(&format!("DELETE FROM k_jobs WHERE job_id = 'j1' AND created_at > {a}"));
+    for statement in statements(&jobs) {
+        db.try_exec(statement).unwrap_or_else(|e| panic!("k_jobs: {statement}: {e}"));
+    }
+    assert!(
+        db.try_exec(&format!("INSERT INTO k_jobs (job_id, status, created_at) VALUES ('j2', 'done', {b})")).is_err()
+    );
     if db.engine != Engine::MySql {
         // A partial unique index holds over some rows only: it does not count.
         db.exec(&format!(
