@@ -39,6 +39,8 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
     let mut db = db::connect(&args.connect.target("stuck"), Access::ReadOnly).await?;
     let mut keys = KeyTable::resolve(&mapping, &mut db).await?;
     keys.narrow(db.engine(), args.filter.as_deref())?;
+    // A mapping the run cannot go on without is refused before any note.
+    keys.key()?;
     let judged_nothing = crate::commands::where_selects_nothing(&mut db, &keys.table, args.filter.as_deref()).await?;
     crate::commands::say_if_empty(&mut db, &keys.table, args.report.quiet).await?;
     crate::report::say_target(
@@ -47,7 +49,6 @@ pub async fn run(args: StuckArgs) -> Result<Outcome> {
         &db.target().place(),
         &format!("{}.{}", keys.table.schema, keys.table.name),
     );
-    keys.key()?;
     let mut out = Emitter::new(&args.report, BufWriter::new(std::io::stdout()), "keys");
     // At a terminal's width: which key, and where it stands (--wide: every column).
     out.compact(&["key", "operation", "state", "age_seconds"]);

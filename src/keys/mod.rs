@@ -87,7 +87,7 @@ pub struct MappingArgs {
     /// The operation column; repeat when the operation spans several (method, path): their values joined by a space [default: operation, when it exists]
     #[arg(help_heading = "Key table", long = "operation-column", value_name = "COL")]
     pub operation_columns: Vec<String>,
-    /// The idempotency-key column [default: key]
+    /// The idempotency-key column [default: key, else idempotency_key, idem_key, ...]
     #[arg(help_heading = "Key table", long, value_name = "COL")]
     pub key_column: Option<String>,
     /// The status column [default: status]
@@ -267,6 +267,21 @@ pub(crate) fn named(table: &Table, name: &str, flag: &str) -> Result<String> {
     let more = if names.len() > 12 { ", ..." } else { "" };
     bail!("{flag} {name}: {e}; its columns are {}{more}", names[..names.len().min(12)].join(", "))
 }
+
+/// Names of an idempotency-key column beside `key`: chosen by name alone,
+/// in a key table where no `--key-column` is given, and in a creation table.
+pub const KEY_NAMES: &[&str] = &[
+    "idempotency_key",
+    "idempotencykey",
+    "idem_key",
+    "idempotency_token",
+    "idempotence_key",
+    "dedup_key",
+    "dedupe_key",
+    "deduplication_key",
+    "deduplication_id",
+    "dedup_id",
+];
 
 /// A column given by flag or file (which must exist), else the default name when it exists.
 fn optional(table: &Table, given: Option<String>, default: &str, flag: &str) -> Result<Option<String>> {
@@ -448,11 +463,12 @@ impl KeyTable {
             Some(names) => names.iter().map(|n| named(&table, n, "--operation-column")).collect::<Result<_>>()?,
             None => optional(&table, None, "operation", "--operation-column")?.into_iter().collect(),
         };
-        let key_name = mapping.key.clone().unwrap_or_else(|| "key".into());
-        let (key, missing_key) = match named(&table, &key_name, "--key-column") {
-            Ok(key) => (Some(key), None),
-            Err(e) if mapping.key.is_none() => (None, Some(format!("{e:#}"))),
-            Err(e) => return Err(e),
+        let (key, missing_key) = match &mapping.key {
+            Some(name) => (Some(named(&table, name, "--key-column")?), None),
+            None => match std::iter::once(&"key").chain(KEY_NAMES).find_map(|n| table.column(n).ok()) {
+                Some(column) => (Some(column.name.clone()), None),
+                None => (None, named(&table, "key", "--key-column").err().map(|e| format!("{e:#}"))),
+            },
         };
         let when = mapping.in_progress_when.clone();
         let status = match &mapping.status {

@@ -147,7 +147,9 @@ pub struct StuckKey {
 pub struct Found {
     pub keys: Vec<StuckKey>,
     pub held: u64,
-    /// The keys of the first held ones (up to `HELD_NAMED`), to name them.
+    /// The first held ones (up to `HELD_NAMED`) in words: each key, quoted,
+    /// and the session holding it where the engine says (`"k1" by pid 42
+    /// (app, idle in transaction: ...)`).
     pub held_keys: Vec<String>,
     /// Keys in progress with no time to judge them by (every time column
     /// the state is read from NULL, or not a time): left out, and said.
@@ -158,16 +160,15 @@ pub struct Found {
 pub const HELD_NAMED: usize = 5;
 
 /// The held keys in words: how many, why they are left out, and the
-/// first few by their key.
+/// first few by their key and holder.
 pub fn held_text(held: u64, held_keys: &[String], why: &str) -> String {
     let text = format!("{held} (held by live transactions: {why})");
     if held_keys.is_empty() {
         return text;
     }
-    let named: Vec<String> = held_keys.iter().map(|k| format!("{k:?}")).collect();
     let more = held.saturating_sub(held_keys.len() as u64);
     let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-    format!("{text}: {}{more}", named.join(", "))
+    format!("{text}: {}{more}", held_keys.join(", "))
 }
 
 /// How held keys are told apart: by the rows' own markers (PostgreSQL),
@@ -202,9 +203,13 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
     let narrowed = keys.filter.as_ref().map(|f| format!(" AND {f}")).unwrap_or_default();
     let due = format!("({past} OR {} IS NULL){narrowed}", times.seen());
     let detect = matches!(held, Held::Detect(_));
+    // NULL for a free row; for a held one, the holding session in words
+    // where the engine says, else empty.
     let held_sql = match (detect, dialect.held_condition()) {
-        (true, Some(condition)) => format!("CASE WHEN {condition} THEN 1 ELSE 0 END"),
-        _ => "0".to_string(),
+        (true, Some(condition)) => {
+            format!("CASE WHEN {condition} THEN {} ELSE NULL END", dialect.held_by().unwrap_or("''"))
+        }
+        _ => "NULL".to_string(),
     };
     let text = |c: &str| dialect.text(&dialect.ident(c));
     let null = || "NULL".to_string();
@@ -233,7 +238,7 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
         let key = cells.next().flatten().unwrap_or_default();
         let number = |v: Option<Option<String>>| v.flatten().and_then(|t| t.parse::<f64>().ok()).map(|v| v as i64);
         let (deadline, lock, base) = (number(cells.next()), number(cells.next()), number(cells.next()));
-        let is_held = cells.next().flatten().as_deref() == Some("1");
+        let held_by = cells.next().flatten();
         let operation_parts: Vec<Option<String>> = cells.by_ref().take(keys.operation.len()).collect();
         let operation = (!keys.operation.is_empty())
             .then(|| operation_parts.iter().map(|p| p.as_deref().unwrap_or("")).collect::<Vec<_>>().join(" "));
@@ -251,10 +256,13 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
         if age_us <= micros(limit) {
             continue;
         }
-        if is_held {
+        if let Some(by) = held_by {
             found.held += 1;
             if found.held_keys.len() < HELD_NAMED {
-                found.held_keys.push(key);
+                found.held_keys.push(match by.is_empty() {
+                    true => format!("{key:?}"),
+                    false => format!("{key:?} by {by}"),
+                });
             }
             continue;
         }
@@ -324,7 +332,7 @@ async fn probe_held(probe: &mut Db, keys: &KeyTable, found: Found, lock: &str) -
     let (keys_free, held): (Vec<StuckKey>, Vec<StuckKey>) =
         found.keys.into_iter().partition(|k| free.contains(&KeyTable::identity(k)));
     let mut held_keys = found.held_keys;
-    held_keys.extend(held.iter().map(|k| k.key.clone()).take(HELD_NAMED.saturating_sub(held_keys.len())));
+    held_keys.extend(held.iter().map(|k| format!("{:?}", k.key)).take(HELD_NAMED.saturating_sub(held_keys.len())));
     Ok(Found { keys: keys_free, held: found.held + held.len() as u64, held_keys, untimed: found.untimed })
 }
 

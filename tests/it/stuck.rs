@@ -112,6 +112,28 @@ fn no_status_column_and_epoch_seconds(db: &TestDb) {
     assert!(out.stderr.contains("--in-progress-when") && out.stderr.contains("--status-column"), "{}", out.stderr);
 }
 
+/// A key column named `idempotency_key` (rocket-rides', Medusa's) is
+/// taken without `--key-column`; a table with no key column by any known
+/// name is refused in one line, before any note on its rows.
+fn key_column_known_by_its_name(db: &TestDb) {
+    crate::common::api_keys(db);
+    let mapping = crate::common::API_KEYS_MAPPING;
+    let unnamed: Vec<&str> =
+        mapping.iter().copied().filter(|a| !["--key-column", "idempotency_key"].contains(a)).collect();
+    let out = stuck(db, &unnamed);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(keys(&out), ["d", "a"]);
+    db.exec(&format!(
+        "CREATE TABLE keyless (user_id INTEGER NOT NULL, request_id {} NOT NULL, status {} NOT NULL)",
+        db.ty("text"),
+        db.ty("text")
+    ));
+    let out = stuck(db, &["--table", "keyless"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("--key-column") && out.stderr.contains("request_id"), "{}", out.stderr);
+}
+
 fn bad_mapping_names_the_column_and_flag(db: &TestDb) {
     key_table(db);
     for (flag, name) in [
@@ -153,6 +175,7 @@ on_every_engine!(
     summary_by_operation,
     config_file_and_flags_over_it,
     no_status_column_and_epoch_seconds,
+    key_column_known_by_its_name,
     bad_mapping_names_the_column_and_flag,
     nothing_stuck_exits_zero,
 );

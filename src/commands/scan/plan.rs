@@ -91,20 +91,6 @@ pub const UPDATE_TIME_NAMES: &[&str] = &[
     "last_updated_time",
 ];
 
-/// Names of an idempotency-key column: chosen by name alone.
-const KEY_NAMES: &[&str] = &[
-    "idempotency_key",
-    "idempotencykey",
-    "idem_key",
-    "idempotency_token",
-    "idempotence_key",
-    "dedup_key",
-    "dedupe_key",
-    "deduplication_key",
-    "deduplication_id",
-    "dedup_id",
-];
-
 /// Names applications give a reference the client supplies once per intent:
 /// chosen when no key of `KEY_NAMES` exists, preferring one a unique index
 /// holds (alone or with its scope).
@@ -928,7 +914,7 @@ fn is_counter(column: &Column) -> bool {
 /// The key column: a name that says so, else a client reference (a unique
 /// index holding it, with its scope, first), and why.
 fn choose_key(table: &Table) -> (Option<String>, KeyChoice) {
-    let by_name: Vec<&Column> = KEY_NAMES.iter().filter_map(|n| table.find_column(&[n])).collect();
+    let by_name: Vec<&Column> = crate::keys::KEY_NAMES.iter().filter_map(|n| table.find_column(&[n])).collect();
     let references: Vec<&Column> = REFERENCE_NAMES
         .iter()
         .filter_map(|n| table.find_column(&[n]))

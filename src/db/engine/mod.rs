@@ -300,6 +300,13 @@ pub trait Driver: Sync {
         None
     }
 
+    /// An expression, beside `held_condition`, naming the session that
+    /// holds the row (empty where it cannot be told); `None` where the
+    /// engine does not say.
+    fn held_by(&self) -> Option<&'static str> {
+        None
+    }
+
     /// The clause of a locking read that passes over rows a live
     /// transaction holds and keeps no lock past its statement; `None` where
     /// `held_condition` tells, or nothing can.

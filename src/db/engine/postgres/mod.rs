@@ -212,6 +212,11 @@ impl Driver for Postgres {
         )
     }
 
+    fn held_by(&self) -> Option<&'static str> {
+        // Its comment lines end at their line ends: it splices into a select list.
+        Some(query_file!(postgres, "held_by.sql"))
+    }
+
     fn storage_figures(&self) -> StorageFigures {
         StorageFigures::Catalog
     }
