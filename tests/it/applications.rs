@@ -253,29 +253,32 @@ fn killbill_transactions(engine: Engine) {
         doc["sum_currencies"],
         serde_json::json!({"amount": "currency", "processed_amount": "processed_currency"})
     );
-    let at_stake = &doc["sum_at_stake"]["amount"];
-    // What the retries' extra rows hold, by hand-written SQL over the fixture's own list of them.
+    // What the retries' extra rows hold, by hand-written SQL over the
+    // fixture's own list of them: each amount by its own currency column.
     let extras: Vec<String> = f.extras.iter().map(|id| format!("'{id}'")).collect();
-    let (text, pair) = match db.engine {
-        Engine::MySql => ("CHAR", "CONCAT(currency, '=', CAST(SUM(amount) AS CHAR))"),
-        _ => ("TEXT", "currency || '=' || CAST(SUM(amount) AS TEXT)"),
-    };
-    let mut expected: std::collections::BTreeMap<String, f64> = Default::default();
-    for row in db.column(&format!(
-        "SELECT {pair} FROM {} WHERE CAST(record_id AS {text}) IN ({}) GROUP BY currency",
-        f.table,
-        extras.join(", ")
-    )) {
-        let (currency, sum) = row.as_deref().unwrap().split_once('=').unwrap();
-        expected.insert(currency.to_string(), sum.parse().unwrap());
+    let text = if db.engine == Engine::MySql { "CHAR" } else { "TEXT" };
+    for (amount, currency) in [("amount", "currency"), ("processed_amount", "processed_currency")] {
+        let pair = match db.engine {
+            Engine::MySql => format!("CONCAT({currency}, '=', CAST(SUM({amount}) AS CHAR))"),
+            _ => format!("{currency} || '=' || CAST(SUM({amount}) AS TEXT)"),
+        };
+        let mut expected: std::collections::BTreeMap<String, f64> = Default::default();
+        for row in db.column(&format!(
+            "SELECT {pair} FROM {} WHERE CAST(record_id AS {text}) IN ({}) GROUP BY {currency}",
+            f.table,
+            extras.join(", ")
+        )) {
+            let (code, sum) = row.as_deref().unwrap().split_once('=').unwrap();
+            expected.insert(code.to_string(), sum.parse().unwrap());
+        }
+        let at_stake = &doc["sum_at_stake"][amount];
+        assert!(expected.len() >= 2, "{amount}: retries in more than one currency: {at_stake}");
+        assert_eq!(at_stake.as_object().unwrap().len(), expected.len(), "{amount}: {at_stake}");
+        for (code, total) in &expected {
+            let got = at_stake[code].to_string().parse::<f64>().unwrap();
+            assert!((got - total).abs() < 1e-6, "{amount} in {code}: {got} != {total}");
+        }
     }
-    assert!(expected.len() >= 2, "retries in more than one currency: {at_stake}");
-    assert_eq!(at_stake.as_object().unwrap().len(), expected.len(), "{at_stake}");
-    for (currency, total) in &expected {
-        let got = at_stake[currency].to_string().parse::<f64>().unwrap();
-        assert!((got - total).abs() < 1e-6, "{currency}: {got} != {total}");
-    }
-    assert_eq!(doc["sum_at_stake"]["processed_amount"], doc["sum_at_stake"]["amount"]);
 }
 
 fn ghost_posts(engine: Engine) {
@@ -319,6 +322,32 @@ fn calcom_bookings() {
     assert_eq!(found.doc["clusters_by_cause"]["no-key"].as_u64(), Some(f.extras.len() as u64));
 }
 
+/// A retry after a client's timeout and backoff, five minutes after its
+/// original: past the default window (2m), so a plain scan finds every
+/// other retry and not it; `--window 10m` finds it too.
+fn calcom_retry_past_the_window() {
+    let Some(db) = TestDb::new(Engine::Postgres) else { return };
+    let mut f = apps::calcom::fixture();
+    f.load(&db, apps::calcom::DDL);
+    let late = f.extras.iter().next().unwrap().clone();
+    db.exec(&format!(
+        "UPDATE \"Booking\" b SET \"createdAt\" = o.\"createdAt\" + interval '5 minutes'
+         FROM \"Booking\" o WHERE b.id = {late} AND o.id = (
+             SELECT max(p.id) FROM \"Booking\" p WHERE p.id < {late} AND p.\"userId\" = b.\"userId\" AND p.title = b.title)"
+    ));
+    let moved = db.ids(&format!(
+        "SELECT count(*) FROM \"Booking\" b JOIN \"Booking\" o ON o.\"userId\" = b.\"userId\" AND o.title = b.title
+         AND o.id < b.id WHERE b.id = {late} AND b.\"createdAt\" - o.\"createdAt\" = interval '5 minutes'"
+    ));
+    assert_eq!(moved, [1], "retry {late} is five minutes after its original");
+    let plain = scan(&db, &f, &[]);
+    f.extras.remove(&late);
+    assert_exact("cal.com, one retry 5 min late, default window", &f, &plain);
+    f.extras.insert(late);
+    let wide = scan(&db, &f, &["--window", "10m"]);
+    assert_exact("cal.com, one retry 5 min late, --window 10m", &f, &wide);
+}
+
 #[test]
 fn killbill() {
     killbill_transactions(Engine::MySql);
@@ -329,6 +358,11 @@ fn killbill() {
 fn ghost() {
     ghost_posts(Engine::MySql);
     ghost_posts(Engine::Sqlite);
+}
+
+#[test]
+fn calcom_late_retry() {
+    calcom_retry_past_the_window();
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{Engine, Run, TestDb, key_table};
+use crate::common::{Engine, Run, TestDb, key_table, poll};
 
 on_every_engine!(
     a_lock_held_elsewhere_bounds_every_command,
@@ -70,16 +70,6 @@ fn finish_within(child: Child, since: Instant, limit: Duration, what: &str) -> (
     let took = since.elapsed();
     assert!(took <= limit, "{what}: took {took:?}, more than {limit:?}: {}", run.stderr);
     (run, took)
-}
-
-/// Waits, `step` at a time, until `done` holds; after `limit`, fails the
-/// test saying `what` never happened.
-fn poll(what: &str, limit: Duration, step: Duration, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + limit;
-    while !done() {
-        assert!(Instant::now() < deadline, "{what}");
-        std::thread::sleep(step);
-    }
 }
 
 /// One value read on a connection of its own to the PostgreSQL `url`;
@@ -292,8 +282,10 @@ fn waiting_on_lock(db: &TestDb) -> usize {
              AND datname = '{}'",
             db.name
         ),
+        // A table's metadata lock, or InnoDB rows.
         Engine::MySql => format!(
-            "SELECT count(*) FROM information_schema.PROCESSLIST WHERE DB = '{}' AND STATE LIKE '%metadata lock%'",
+            "SELECT count(*) FROM information_schema.PROCESSLIST p WHERE p.DB = '{}' AND (p.STATE LIKE '%metadata lock%' \
+             OR p.ID IN (SELECT trx_mysql_thread_id FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'))",
             db.name
         ),
         Engine::Sqlite => return 0,
@@ -1520,22 +1512,30 @@ fn a_row_held_by_a_live_transaction_is_named_as_such(db: &TestDb) {
     assert_eq!(event_ids(db), vec![1, 2, 3, 4], "the batch rolled back");
 }
 
-/// A live transaction holds one expired row for 2 s: the batch's first
-/// wait (1 s) ends, it is tried again after 0.5 s, and the second attempt
-/// gets the row once it is released: every row deleted, exit 0.
+/// A live transaction holds one expired row until the batch has waited on
+/// it for 1.5 s: the batch's first wait (1 s) ends, it is tried again after
+/// 0.5 s, and the second attempt gets the row once it is released: every
+/// row deleted, exit 0. (Without retries the first wait's end is exit 2.)
 fn a_row_released_in_time_is_waited_out_by_retries(db: &TestDb) {
     events(db, 4);
     let started = Instant::now();
     let child = db.while_session("BEGIN; SELECT id FROM events WHERE id = 3 FOR UPDATE", "ROLLBACK", || {
         let child = spawn(&db.url, &[&EXPIRE_EVENTS[..], &["--batch-size", "10", "--format", "json"]].concat(), &[]);
-        std::thread::sleep(Duration::from_millis(2000));
+        // The server shows the batch waiting on the row; then the hold
+        // outlasts the batch's 1 s wait (a set duration: what is tested).
+        // (Each look 250 ms apart: InnoDB refreshes what INNODB_TRX shows
+        // only when it was last read over 0.1 s before.)
+        poll("the batch never waited on the row", Duration::from_secs(20), Duration::from_millis(250), || {
+            waiting_on_lock(db) >= 1
+        });
+        std::thread::sleep(Duration::from_millis(1500));
         child
     });
-    let (run, took) = finish_within(child, started, Duration::from_secs(6), "expire");
+    let (run, took) = finish_within(child, started, Duration::from_secs(25), "expire");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.json()["runs"][0]["rows_deleted"], 4, "{}", run.stdout);
     assert_eq!(event_ids(db), Vec::<i64>::new());
-    assert!(took >= Duration::from_millis(1900), "the run never waited: {took:?}");
+    assert!(took >= Duration::from_millis(1500), "the run never waited: {took:?}");
 }
 
 /// An ALTER TABLE queued behind an idle transaction: a read that waits on
@@ -1752,7 +1752,13 @@ fn a_lagging_standby_holds_expire_back() {
         .concat(),
         &[],
     );
-    std::thread::sleep(Duration::from_millis(2500));
+    // The run is looking at the standby's lag (its session there), then
+    // is held back for a while (a set duration: the wait is what is tested).
+    poll("the run never looked at the standby", Duration::from_secs(20), Duration::from_millis(20), || {
+        pg_scalar::<i64>(&pair.standby, "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'idemctl%'")
+            .is_some_and(|n| n > 0)
+    });
+    std::thread::sleep(Duration::from_millis(1500));
     let held = event_ids(&primary).len();
     standby_sql("SELECT pg_wal_replay_resume()");
     let (out, _) = finish_within(child, Instant::now(), Duration::from_secs(20), "expire");

@@ -144,7 +144,11 @@ fn by_database<T: Ord>(doc: &Value, rows: &str, f: impl Fn(&Value) -> T) -> BTre
 
 /// The same from a single database's JSON report.
 fn of_one<T: Ord>(doc: &Value, rows: &str, f: impl Fn(&Value) -> T) -> BTreeSet<T> {
-    doc[rows].as_array().unwrap_or_else(|| panic!("no {rows}: {doc}")).iter().map(f).collect()
+    let mut out = BTreeSet::new();
+    for row in doc[rows].as_array().unwrap_or_else(|| panic!("no {rows}: {doc}")) {
+        assert!(out.insert(f(row)), "a row listed twice in {rows}: {row}");
+    }
+    out
 }
 
 fn single(db: &TestDb, args: &[&str]) -> Value {
@@ -579,7 +583,10 @@ fn metrics_are_labelled_with_the_database() {
 
 /// An expire across `pick`, a row a batch, interrupted (SIGINT) once the
 /// first `in_flight` databases have deleted a row and wait before their
-/// second batch, which then goes on (and is rolled back).
+/// second batch; released once each has seen the signal, when no statement
+/// may start. (A batch interrupted inside its statements is rolled back:
+/// `faults::a_signal_mid_batch_rolls_the_batch_back` and
+/// `reap::a_signal_inside_the_batch_statement_rolls_it_back`.)
 fn interrupted_expire(fleet: &Fleet, pick: &str, in_flight: usize) -> Run {
     let pause = fleet.dir.path().join("pause");
     let p = pause.to_str().unwrap();
@@ -621,7 +628,7 @@ fn ctrl_c_stops_every_database_after_its_batch_under_way() {
         let entry = summary_of(&doc, name);
         let left = remaining(db);
         if i < 4 {
-            // Batch 1 stays deleted; batch 2, under way, was rolled back; no other began.
+            // Batch 1 stays deleted; batch 2, seen the signal, deleted nothing; no other began.
             assert_eq!(entry["rows_deleted"], 1, "{name}: {entry}");
             assert_eq!(entry["stopped"], "interrupted", "{name}");
             assert_eq!((&entry["error"], &entry["exit_code"]), (&Value::Null, &Value::from(130)), "{name}: no failure");

@@ -246,7 +246,14 @@ fn load_pauses_and_critical_load_stops() {
                 })
             })
             .collect();
-        std::thread::sleep(Duration::from_millis(500));
+        // Every sleeper asleep on the server before the runs look at its load.
+        let asleep = crate::common::asleep_in_trigger(&db).unwrap();
+        crate::common::poll(
+            "the six sleepers never started",
+            Duration::from_secs(20),
+            Duration::from_millis(20),
+            || db.ids(&asleep)[0] >= 6,
+        );
         // Threads_running counts every database on MySQL: a threshold above what the other tests run.
         let (pause, critical) = match engine {
             Engine::Postgres => ("Threads_running=5", "Threads_running=6"),

@@ -2,7 +2,6 @@
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
 use crate::common::{Engine, Run, TestDb, csv_records, key_table, run};
 
@@ -295,12 +294,18 @@ on_every_engine!(
     a_signal_inside_the_batch_statement_rolls_it_back,
 );
 
-/// SIGTERM while the batch's UPDATE runs (a trigger keeps it busy on
-/// k-ord-6m, after the batch has locked its keys and changed k-nolock):
-/// the statement is canceled, the batch rolled back whole, exit 130.
+/// SIGTERM while the batch's second statement runs: k-ord-6m has used up
+/// its attempts, so the batch releases k-nolock in one UPDATE, then fails
+/// k-ord-6m in another, which a trigger keeps busy. The statement is
+/// canceled and the batch rolled back whole (k-nolock's release, a
+/// statement already done, with it), exit 130.
 fn a_signal_inside_the_batch_statement_rolls_it_back(db: &TestDb) {
     key_table(db);
     let key = db.ident("key");
+    db.exec(&format!(
+        "ALTER TABLE idempotency_keys ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+         UPDATE idempotency_keys SET attempts = 9 WHERE {key} = 'k-ord-6m'"
+    ));
     db.exec(&match db.engine {
         Engine::Postgres => format!(
             "CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -320,6 +325,7 @@ fn a_signal_inside_the_batch_statement_rolls_it_back(db: &TestDb) {
     let before = snapshot(db);
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("idemctl"));
     cmd.args(["reap", "--format", "csv", "--batch-size", "10", "--max-duration", "1m", "--database-url", &db.url])
+        .args(["--attempts-column", "attempts", "--max-attempts", "3"])
         .env_remove("DATABASE_URL")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -508,9 +514,10 @@ fn status_columns_of_enum_types(db: &TestDb) {
     let stuck = run(db.idemctl(&["stuck", "--max-duration", "1m", "--format", "csv"]));
     assert_eq!(stuck.code, 1, "{}", stuck.stderr);
     assert_eq!(csv_records(&stuck.stdout).len(), 4, "{}", stuck.stdout);
-    // k-done has expired: expire matches it, and only it, on the enum column.
+    // k-done and the in-progress k-ord-6m have expired: expire matches
+    // k-done, and only it, on the enum column (a key in progress stays).
     db.exec(&format!(
-        "UPDATE idempotency_keys SET expires_at = {} WHERE {} = 'k-done'",
+        "UPDATE idempotency_keys SET expires_at = {} WHERE {} IN ('k-done', 'k-ord-6m')",
         crate::common::ago(db, chrono::Duration::hours(1)),
         db.ident("key")
     ));
@@ -519,8 +526,8 @@ fn status_columns_of_enum_types(db: &TestDb) {
     assert_eq!(real.json()["runs"][0]["rows_deleted"], 1, "{}", real.stdout);
     let key = db.ident("key");
     assert_eq!(
-        copy.column(&format!("SELECT {key} FROM idempotency_keys WHERE {key} = 'k-done'")),
-        Vec::<Option<String>>::new()
+        copy.column(&format!("SELECT {key} FROM idempotency_keys WHERE {key} IN ('k-done', 'k-ord-6m')")),
+        [Some("k-ord-6m".to_string())]
     );
     let out = reap(db, &["--max-duration", "1m", "--action", "fail"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -541,7 +548,8 @@ fn sigterm_rolls_back_the_batch_under_way(db: &TestDb) {
     let child = paused_reap(db, &pause, &["--batch-size", "1", "--max-duration", "POST /v1/payments=30s"]);
     crate::common::wait_for(&format!("{p}.waiting.2"));
     assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
-    std::thread::sleep(Duration::from_millis(200));
+    // Released only once the run has seen the signal.
+    crate::common::wait_for(&format!("{p}.waiting.2.interrupted"));
     std::fs::write(format!("{p}.2"), b"").unwrap();
     let out = crate::common::finish(child);
     assert_eq!(out.code, 130, "{}", out.stderr);

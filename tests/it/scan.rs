@@ -380,8 +380,28 @@ fn epoch_integer_times(db: &TestDb) {
     assert_eq!(doc["clusters"][0]["span_seconds"], 4.5);
     assert_eq!(doc["clusters"].as_array().unwrap().len(), 1);
     // The unit by the column's name, as the notes suggest it; another column is refused.
-    let named = run(db.idemctl(&["scan", "--table", "events", "--time-unit", "created_at=s", "--format", "csv"]));
+    let named = run(db.idemctl(&[
+        "scan",
+        "--table",
+        "events",
+        "--time-unit",
+        "created_at=s",
+        "--output",
+        "rows",
+        "--format",
+        "csv",
+    ]));
     assert_eq!(named.code, 1, "{}", named.stderr);
+    assert_eq!(named.stdout, secs.stdout);
+    // The unit given is the unit read, and checked against the values:
+    // seconds named milliseconds are refused, not read as 1970.
+    let as_ms = run(db.idemctl(&["scan", "--table", "events", "--time-unit", "created_at=ms", "--format", "json"]));
+    assert_eq!(as_ms.code, 2, "{}", as_ms.stdout);
+    assert_eq!(
+        as_ms.stderr,
+        "idemctl: --time-unit ms does not fit column \"created_at\": 3 of its values are plausible only in seconds \
+         (0 in milliseconds); nothing was read or changed\n"
+    );
     let other = run(db.idemctl(&["scan", "--table", "events", "--time-unit", "kind=s"]));
     assert_eq!(other.code, 2, "{}", other.stderr);
     assert_eq!(

@@ -749,6 +749,16 @@ pub const API_KEYS_MAPPING: [&str; 8] = [
     "recovery_point <> 'finished'",
 ];
 
+/// Waits, `step` at a time, until `done` holds; after `limit`, fails the
+/// test saying `what` never happened.
+pub fn poll(what: &str, limit: std::time::Duration, step: std::time::Duration, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + limit;
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        std::thread::sleep(step);
+    }
+}
+
 /// Whether `path` appears within 30 seconds.
 pub fn wait_until(path: &str) -> bool {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
