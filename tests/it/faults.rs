@@ -396,6 +396,10 @@ fn a_signal_during_sleep_ends_the_run_at_once(db: &TestDb) {
     let summary = &run.json()["runs"][0];
     assert_eq!(summary["rows_deleted"], 1, "{summary}");
     assert_eq!(summary["stopped"], "interrupted", "{summary}");
+    // The signal came during the sleep, not before it began (then the
+    // sleep would not have been tested): the run had slept a while.
+    let slept = summary["waited"]["sleep_seconds"].as_f64().unwrap();
+    assert!((0.1..2.0).contains(&slept), "{summary}");
     assert_eq!(event_ids(db), vec![2, 3]);
 }
 
@@ -1579,15 +1583,20 @@ fn a_queued_alter_and_the_transaction_it_waits_for_are_named() {
 
 /// A proxy that forwards the first connection to `target` and swallows every
 /// later one: the network fails between idemctl and the server mid-run.
-fn half_open_proxy(target: &'static str) -> u16 {
+/// Its port, and how many connections it has swallowed (a cancel's).
+fn half_open_proxy(target: &'static str) -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
+    let cancels = std::sync::Arc::new(AtomicUsize::new(0));
+    let counted = cancels.clone();
     std::thread::spawn(move || {
         let mut swallowed = Vec::new();
         for (i, client) in listener.incoming().enumerate() {
             let Ok(client) = client else { continue };
             if i > 0 {
                 swallowed.push(client);
+                counted.fetch_add(1, Ordering::SeqCst);
                 continue;
             }
             let server = std::net::TcpStream::connect(target).unwrap();
@@ -1597,7 +1606,7 @@ fn half_open_proxy(target: &'static str) -> u16 {
             std::thread::spawn(move || std::io::copy(&mut s3, &mut c3));
         }
     });
-    port
+    (port, cancels)
 }
 
 /// When the cancel cannot reach the server, the run still ends in 2 s, and
@@ -1611,7 +1620,7 @@ fn a_cancel_that_cannot_reach_the_server_is_said() {
     let copy = db.copy();
     let admin = TestDb::admin(Engine::Postgres);
     for (on, dry_run) in [(&db, true), (&copy, false)] {
-        let port = half_open_proxy(crate::common::server_addr(&on.url).leak());
+        let (port, _) = half_open_proxy(crate::common::server_addr(&on.url).leak());
         let url = with_param(&crate::common::at_server(&on.url, &format!("127.0.0.1:{port}")), "sslmode=disable");
         let slow = [&EXPIRE_EVENTS[..], &["--where", "pg_sleep(30) IS NOT NULL"]].concat();
         let args = [&slow[..], if dry_run { &["--dry-run"][..] } else { &[] }].concat();
@@ -1648,7 +1657,7 @@ fn a_cancel_that_cannot_reach_mysql_is_said() {
     let Some(db) = TestDb::new(Engine::MySql) else { return };
     events(&db, 2);
     let admin = TestDb::admin(Engine::MySql);
-    let port = half_open_proxy(crate::common::server_addr(&db.url).leak());
+    let (port, _) = half_open_proxy(crate::common::server_addr(&db.url).leak());
     let url = crate::common::at_server(&db.url, &format!("127.0.0.1:{port}"));
     let args = [&EXPIRE_EVENTS[..], &["--where", "SLEEP(30) = 0", "--dry-run"]].concat();
     let child = spawn(&url, &args, &[]);
@@ -1681,7 +1690,7 @@ fn a_second_signal_exits_at_once() {
     let Some(db) = TestDb::new(Engine::Postgres) else { return };
     events(&db, 2);
     let admin = TestDb::admin(Engine::Postgres);
-    let port = half_open_proxy(crate::common::server_addr(&db.url).leak());
+    let (port, cancels) = half_open_proxy(crate::common::server_addr(&db.url).leak());
     let url = with_param(&crate::common::at_server(&db.url, &format!("127.0.0.1:{port}")), "sslmode=disable");
     let args = [&EXPIRE_EVENTS[..], &["--where", "pg_sleep(30) IS NOT NULL", "--dry-run"]].concat();
     let child = spawn(&url, &args, &[]);
@@ -1692,7 +1701,10 @@ fn a_second_signal_exits_at_once() {
     });
     let since = Instant::now();
     signal(&child, "-TERM");
-    std::thread::sleep(Duration::from_millis(300));
+    // The first signal handled: its cancel reached the proxy, which swallows it.
+    poll("the first signal sent no cancel", Duration::from_secs(2), Duration::from_millis(5), || {
+        cancels.load(std::sync::atomic::Ordering::SeqCst) > 0
+    });
     signal(&child, "-INT");
     let (run, took) = finish_within(child, since, Duration::from_secs(2), &args.join(" "));
     let pid = admin.column(&sleeping)[0].clone().unwrap();

@@ -147,7 +147,16 @@ fn the_run_waits_for_purge() {
                     .stderr(std::process::Stdio::piped())
                     .spawn()
                     .unwrap();
-                std::thread::sleep(Duration::from_millis(2500));
+                // The run held back: rows gone, and no more going; then
+                // held a while (a set duration: the wait is what is tested).
+                let mut last = count(&db);
+                crate::common::poll("the run never waited for purge", Duration::from_secs(30), Duration::from_millis(300), || {
+                    let now = count(&db);
+                    let held = now < 3000 && now == last;
+                    last = now;
+                    held
+                });
+                std::thread::sleep(Duration::from_millis(1200));
                 (child, count(&db))
             },
         );
