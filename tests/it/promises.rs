@@ -406,7 +406,7 @@ fn config_and_fleet_promises_are_kept() {
 fn a_scan_says_its_evidence(db: &TestDb) {
     let guide = guide();
     assert!(guide.contains("The summary names the child tables and what each compares (`child tables:`"));
-    assert!(guide.contains("(`key-reused, certain: + rows share the key ...`)"));
+    assert!(guide.contains("(`certain, key-reused: + rows share the key ...`;"));
     db.exec(&format!(
         "CREATE TABLE payments (id {pk}, customer_id INTEGER, amount INTEGER, idempotency_key VARCHAR(40), created_at {ts});
          CREATE TABLE receipts (id {pk}, payment_id BIGINT REFERENCES payments (id), note VARCHAR(40));
@@ -423,7 +423,7 @@ fn a_scan_says_its_evidence(db: &TestDb) {
     assert_eq!(out.code, 1, "{}", out.stderr);
     let all = format!("{}{}", out.stdout, out.stderr);
     assert!(all.contains("child tables: receipts.payment_id (foreign key; compares note)"), "{all}");
-    assert!(all.contains("key-reused, certain: ") && all.contains("+ rows share the key \"k-1\""), "{all}");
+    assert!(all.contains("certain, key-reused: ") && all.contains("+ rows share the key \"k-1\""), "{all}");
 }
 
 /// Text with its runs of white space made one space, as a sentence reads

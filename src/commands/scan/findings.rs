@@ -214,7 +214,7 @@ const FIXED_KEYS: [&str; 15] = [
     "gap_seconds",
     "confidence",
     "evidence",
-    "cause_confidence",
+    "confidence_cause",
 ];
 
 /// `--by` column's key in CSV and the table: its own name.
@@ -271,7 +271,8 @@ pub struct Findings<W: Write> {
     keep_unmatched: u64,
     /// What limits the rows read (`--where`, `--since`, `--until`), in words.
     filtered: Option<String>,
-    /// The table format: cause, confidence and reasons in one column.
+    /// The table format: confidence, cause and reasons in one column (the
+    /// confidence first: a narrow column still shows it).
     for_people: bool,
     /// What every kind of evidence may know of the table.
     context: evidence::Context,
@@ -377,7 +378,7 @@ impl<W: Write> Findings<W> {
         // column of text, which narrows with the terminal; CSV and JSON
         // keep each apart.
         let for_people = matches!(args.report.format, crate::report::Format::Table);
-        let judged: &[&str] = if for_people { &["cause_confidence"] } else { &["cause", "confidence", "evidence"] };
+        let judged: &[&str] = if for_people { &["confidence_cause"] } else { &["cause", "confidence", "evidence"] };
         let columns: Vec<&str> = match args.output {
             ScanOutput::Clusters => {
                 let mut c = vec!["cluster", "original_id"];
@@ -437,7 +438,7 @@ impl<W: Write> Findings<W> {
             "cause",
             "confidence",
             "evidence",
-            "cause_confidence",
+            "confidence_cause",
         ]
         .map(String::from)
         .into();
@@ -522,10 +523,10 @@ impl<W: Write> Findings<W> {
             .collect();
         let judged: Vec<(&str, Value)> = if self.for_people {
             let text = match reasons.is_empty() {
-                true => format!("{}, {}", cause.as_str(), confidence.as_str()),
-                false => format!("{}, {}: {}", cause.as_str(), confidence.as_str(), reasons.join("; ")),
+                true => format!("{}, {}", confidence.as_str(), cause.as_str()),
+                false => format!("{}, {}: {}", confidence.as_str(), cause.as_str(), reasons.join("; ")),
             };
-            vec![("cause_confidence", json!(text))]
+            vec![("confidence_cause", json!(text))]
         } else {
             let evidence = if self.flat { json!(reasons.join("; ")) } else { json!(weights) };
             vec![("cause", json!(cause)), ("confidence", json!(confidence)), ("evidence", evidence)]
