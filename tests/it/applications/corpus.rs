@@ -319,7 +319,7 @@ pub fn corpus() -> Vec<App> {
         fixture!(taiga, Tune, (0.73, 1.0, 0.69)),
         fixture!(immich, Validate, (0.25, 0.5, 0.25)),
         fixture!(netbox, Tune, (0.64, 0.25, 0.64)),
-        fixture!(grocy, Tune, (0.69, 0.17, 0.52)),
+        fixture!(grocy, Tune, (0.69, 0.178, 0.52)),
         fixture!(drupal, Tune, (0.93, 0.5, 0.93)),
         fixture!(moodle, Tune, (0.78, 0.44, 0.78)),
         fixture!(zulip, Tune, (0.8, 0.66, 0.8)),

@@ -22,8 +22,11 @@ impl Evidence for Many {
         if rows <= CLIENT_ROWS {
             return Vec::new();
         }
+        // A client that tries this often backs off: its waits grow, the last
+        // at least twice the first. Even waits are packs scanned at a pace.
         let gaps = gaps(cluster);
-        if backs_off(&gaps) {
+        let grows = gaps.first().zip(gaps.last()).is_some_and(|(first, last)| *last >= 2 * *first);
+        if backs_off(&gaps) && grows {
             return Vec::new();
         }
         let (lo, hi) = (gaps.iter().copied().min().unwrap_or(0), gaps.iter().copied().max().unwrap_or(0));
@@ -60,5 +63,8 @@ mod tests {
         assert!(Many.weigh(&cluster(&[0, 4_000, 3_000, 5_000]), &c).is_empty());
         // Five rows backing off are a client that tried hard.
         assert!(Many.weigh(&cluster(&[0, 1_000, 3_000, 7_000, 15_000]), &c).is_empty());
+        // Six packs scanned every 4 s (the last a little slower) do not back off.
+        let even = Many.weigh(&cluster(&[0, 4_000, 8_000, 12_000, 16_000, 22_000]), &c);
+        assert_eq!(even[0].side, Side::Against, "{even:?}");
     }
 }
