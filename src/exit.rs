@@ -54,21 +54,26 @@ pub fn interruption_said() {
 
 /// Maps a run's result to the process exit code, printing an error as one line on stderr.
 pub fn report(result: anyhow::Result<Outcome>) -> ExitCode {
-    let code = match result {
-        Ok(Outcome::Clean) => CLEAN,
-        Ok(Outcome::Findings) => FINDINGS,
-        Err(err) => {
-            let code = code_for(&err);
-            // An interruption a line has said already (`the clusters listed
-            // are partial: interrupted`) is not said twice.
-            let said = code == INTERRUPTED && SAID_INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
-            if code != CLEAN && !said {
-                eprintln!("idemctl: {}", one_line(&err));
-            }
-            code
-        }
-    };
+    let (code, line) = verdict(&result, SAID_INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst));
+    if let Some(line) = line {
+        eprintln!("idemctl: {line}");
+    }
     ExitCode::from(code)
+}
+
+/// A run's exit code, and the line its error is said in: none for a clean
+/// end (a reader gone away included), and none for an interruption a line
+/// has said already (`the clusters listed are partial: interrupted`).
+fn verdict(result: &anyhow::Result<Outcome>, interruption_said: bool) -> (u8, Option<String>) {
+    match result {
+        Ok(Outcome::Clean) => (CLEAN, None),
+        Ok(Outcome::Findings) => (FINDINGS, None),
+        Err(err) => {
+            let code = code_for(err);
+            let said = code == INTERRUPTED && interruption_said;
+            (code, (code != CLEAN && !said).then(|| one_line(err)))
+        }
+    }
 }
 
 fn code_for(err: &anyhow::Error) -> u8 {
@@ -284,6 +289,26 @@ mod tests {
         assert_eq!(code(&Err(csv::Error::from(pipe()).into())), 0);
         assert_eq!(code(&Err(serde_json::Error::io(pipe()).into())), 0);
         assert_eq!(code(&Err(io::Error::new(io::ErrorKind::NotFound, "gone").into())), 2);
+    }
+
+    #[test]
+    fn each_result_its_code_and_line() {
+        assert_eq!(verdict(&Ok(Outcome::Clean), false), (0, None));
+        assert_eq!(verdict(&Ok(Outcome::Findings), true), (1, None));
+        let failed = || Err(anyhow::anyhow!("no table \"x\"").context("scan"));
+        assert_eq!(verdict(&failed(), false), (2, Some("scan: no table \"x\"".to_string())));
+        // An interruption said already is not said again; any other error is.
+        assert_eq!(verdict(&failed(), true), (2, Some("scan: no table \"x\"".to_string())));
+        let interrupted = || Err(anyhow::Error::new(Interrupted).context("expire interrupted"));
+        assert_eq!(verdict(&interrupted(), false).0, 130);
+        assert!(verdict(&interrupted(), false).1.is_some_and(|l| l.starts_with("expire interrupted")));
+        assert_eq!(verdict(&interrupted(), true), (130, None));
+        // A reader gone away: clean, and nothing said.
+        let pipe = io::Error::new(io::ErrorKind::BrokenPipe, "broken pipe");
+        assert_eq!(verdict(&Err(anyhow::Error::new(pipe).context("writing rows")), false), (0, None));
+        assert_eq!(verdict(&Err(LockHeld("public.keys".into()).into()), false).0, 3);
+        interruption_said();
+        assert!(SAID_INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst));
     }
 
     #[test]
