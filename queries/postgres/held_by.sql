@@ -9,4 +9,7 @@ coalesce((SELECT CASE WHEN a.state IS NULL OR a.query = '<insufficient privilege
                                   left(regexp_replace(coalesce(a.query, ''), '\s+', ' ', 'g'), 40)) END
           FROM pg_stat_activity a
           WHERE a.backend_xid = xmax
+            -- (A multixact's id is no transaction's: the session must hold
+            -- a lock on the table too.)
+            AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.relation = tableoid)
           LIMIT 1), '')

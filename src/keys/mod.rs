@@ -264,8 +264,14 @@ pub(crate) fn named(table: &Table, name: &str, flag: &str) -> Result<String> {
     if !catalog::suggest(name, &names).is_empty() {
         bail!("{flag} {name}: {e}");
     }
+    bail!("{flag} {name}: {e}; {}", columns_of(table))
+}
+
+/// The table's columns, the first twelve, for a message that asks to map one.
+fn columns_of(table: &Table) -> String {
+    let names: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
     let more = if names.len() > 12 { ", ..." } else { "" };
-    bail!("{flag} {name}: {e}; its columns are {}{more}", names[..names.len().min(12)].join(", "))
+    format!("its columns are {}{more}", names[..names.len().min(12)].join(", "))
 }
 
 /// Names of an idempotency-key column beside `key`: chosen by name alone,
@@ -467,7 +473,15 @@ impl KeyTable {
             Some(name) => (Some(named(&table, name, "--key-column")?), None),
             None => match std::iter::once(&"key").chain(KEY_NAMES).find_map(|n| table.column(n).ok()) {
                 Some(column) => (Some(column.name.clone()), None),
-                None => (None, named(&table, "key", "--key-column").err().map(|e| format!("{e:#}"))),
+                None => (
+                    None,
+                    Some(format!(
+                        "table {:?} has no column named key or idempotency_key (or another key name): map its key \
+                         column with --key-column; {}",
+                        table.name,
+                        columns_of(&table)
+                    )),
+                ),
             },
         };
         let when = mapping.in_progress_when.clone();
