@@ -33,6 +33,17 @@ fn tokens(grammar: &dyn Grammar, flag: &str, what: &str, text: &str) -> Result<V
     Ok(tokens)
 }
 
+/// A statement idemctl built, laid out for people (`UPDATE t`, `SET ...`,
+/// `WHERE ...`, each clause on lines of its own), every line indented two
+/// spaces; as it is where the engine's grammar cannot read it.
+pub fn laid_out(engine: Engine, sql: &str) -> String {
+    let text = match Parser::parse_sql(grammar(engine).as_ref(), sql) {
+        Ok(statements) if statements.len() == 1 => format!("{:#}", statements[0]),
+        _ => sql.to_string(),
+    };
+    text.lines().map(|line| format!("  {line}")).collect::<Vec<_>>().join("\n")
+}
+
 /// A condition the user wrote (`--where`, `--in-progress-when`), checked to be
 /// exactly one boolean expression; returned wrapped in parentheses.
 pub fn condition(engine: Engine, flag: &str, text: &str) -> Result<String> {

@@ -88,6 +88,9 @@ fn dry_run_deletes_nothing(db: &TestDb) {
     assert!(out.stderr.contains("dry run: nothing is deleted (--show-sql for the statement"), "{}", out.stderr);
     let shown = crate::common::run(db.idemctl(&["expire", "--older-than", "7d", "--dry-run", "--show-sql"]));
     assert!(shown.stderr.contains("DELETE FROM"), "the SQL is shown: {}", shown.stderr);
+    // Laid out, a clause a line, as the engine's grammar reads it.
+    let lines: Vec<&str> = shown.stderr.lines().collect();
+    assert!(lines.contains(&"  DELETE FROM") && lines.contains(&"  WHERE"), "{}", shown.stderr);
     assert!(
         out.stderr.contains(
             "batches start at 1,000 rows and adapt to take about 100ms each (--batch-time), 5,000 rows at most"

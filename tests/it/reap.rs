@@ -135,6 +135,10 @@ fn dry_run_changes_nothing(db: &TestDb) {
     assert!(!out.stderr.contains("UPDATE"), "{}", out.stderr);
     let shown = reap(db, &["--dry-run", "--action", "fail", "--show-sql"]);
     assert!(shown.stderr.contains("UPDATE") && shown.stderr.contains("SET"), "the SQL is shown: {}", shown.stderr);
+    // Laid out, a clause a line, as the engine's grammar reads it.
+    let lines: Vec<&str> = shown.stderr.lines().collect();
+    assert!(lines.iter().any(|l| l.starts_with("  UPDATE ")), "{}", shown.stderr);
+    assert!(lines.contains(&"  SET") && lines.contains(&"  WHERE"), "{}", shown.stderr);
     assert_eq!(snapshot(db), before);
     let real = reap(db, &["--action", "fail"]);
     let records = csv_records(&real.stdout);
