@@ -311,6 +311,45 @@ mod tests {
         assert!(SAID_INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst));
     }
 
+    /// A server's error as a driver carries it: its message, and a
+    /// rendering of its own with the server's source line.
+    #[derive(Debug)]
+    struct ServerSaid(&'static str);
+
+    impl std::fmt::Display for ServerSaid {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "error returned from database: {} (at parse_relation.c:1392)", self.0)
+        }
+    }
+
+    impl std::error::Error for ServerSaid {}
+
+    impl sqlx::error::DatabaseError for ServerSaid {
+        fn message(&self) -> &str {
+            self.0
+        }
+        fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+            self
+        }
+        fn kind(&self) -> sqlx::error::ErrorKind {
+            sqlx::error::ErrorKind::Other
+        }
+    }
+
+    #[test]
+    fn a_server_error_is_said_once_in_its_own_words() {
+        let said = || sqlx::Error::Database(Box::new(ServerSaid("relation \"orders\" does not exist")));
+        assert_eq!(plain(&said()), "relation \"orders\" does not exist");
+        let err = anyhow::Error::new(said()).context("scanning orders");
+        assert_eq!(one_line(&err), "scanning orders: relation \"orders\" does not exist");
+    }
+
     #[test]
     fn a_driver_wrapper_gives_way_to_its_source() {
         assert!(is_driver_wrapper("error communicating with database: x"));
