@@ -76,7 +76,6 @@ impl TimeUnits {
     }
 }
 
-/// A duration such as `5s`, `250ms`, `2h 30m` or `7d`.
 /// The zone a zoneless time column's values were written in: UTC (the
 /// default), an IANA name the server resolves, or a fixed offset.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -135,6 +134,7 @@ pub fn zone(text: &str) -> Result<Zone, String> {
     }
 }
 
+/// A duration such as `5s`, `250ms`, `2h 30m` or `7d`; never negative.
 pub fn duration(text: &str) -> Result<Duration, String> {
     if text.trim().starts_with('-') {
         return Err(format!("a length of time is never negative: {text:?} (try 5s, 10m, 24h)"));
@@ -342,6 +342,34 @@ mod tests {
         assert_eq!(window("90s"), Ok(Duration::from_secs(90)));
         assert!(window("0s").unwrap_err().contains("joins no two rows"));
         assert!(window("-5s").unwrap_err().contains("never negative"));
+    }
+
+    #[test]
+    fn units_flag_over_file_column_over_default() {
+        let file: std::collections::BTreeMap<String, TimeUnit> =
+            [("a".to_string(), TimeUnit::Ms), ("b".to_string(), TimeUnit::Ms)].into();
+        let flags = [TimeUnitArg { column: Some("a".into()), unit: TimeUnit::S }];
+        let units = TimeUnits::new(&flags, Some(TimeUnit::S), Some(&file));
+        // A flag for the column, then the file's for the column, then the file's default.
+        assert_eq!((units.of("a"), units.of("b"), units.of("c")), (TimeUnit::S, TimeUnit::Ms, TimeUnit::S));
+        assert_eq!(TimeUnits::new(&[], None, None).of("c"), TimeUnit::Auto);
+    }
+
+    #[test]
+    fn zones_and_retentions_said() {
+        assert_eq!(Zone::Utc.to_string(), "UTC");
+        assert_eq!(Zone::Named("Asia/Shanghai".into()).to_string(), "Asia/Shanghai");
+        assert_eq!(Zone::Offset(480).to_string(), "+08:00");
+        // Whole weeks and more in days; less in hours.
+        assert_eq!(short(Duration::from_secs(7 * 86_400)), "7d");
+        assert_eq!(short(Duration::from_secs(86_400)), "24h");
+        assert_eq!(short(Duration::from_secs(7 * 86_400 + 3600)), "169h");
+        // Exactly 1970 is not before it.
+        let epoch = from_micros(0);
+        assert_eq!(before(epoch, Duration::ZERO, "x").unwrap(), epoch);
+        // Times to the millisecond, whatever finer the value holds.
+        assert_eq!(rfc3339(from_micros(1_700_000_000_123_456)), "2023-11-14T22:13:20.123Z");
+        assert_eq!(rfc3339(from_micros(1_700_000_000_000_000)), "2023-11-14T22:13:20Z");
     }
 
     #[test]
