@@ -447,7 +447,7 @@ fn say_dry_run(args: &ExpireArgs, statement: &str, dialect: &db::Dialect) {
     match args.show_sql {
         true => crate::report::say(&format!(
             "dry run: nothing is deleted; each batch would run:\n{}",
-            crate::db::user_sql::laid_out(dialect.engine(), &dialect.for_people(statement))
+            crate::db::user_sql::laid_out(dialect, statement)
         )),
         false => crate::report::say("dry run: nothing is deleted (--show-sql for the statement each batch runs)"),
     }

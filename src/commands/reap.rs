@@ -243,8 +243,8 @@ async fn reap(args: ReapArgs, settings: Settings, started: Instant) -> Result<Ou
                 true => "each batch is applied and rolled back, one statement like",
                 false => &format!("each batch of {} would be changed by one statement like", keys.kind.entries()),
             };
-            let sql = db.dialect().for_people(&reaping::describe(&keys, &settings.reaping, first, db.dialect())?);
-            crate::report::say(&format!("dry run: {how}:\n{}", crate::db::user_sql::laid_out(db.engine(), &sql)));
+            let sql = reaping::describe(&keys, &settings.reaping, first, db.dialect())?;
+            crate::report::say(&format!("dry run: {how}:\n{}", crate::db::user_sql::laid_out(&db.dialect(), &sql)));
         }
     }
     let run = resolve_all(&mut db, (&keys, &settings.reaping, &args), &candidates, &mut batches, &mut pacer, &mut out)

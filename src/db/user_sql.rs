@@ -33,13 +33,15 @@ fn tokens(grammar: &dyn Grammar, flag: &str, what: &str, text: &str) -> Result<V
     Ok(tokens)
 }
 
-/// A statement idemctl built, laid out for people (`UPDATE t`, `SET ...`,
-/// `WHERE ...`, each clause on lines of its own), every line indented two
-/// spaces; as it is where the engine's grammar cannot read it.
-pub fn laid_out(engine: Engine, sql: &str) -> String {
-    let text = match Parser::parse_sql(grammar(engine).as_ref(), sql) {
+/// A statement idemctl built, for people (the engine's own spelling,
+/// `Dialect::for_people`) and laid out (`UPDATE t`, `SET ...`, `WHERE ...`,
+/// each clause on lines of its own), every line indented two spaces; not
+/// laid out where the engine's grammar cannot read it.
+pub fn laid_out(dialect: &Dialect, sql: &str) -> String {
+    let sql = dialect.for_people(sql);
+    let text = match Parser::parse_sql(dialect.grammar().as_ref(), &sql) {
         Ok(statements) if statements.len() == 1 => format!("{:#}", statements[0]),
-        _ => sql.to_string(),
+        _ => sql,
     };
     text.lines().map(|line| format!("  {line}")).collect::<Vec<_>>().join("\n")
 }

@@ -159,6 +159,15 @@ pub struct Found {
 /// Held keys named in the summary, at most.
 pub const HELD_NAMED: usize = 5;
 
+/// A held key in words: quoted, and by whom where that is known (`by`
+/// the holding session, empty where the engine does not say).
+fn held_word(key: &str, by: &str) -> String {
+    match by {
+        "" => format!("{key:?}"),
+        by => format!("{key:?} by {by}"),
+    }
+}
+
 /// The held keys in words: how many, why they are left out, and the
 /// first few by their key and holder.
 pub fn held_text(held: u64, held_keys: &[String], why: &str) -> String {
@@ -259,10 +268,7 @@ pub async fn find(db: &mut Db, keys: &KeyTable, durations: &Durations, held: Hel
         if let Some(by) = held_by {
             found.held += 1;
             if found.held_keys.len() < HELD_NAMED {
-                found.held_keys.push(match by.is_empty() {
-                    true => format!("{key:?}"),
-                    false => format!("{key:?} by {by}"),
-                });
+                found.held_keys.push(held_word(&key, &by));
             }
             continue;
         }
@@ -332,7 +338,7 @@ async fn probe_held(probe: &mut Db, keys: &KeyTable, found: Found, lock: &str) -
     let (keys_free, held): (Vec<StuckKey>, Vec<StuckKey>) =
         found.keys.into_iter().partition(|k| free.contains(&KeyTable::identity(k)));
     let mut held_keys = found.held_keys;
-    held_keys.extend(held.iter().map(|k| format!("{:?}", k.key)).take(HELD_NAMED.saturating_sub(held_keys.len())));
+    held_keys.extend(held.iter().map(|k| held_word(&k.key, "")).take(HELD_NAMED.saturating_sub(held_keys.len())));
     Ok(Found { keys: keys_free, held: found.held + held.len() as u64, held_keys, untimed: found.untimed })
 }
 
