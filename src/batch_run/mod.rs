@@ -364,7 +364,97 @@ async fn pause_for_tests(n: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::Halves;
+    use super::*;
+    use crate::db::errors::Fault;
+
+    fn conflict() -> anyhow::Error {
+        anyhow::Error::new(Fault::Conflict { message: "deadlock detected".into() })
+    }
+
+    fn lock_wait(waited: Duration) -> anyhow::Error {
+        anyhow::Error::new(Fault::LockWait { on: "t".into(), waited, limit: "5s".into(), blocker: String::new() })
+    }
+
+    /// A transient fault is tried again after 0.5 s, then 1 s, up to
+    /// `--retries` times, the batch keeping its number; then the run stops.
+    #[tokio::test(start_paused = true)]
+    async fn a_failed_batch_is_tried_again_then_stopped() {
+        let mut run = BatchRun::start(Instant::now(), None, 2, Duration::from_secs(3600));
+        assert_eq!(run.begin_batch().await, 1);
+        for (attempt, pause) in [(1, 500), (2, 1000)] {
+            let clock = tokio::time::Instant::now();
+            assert_eq!(run.after_failure(&conflict()).await, AfterFailure::Retry);
+            assert_eq!(clock.elapsed().as_millis(), pause, "attempt {attempt}");
+            assert_eq!(run.attempts(), attempt);
+            assert_eq!(run.begin_batch().await, 1, "a batch tried again keeps its number");
+        }
+        assert_eq!(run.after_failure(&conflict()).await, AfterFailure::Stop, "the retries are spent");
+        run.batch_done();
+        assert_eq!(run.attempts(), 0);
+        assert_eq!(run.begin_batch().await, 2);
+        assert_eq!(run.batches(), 2);
+        // No retries: the first fault stops the run.
+        let mut run = BatchRun::start(Instant::now(), None, 0, Duration::from_secs(3600));
+        assert_eq!(run.after_failure(&conflict()).await, AfterFailure::Stop);
+    }
+
+    /// A lock wait is waited again only within the lock budget: a wait as
+    /// long as the budget (a table lock) stops the run at once.
+    #[tokio::test(start_paused = true)]
+    async fn lock_waits_within_the_budget() {
+        let budget = Duration::from_secs(10);
+        let mut run = BatchRun::start(Instant::now(), None, 5, budget);
+        assert_eq!(run.after_failure(&lock_wait(Duration::from_secs(1))).await, AfterFailure::Retry);
+        // 1 s waited, a pause of 1 s next: 9 s more would pass the budget.
+        assert_eq!(run.after_failure(&lock_wait(Duration::from_secs(9))).await, AfterFailure::Stop);
+        let mut run = BatchRun::start(Instant::now(), None, 5, budget);
+        assert_eq!(run.after_failure(&lock_wait(budget)).await, AfterFailure::Stop);
+        let mut run = BatchRun::start(Instant::now(), None, 0, budget);
+        assert_eq!(run.after_failure(&lock_wait(Duration::from_millis(1))).await, AfterFailure::Stop);
+    }
+
+    /// A lost connection is connected again once per run; other faults and
+    /// errors stop it; an interruption is said as one.
+    #[tokio::test(start_paused = true)]
+    async fn what_follows_other_failures() {
+        let lost = || anyhow::Error::new(Fault::ConnectionLost { host: "db".into(), reason: String::new() });
+        let mut run = BatchRun::start(Instant::now(), None, 3, Duration::from_secs(60));
+        assert_eq!(run.after_failure(&lost()).await, AfterFailure::Reconnect);
+        run.batch_done();
+        assert_eq!(run.after_failure(&lost()).await, AfterFailure::Stop, "once per run");
+        let mut run = BatchRun::start(Instant::now(), None, 3, Duration::from_secs(60));
+        let timeout = anyhow::Error::new(Fault::StatementTimeout { limit: "1s".into() });
+        assert_eq!(run.after_failure(&timeout).await, AfterFailure::Stop);
+        assert_eq!(run.after_failure(&anyhow::anyhow!("duplicate key")).await, AfterFailure::Stop);
+        let interrupted = anyhow::Error::new(crate::exit::Interrupted).context("batch 3");
+        assert_eq!(run.after_failure(&interrupted).await, AfterFailure::Interrupted);
+        assert_eq!(run.attempts(), 0, "nothing was retried");
+    }
+
+    #[test]
+    fn the_run_time_limit_stops_before_a_batch() {
+        let long_ago = Instant::now() - Duration::from_secs(10);
+        assert_eq!(BatchRun::start(long_ago, None, 0, Duration::ZERO).should_stop(), None);
+        let run = BatchRun::start(long_ago, Some(Duration::from_secs(5)), 0, Duration::ZERO);
+        assert_eq!(run.should_stop(), Some(Stopped::MaxRuntime));
+        let run = BatchRun::start(Instant::now(), Some(Duration::from_secs(3600)), 0, Duration::ZERO);
+        assert_eq!(run.should_stop(), None);
+    }
+
+    /// A fault before the first batch is said with what the run had done;
+    /// bad input, and a run that said it already, are said as they are.
+    #[test]
+    fn a_fault_before_any_batch_says_nothing_changed() {
+        let said = stopped_before_any_batch(conflict(), "nothing changed");
+        assert_eq!(said.to_string(), "nothing changed");
+        assert_eq!(format!("{:#}", said), "nothing changed: deadlock detected");
+        let plain = stopped_before_any_batch(anyhow::anyhow!("no table \"t\""), "nothing changed");
+        assert_eq!(plain.to_string(), "no table \"t\"");
+        let again = stopped_before_any_batch(said, "something else");
+        assert_eq!(again.to_string(), "nothing changed");
+        let interrupted = stopped_before_any_batch(anyhow::Error::new(crate::exit::Interrupted), "stopped");
+        assert_eq!(interrupted.to_string(), "stopped");
+    }
 
     /// Halving around the refusing items 3 and 6 of 0..8: every other item
     /// is tried in a part that succeeds, in order; 3 and 6 end alone.

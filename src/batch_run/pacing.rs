@@ -549,6 +549,56 @@ mod tests {
         assert_eq!(resized(1_000, 10_000, None, (1_000, ms(500)), ms(100)).0, 500);
     }
 
+    /// The rate is a decaying average (half the last batch's, half the
+    /// average before); the size stays within [10, --batch-size].
+    #[test]
+    fn sizes_follow_the_average_within_bounds() {
+        let ms = Duration::from_millis;
+        // 1,000 rows in 100 ms: 10,000 rows/s, 1,000 fit 100 ms.
+        let (size, rate) = resized(1_000, 10_000, None, (1_000, ms(100)), ms(100));
+        assert_eq!((size, rate), (1_000, Some(10_000.0)));
+        // Then 1,000 in 50 ms (20,000/s): the average is 15,000/s, 1,500 rows.
+        let (size, rate) = resized(size, 10_000, rate, (1_000, ms(50)), ms(100));
+        assert_eq!((size, rate), (1_500, Some(15_000.0)));
+        // Capped by --batch-size, and never below 10 rows.
+        assert_eq!(resized(1_000, 1_200, None, (1_000, ms(10)), ms(100)).0, 1_200);
+        assert_eq!(resized(20, 10_000, None, (20, ms(390)), ms(100)).0, 10);
+        // Under --batch-size 5, 5 rows is the floor too.
+        assert_eq!(resized(5, 5, None, (5, ms(1_000)), ms(100)).0, 5);
+        // Exactly four times the target is not yet halved; past it is.
+        assert_eq!(resized(1_000, 10_000, None, (1_000, ms(400)), ms(100)).0, 250);
+        assert_eq!(resized(1_000, 10_000, None, (1_000, ms(401)), ms(100)).0, 500);
+        // A short batch exactly on the target keeps its size, and its rate is not kept.
+        assert_eq!(resized(1_000, 10_000, Some(3.0), (10, ms(100)), ms(100)), (1_000, Some(3.0)));
+        // A short batch that fits more than its size grows to the fit.
+        assert_eq!(resized(100, 10_000, None, (99, ms(1)), ms(100)).0, 9_900);
+        assert_eq!(first_batch(50), 50);
+        assert_eq!(first_batch(50_000), 1_000);
+        assert_eq!(to_ms(1.23456), 1.235);
+        assert_eq!(to_ms(0.0004), 0.0);
+    }
+
+    /// A fleet keeps the longest wait of each kind; other figures add up.
+    /// A run held all along until --max-runtime, having changed nothing, stalled.
+    #[test]
+    fn waits_fold_and_stall() {
+        use crate::report::Fold;
+        for key in ["purge_seconds", "load_seconds", "lag_seconds", "autovacuum_seconds", "sleep_seconds"] {
+            assert!(matches!(Waited::fold(key), Fold::Max), "{key}");
+        }
+        for key in ["deleted", "purge", "batches"] {
+            assert!(matches!(Waited::fold(key), Fold::Sum), "{key}");
+        }
+        let held = Waited { held_when_stopped: Some(Hold::Lag), ..Waited::default() };
+        assert!(held.stalled("expire", true, 0));
+        assert!(!held.stalled("expire", true, 1), "it changed a row");
+        assert!(!held.stalled("expire", false, 0), "not stopped by --max-runtime");
+        assert!(!Waited::default().stalled("expire", true, 0), "nothing held it");
+        let mut waited = Waited::default();
+        waited.held.insert(Hold::Purge, 1.5);
+        assert_eq!((waited.seconds(Hold::Purge), waited.seconds(Hold::Load)), (1.5, 0.0));
+    }
+
     #[test]
     fn stop_reasons_and_waits_keep_their_json() {
         use Stopped::*;

@@ -248,3 +248,39 @@ impl Expiry {
         Ok((sql, binds))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Kind;
+
+    /// `--older-than` over the file's horizon; none of either: by expires-at.
+    #[test]
+    fn the_horizon_flag_then_file() {
+        let file =
+            Config { retention: crate::config::RetentionConfig { horizon: Some("3d".into()) }, ..Config::default() };
+        let day = Duration::from_secs(86_400);
+        assert_eq!(horizon(Some(day), &file).unwrap(), Some(day));
+        assert_eq!(horizon(None, &file).unwrap(), Some(day * 3));
+        assert_eq!(horizon(None, &Config::default()).unwrap(), None);
+        let bad =
+            Config { retention: crate::config::RetentionConfig { horizon: Some("later".into()) }, ..Config::default() };
+        assert!(horizon(None, &bad).unwrap_err().to_string().starts_with("config retention.horizon: "));
+    }
+
+    /// 24 hours is allowed, a second less is not unless allowed, and the
+    /// refusal gives the kind's reason (HTTP keys' when none is given).
+    #[test]
+    fn the_floor_is_a_day() {
+        let day = Duration::from_secs(86_400);
+        assert!(check_floor(Some(day), false, None).is_ok());
+        assert!(check_floor(None, false, None).is_ok());
+        let short = day - Duration::from_secs(1);
+        let err = check_floor(Some(short), false, None).unwrap_err().to_string();
+        assert!(err.starts_with("a horizon of ") && err.contains("under 24h"), "{err}");
+        assert!(err.contains(Kind::Http.retention_reason()), "{err}");
+        let jobs = check_floor(Some(short), false, Some(Kind::Jobs)).unwrap_err().to_string();
+        assert!(jobs.contains(Kind::Jobs.retention_reason()), "{jobs}");
+        assert!(check_floor(Some(short), true, None).is_ok());
+    }
+}

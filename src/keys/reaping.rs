@@ -849,5 +849,86 @@ mod tests {
         assert_eq!(parse_max_attempts("25"), Ok(MaxAttempts::Fixed(25)));
         assert_eq!(parse_max_attempts("max_attempts"), Ok(MaxAttempts::Column("max_attempts".into())));
         assert!(parse_max_attempts("0").is_err());
+        assert_eq!(parse_max_attempts(" 1 "), Ok(MaxAttempts::Fixed(1)));
+        assert_eq!(parse_max_attempts("-3"), Err("--max-attempts must be 1 or more".into()));
+        assert_eq!(parse_max_attempts(" max "), Ok(MaxAttempts::Column("max".into())));
+        assert_eq!(parse_max_attempts("  "), Err("--max-attempts is a number or a column".into()));
+    }
+
+    fn reaping(action: Action, dry_run: bool, rollback: bool) -> Reaping {
+        Reaping {
+            action,
+            fail_code: 500,
+            fail_body: String::new(),
+            on_error: OnError::Skip,
+            dry_run,
+            rollback,
+            verify: None,
+            set: vec![parse_assignment("note='all'").unwrap()],
+            release_set: vec![parse_assignment("locked_at=NULL").unwrap()],
+            fail_set: vec![parse_assignment("error='gone'").unwrap()],
+            attempts: None,
+        }
+    }
+
+    /// A plain dry run runs no statement; a rollback dry run and a real run do.
+    #[test]
+    fn which_runs_apply() {
+        assert!(!reaping(Action::Release, true, false).applies());
+        assert!(reaping(Action::Release, true, true).applies());
+        assert!(reaping(Action::Release, false, false).applies());
+    }
+
+    /// Each action's outcome, real and dry, and back; what a run can report.
+    #[test]
+    fn outcomes_of_each_action() {
+        use Resolution::*;
+        for (action, real, dry) in [
+            (Action::Release, Released, WouldRelease),
+            (Action::Fail, Failed, WouldFail),
+            (Action::Delete, Deleted, WouldDelete),
+        ] {
+            assert_eq!(Resolution::of(action, false), real);
+            assert_eq!(Resolution::of(action, true), dry);
+            assert_eq!((real.change(), dry.change()), (Some(action), Some(action)));
+        }
+        for other in [NeedsReview, SkippedChanged, SkippedLocked, Error, Unchanged, NoEffect] {
+            assert_eq!(other.change(), None, "{other:?}");
+        }
+        assert_eq!(
+            Resolution::possible(Action::Release, false, false),
+            [Released, NeedsReview, SkippedChanged, Unchanged, Error, SkippedLocked, NoEffect]
+        );
+        assert_eq!(
+            Resolution::possible(Action::Release, true, true),
+            [WouldRelease, WouldFail, NeedsReview, SkippedChanged, Unchanged, Error]
+        );
+        // Only a release fails keys beside its own change.
+        assert_eq!(Resolution::possible(Action::Delete, true, true)[..2], [WouldDelete, NeedsReview]);
+    }
+
+    /// With the attempts rule a release run fails keys too; what each change
+    /// writes beside the status: --set, then its own.
+    #[test]
+    fn changes_and_what_each_writes() {
+        let mut args = reaping(Action::Release, false, false);
+        assert_eq!(changes(&args), [Action::Release]);
+        args.attempts = Some(Attempts { column: "attempts".into(), max: MaxAttempts::Fixed(3) });
+        assert_eq!(changes(&args), [Action::Release, Action::Fail]);
+        args.action = Action::Delete;
+        assert_eq!(changes(&args), [Action::Delete]);
+        let columns = |change| set_by(&args, change).iter().map(|a| a.column.clone()).collect::<Vec<_>>();
+        assert_eq!(columns(Action::Release), ["note", "locked_at"]);
+        assert_eq!(columns(Action::Fail), ["note", "error"]);
+        assert_eq!(columns(Action::Delete), ["note"]);
+    }
+
+    #[test]
+    fn attempts_used_up_at_the_maximum() {
+        let d = Dialect::new(crate::db::Engine::Postgres);
+        let fixed = Attempts { column: "attempts".into(), max: MaxAttempts::Fixed(25) };
+        assert_eq!(used_up_sql(&fixed, &d), "\"attempts\" >= 25");
+        let column = Attempts { column: "attempt".into(), max: MaxAttempts::Column("max_attempts".into()) };
+        assert_eq!(used_up_sql(&column, &d), "\"attempt\" >= \"max_attempts\"");
     }
 }

@@ -410,4 +410,77 @@ mod tests {
         assert_eq!(max_duration("90s").unwrap(), (None, Duration::from_secs(90)));
         assert!(max_duration("nothing").is_err());
     }
+
+    /// The bare flag beats the file's `max_duration`, which beats 5 minutes;
+    /// a name beats a glob that also matches it, whatever their order.
+    #[test]
+    fn the_default_and_names_before_globs() {
+        let secs = Duration::from_secs;
+        let mut config = Config { max_duration: Some("10m".into()), ..Config::default() };
+        config.max_durations.insert("POST /*".into(), "40s".into());
+        config.max_durations.insert("POST /b".into(), "50s".into());
+        let none = Limits { max_durations: vec![] };
+        let d = Durations::new(&none, &config).unwrap();
+        assert_eq!(d.of(None), secs(600), "the file's default");
+        assert_eq!(d.of(Some("POST /b")), secs(50), "the name, though the glob comes first");
+        assert_eq!(d.of(Some("POST /c")), secs(40));
+        assert_eq!((d.shortest(), d.longest()), (secs(40), secs(600)));
+        let bare = Limits { max_durations: vec![(None, secs(90))] };
+        assert_eq!(Durations::new(&bare, &config).unwrap().of(Some("GET /")), secs(90), "the flag's default");
+        assert_eq!(Durations::new(&none, &Config::default()).unwrap().of(None), secs(300));
+        assert!(Durations::covers(&("POST /b".into(), glob::Pattern::new("POST /b").unwrap(), secs(1)), "POST /b"));
+        assert!(!Durations::covers(&("POST /b".into(), glob::Pattern::new("POST /b").unwrap(), secs(1)), "POST /c"));
+
+        let bad = Config { max_duration: Some("soon".into()), ..Config::default() };
+        assert!(Durations::new(&none, &bad).unwrap_err().to_string().starts_with("config max_duration: "));
+        let glob = Limits { max_durations: vec![(Some("POST /[".into()), secs(60))] };
+        assert!(
+            Durations::new(&glob, &Config::default()).unwrap_err().to_string().starts_with("bad operation pattern")
+        );
+    }
+
+    /// 30 s is allowed, a millisecond less is not, unless allowed.
+    #[test]
+    fn the_floor_is_thirty_seconds() {
+        let of = |d: Duration| Durations::new(&Limits { max_durations: vec![(None, d)] }, &Config::default()).unwrap();
+        assert!(of(Duration::from_secs(30)).check_floor(false).is_ok());
+        let short = of(Duration::from_millis(29_999));
+        assert!(short.check_floor(false).unwrap_err().to_string().starts_with("a maximum duration of "));
+        assert!(short.check_floor(true).is_ok());
+        // A short one by name counts too.
+        let named = Limits { max_durations: vec![(Some("GET /".into()), Duration::from_secs(5))] };
+        assert!(Durations::new(&named, &Config::default()).unwrap().check_floor(false).is_err());
+    }
+
+    #[test]
+    fn keys_counted_by_state_and_held_keys_named() {
+        let key = |state| StuckKey {
+            scope: vec![],
+            operation: None,
+            key: "k".into(),
+            state,
+            locked_at: None,
+            since: String::new(),
+            age_seconds: 0,
+            max_duration_seconds: 0,
+            operation_parts: vec![],
+            seen_us: 0,
+        };
+        let keys = [key(State::Abandoned), key(State::LeaseExpired), key(State::Abandoned)];
+        let counts = by_state(&keys);
+        assert_eq!(counts.get("abandoned"), Some(&2));
+        assert_eq!(counts.get("lease-expired"), Some(&1));
+        let none = by_state(&[]);
+        assert_eq!((none.get("abandoned"), none.get("lease-expired")), (Some(&0), Some(&0)), "zeros, not missing");
+
+        assert_eq!(held_word("k1", ""), "\"k1\"");
+        assert_eq!(held_word("k1", "pid 42 (app)"), "\"k1\" by pid 42 (app)");
+        assert_eq!(held_text(2, &[], "not stuck"), "2 (held by live transactions: not stuck)");
+        let named = ["\"a\"".to_string(), "\"b\"".to_string()];
+        assert_eq!(held_text(2, &named, "not stuck"), "2 (held by live transactions: not stuck): \"a\", \"b\"");
+        assert_eq!(
+            held_text(7, &named, "not stuck"),
+            "7 (held by live transactions: not stuck): \"a\", \"b\" and 5 more"
+        );
+    }
 }
