@@ -23,6 +23,8 @@ const IDENTITY_HELD: u32 = 3;
 /// Near-miss pairs kept as samples, per set of differing columns and in all.
 const SAMPLES_PER_SET: usize = 12;
 const SAMPLES: usize = 192;
+/// Of the pairs kept, at most one in this many differ in written text.
+const PROSE_SHARE: usize = 10;
 
 /// How many compared columns may differ for a pair to be a near miss, of
 /// the `informative` ones (columns whose values vary: a column NULL on every
@@ -140,6 +142,8 @@ pub struct Detector {
     /// Every near-miss pair (not by identity alone), earlier row first, up
     /// to a number of pairs, where asked (`Detector::keep_pairs`).
     pairs: Option<(Vec<NearPair>, usize)>,
+    /// Pairs kept that differ in written text.
+    prose_pairs: usize,
     pub stats: Stats,
 }
 
@@ -173,6 +177,7 @@ impl Detector {
             identity: Vec::new(),
             by_identity: Vec::new(),
             pairs: None,
+            prose_pairs: 0,
             stats: Stats {
                 equal_in_exact: vec![0; width],
                 equal_in_neighbours: vec![0; width],
@@ -279,6 +284,7 @@ impl Detector {
         let live = &self.hashes[self.start * stride..];
         let mut best: Option<(usize, usize)> = None;
         let mut in_prose = false;
+        let mut prose_partner: Option<usize> = None;
         self.partners.clear();
         for (g, newest) in self.index.iter().enumerate() {
             let mut seq = newest.get(&group_key(mine, g, groups)).copied().unwrap_or(NONE);
@@ -313,6 +319,7 @@ impl Detector {
                 })
             {
                 in_prose = true;
+                prose_partner.get_or_insert(k);
                 continue;
             }
             if differing <= self.max_differing && best.is_none_or(|(d, _)| differing < d) {
@@ -348,6 +355,16 @@ impl Detector {
         }
         if best.is_none() && in_prose {
             self.stats.prose_rows += 1;
+            // Kept too, fewer: where the text is one document each attempt
+            // stamped with its own ids and time, `confirm` tells so.
+            if let (Some(k), Some((pairs, cap))) = (prose_partner, &mut self.pairs)
+                && self.prose_pairs < *cap / PROSE_SHARE
+                && pairs.len() < *cap
+            {
+                let (t, earlier) = self.recent[k].clone();
+                pairs.push(((earlier, t), (id.clone(), t_us)));
+                self.prose_pairs += 1;
+            }
         }
         if let Some((differing, k)) = best {
             let theirs = &live[k * stride..k * stride + n];

@@ -105,11 +105,14 @@ pub struct Later {
     pub filled: Vec<String>,
     /// Numbers this row, the earlier, grew to since (a quantity merged into).
     pub grown: Vec<String>,
+    /// Documents that differ only by what each attempt stamped into its own
+    /// (its generated ids, its creation time): the same document twice.
+    pub restamped: Vec<String>,
 }
 
 impl Later {
     pub fn is_empty(&self) -> bool {
-        self.filled.is_empty() && self.grown.is_empty()
+        self.filled.is_empty() && self.grown.is_empty() && self.restamped.is_empty()
     }
 }
 

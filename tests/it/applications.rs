@@ -438,3 +438,29 @@ fn columns_known_by_their_values() {
         1
     );
 }
+
+/// A vCalendar entry saved twice from a phone a minute apart: each copy
+/// holds its own UID and its own DTSTAMP, CREATED and LAST-MODIFIED, and
+/// nothing else differs. Monica's `vcalendar` is otherwise text people
+/// write (the task's summary), so the pair is found as one document
+/// stamped twice, not as two messages.
+#[test]
+fn a_document_each_attempt_stamped() {
+    let Some(db) = TestDb::new(Engine::Sqlite) else { return };
+    let f = apps::monica::fixture();
+    f.load(&db, &apps::monica::ddl(Engine::Sqlite));
+    let doc = run(db.idemctl(&["scan", "--table", f.table, "--format", "json"])).json();
+    let cluster =
+        doc["clusters"].as_array().unwrap().iter().find(|c| c["original_id"] == "7197").unwrap_or_else(|| {
+            let originals: Vec<&serde_json::Value> =
+                doc["clusters"].as_array().unwrap().iter().map(|c| &c["original_id"]).collect();
+            panic!("no cluster of 7197 among those of {originals:?}")
+        });
+    assert_eq!(cluster["extra_ids"], serde_json::json!(["7198"]));
+    assert_eq!(cluster["confidence"], "likely");
+    assert_eq!(
+        cluster["evidence"][0]["reason"],
+        "equal but for vcalendar differing only by what each attempt stamped into it (its own ids, its creation time)"
+    );
+    assert!(f.extras.contains("7198"));
+}

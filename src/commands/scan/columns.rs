@@ -166,6 +166,15 @@ pub struct PairValues {
 }
 
 impl PairValues {
+    /// Whether the two rows' values of column `j` are one document each
+    /// attempt stamped with its own ids and creation time (`restamped`).
+    fn restamped(&self, j: usize) -> bool {
+        match (&self.earlier[j], &self.later[j], self.earlier_created_us, self.later_created_us) {
+            (Some(a), Some(b), Some(ta), Some(tb)) => restamped(a, b, (ta, tb)),
+            _ => false,
+        }
+    }
+
     /// Each row of the pair whose creation and update times were read: its
     /// id, its values, its created-at and its update time (µs).
     fn timed_rows(&self) -> impl Iterator<Item = (&str, &Vec<Option<String>>, i64, i64)> {
@@ -323,7 +332,8 @@ fn prose_columns(width: usize, pairs: &[PairValues]) -> Vec<bool> {
     (0..width)
         .map(|j| {
             let differing: Vec<&PairValues> = pairs.iter().filter(|p| p.differing.contains(&j)).collect();
-            let prose = differing.iter().filter(|p| words(&p.earlier[j]) && words(&p.later[j])).count();
+            let prose =
+                differing.iter().filter(|p| words(&p.earlier[j]) && words(&p.later[j]) && !p.restamped(j)).count();
             differing.len() >= 3 && prose * 2 >= differing.len()
         })
         .collect()
@@ -340,6 +350,7 @@ fn written_columns(plan: &Plan, distinct: &[f64], rows: usize, pairs: &[PairValu
                 .filter(|p| match (&p.earlier[j], &p.later[j]) {
                     (Some(a), Some(b)) => {
                         minted_difference(a, b).is_none()
+                            && !p.restamped(j)
                             && !a.starts_with(['{', '['])
                             && a.chars().any(char::is_alphabetic)
                     }
@@ -930,9 +941,140 @@ pub fn minted_difference<'a>(a: &'a str, b: &'a str) -> Option<(&'a str, &'a str
     (token_like(ca) && token_like(cb)).then_some((ca, cb))
 }
 
+/// How near its own row's creation a time stamped into a document is.
+const STAMPED_WITHIN_US: i64 = 5_000_000;
+
+/// Parts holding letters or digits a document has besides its times.
+const DOCUMENT_PARTS: usize = 3;
+
+/// Whether two documents (an iCalendar or vCard entry, a JSON or XML body)
+/// differ only where each holds what its own attempt stamped into it: a
+/// generated token (its uuid, an id), and times within 5 s of its own row's
+/// creation (`created`: each row's, in µs). Everything else is the same,
+/// and something differs.
+pub fn restamped(a: &str, b: &str, created: (i64, i64)) -> bool {
+    if a == b {
+        return false;
+    }
+    let ((ma, ta), (mb, tb)) = (mask_times(a), mask_times(b));
+    if ta.len() != tb.len() {
+        return false;
+    }
+    let own = |t: i64, c: i64| (t - c).abs() <= STAMPED_WITHIN_US;
+    let mut stamps = 0;
+    for (x, y) in ta.iter().zip(&tb) {
+        if x != y {
+            if !(own(*x, created.0) && own(*y, created.1)) {
+                return false;
+            }
+            stamps += 1;
+        }
+    }
+    // Tokens alone may be references to two other things (two contacts):
+    // a time each attempt stamped is what tells a document saved twice.
+    if stamps == 0 {
+        return false;
+    }
+    let separator = |c: char| c.is_whitespace() || (c.is_ascii_punctuation() && c != '-' && c != '_');
+    if !ma.chars().filter(|c| separator(*c)).eq(mb.chars().filter(|c| separator(*c))) {
+        return false;
+    }
+    let (pa, pb): (Vec<&str>, Vec<&str>) = (ma.split(separator).collect(), mb.split(separator).collect());
+    // A document: words besides its stamps. A time alone, or a time and a
+    // word, may be when the thing happened, which a retry copies.
+    if pa.iter().filter(|p| p.chars().any(char::is_alphanumeric)).count() < DOCUMENT_PARTS {
+        return false;
+    }
+    pa.iter().zip(&pb).all(|(x, y)| x == y || minted_difference(x, y).is_some())
+}
+
+/// A text with each time written in it (`2026-06-20T18:37:21Z`,
+/// `2026-06-20 18:37:21.5`, iCalendar's `20260620T183721Z`, an epoch in
+/// seconds or milliseconds of this century) replaced by a mark, and the
+/// times in µs, in order.
+fn mask_times(text: &str) -> (String, Vec<i64>) {
+    const FORMATS: [&str; 3] = ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f", "%Y%m%dT%H%M%S"];
+    let (mut masked, mut times) = (String::with_capacity(text.len()), Vec::new());
+    let mut rest = text;
+    let mut after_digit = false;
+    while let Some(c) = rest.chars().next() {
+        if c.is_ascii_digit() && !after_digit {
+            let digits = rest.chars().take_while(char::is_ascii_digit).count();
+            let parsed = FORMATS
+                .iter()
+                .find_map(|f| chrono::NaiveDateTime::parse_and_remainder(rest, f).ok())
+                .map(|(t, left)| (t.and_utc().timestamp_micros(), left))
+                .or_else(|| {
+                    let n: i64 = rest[..digits].parse().ok()?;
+                    let us = match digits {
+                        10 => n.checked_mul(1_000_000)?,
+                        13 => n.checked_mul(1_000)?,
+                        _ => return None,
+                    };
+                    // 2001 to 2100.
+                    (978_307_200_000_000..4_133_980_800_000_000).contains(&us).then_some((us, &rest[digits..]))
+                });
+            if let Some((us, left)) = parsed {
+                times.push(us);
+                masked.push('\u{1}');
+                rest = left;
+                after_digit = false;
+                continue;
+            }
+        }
+        masked.push(c);
+        after_digit = c.is_ascii_alphanumeric();
+        rest = &rest[c.len_utf8()..];
+    }
+    (masked, times)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One vCalendar entry saved by two attempts: its UID and its stamps
+    /// differ, each its own; a task about another thing, or stamped at
+    /// another time, is not the same document.
+    #[test]
+    fn a_document_stamped_by_each_attempt() {
+        let todo = |uid: &str, at: &str, summary: &str| {
+            format!(
+                "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:{uid}\r\nDTSTAMP:{at}\r\nCREATED:{at}\r\n\
+                 SUMMARY:{summary}\r\nEND:VTODO\r\nEND:VCALENDAR"
+            )
+        };
+        let us = |s: &str| chrono::DateTime::parse_from_rfc3339(s).unwrap().timestamp_micros();
+        let (t1, t2) = (us("2026-06-20T18:36:20Z"), us("2026-06-20T18:37:21Z"));
+        let first = todo("019f13bc-f0e9-7ec3-8dfc-70fbad29385f", "20260620T183620Z", "Call back about the invoice");
+        let again = todo("019f13bc-f123-7395-8ce2-2170b13c5527", "20260620T183721Z", "Call back about the invoice");
+        assert!(restamped(&first, &again, (t1, t2)));
+        // The same uid and times: equal, not restamped.
+        assert!(!restamped(&first, &first, (t1, t1)));
+        // Another summary.
+        let other = todo("019f13bc-f123-7395-8ce2-2170b13c5527", "20260620T183721Z", "Call back about the order");
+        assert!(!restamped(&first, &other, (t1, t2)));
+        // A stamp far from its row's own creation: a time written, not stamped.
+        assert!(!restamped(&first, &again, (t1, t2 + 60_000_000)));
+        // JSON with ISO times and an epoch in milliseconds.
+        let body = |id: &str, at: &str, ms: i64| format!(r#"{{"id":"{id}","at":"{at}","ms":{ms},"amount":1250}}"#);
+        let a = body("evt_1Nq8zLh2eZvKYlo2", "2026-06-20T18:36:20.125Z", t1 / 1000);
+        let b = body("evt_9Xw3aQp7tRmNcV4b", "2026-06-20T18:37:21Z", t2 / 1000);
+        assert!(restamped(&a, &b, (t1, t2)));
+        assert!(!restamped(&a, &b.replace("1250", "1300"), (t1, t2)), "an amount differs");
+        assert!(!restamped("ORD-000123", "ORD-000124", (t1, t1)));
+        // Two references to other things, no stamp: not a document saved twice.
+        let (c1, c2) = ("0195917c-f935-7691-888c-d216ede6bcb5", "0191e339-7a45-7cda-bbcc-5428873b15cf");
+        assert!(!restamped(c1, c2, (t1, t2)));
+        assert_eq!(
+            mask_times("at 2026-06-20 18:37:21.5 and 1781980641"),
+            ("at \u{1} and \u{1}".into(), vec![us("2026-06-20T18:37:21.5Z"), 1_781_980_641_000_000])
+        );
+        assert_eq!(mask_times("v2.0 id 12345").1, Vec::<i64>::new());
+        // A time alone (an event's own time, which a retry copies) is no document.
+        assert!(!restamped("2026-06-20T18:36:20Z", "2026-06-20T18:37:21Z", (t1, t2)));
+        assert!(!restamped(r#"{"at":"2026-06-20T18:36:20Z"}"#, r#"{"at":"2026-06-20T18:37:21Z"}"#, (t1, t2)));
+    }
 
     #[test]
     fn the_same_text_fetched_twice() {

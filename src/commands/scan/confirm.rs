@@ -229,6 +229,12 @@ impl Confirm {
             if va[j] == vb[j] {
                 continue;
             }
+            if let (Some(x), Some(y)) = (&va[j], &vb[j])
+                && super::columns::restamped(x, y, (a.t_us, b.t_us))
+            {
+                later.restamped.push(name.clone());
+                continue;
+            }
             let initial = |v: &Option<String>| super::columns::holds_initial(v.as_deref(), default.as_deref());
             let (who, list) = match (initial(&va[j]), initial(&vb[j])) {
                 (true, false) => (1, &mut later.filled),
@@ -244,7 +250,12 @@ impl Confirm {
             filler = Some(who);
             list.push(name.clone());
         }
-        let kept = filler?;
+        // Where nothing was filled in, the two are one document stamped twice: the first is kept.
+        let kept = match filler {
+            Some(kept) => kept,
+            None if !later.restamped.is_empty() => 0,
+            None => return None,
+        };
         let shown = if kept == 0 { vb } else { va };
         Some(Cluster { values: Box::default(), shown, members: vec![a, b], kept, filled_later: Some(later) })
     }
@@ -295,7 +306,8 @@ mod tests {
 
     fn cluster(ids: &[i64], kept: usize, filled: bool) -> Cluster {
         let members = ids.iter().map(|&i| Member::new(RowId::Int(i), i * 1_000_000)).collect();
-        let filled_later = filled.then(|| window::Later { filled: vec!["model_pdf".to_string()], grown: Vec::new() });
+        let filled_later =
+            filled.then(|| window::Later { filled: vec!["model_pdf".to_string()], ..Default::default() });
         Cluster { values: Box::default(), shown: Vec::new(), members, kept, filled_later }
     }
 

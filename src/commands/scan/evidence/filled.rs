@@ -34,7 +34,19 @@ impl Evidence for FilledLater {
         if !later.grown.is_empty() {
             moved.push(format!("{} grown in {keeper}", later.grown.join(", ")));
         }
-        let why = format!("equal as created: {} after its creation", moved.join(", and "));
+        let stamped = (!later.restamped.is_empty()).then(|| {
+            format!(
+                "{} differing only by what each attempt stamped into it (its own ids, its creation time)",
+                later.restamped.join(", ")
+            )
+        });
+        let why = match (moved.is_empty(), stamped) {
+            (false, None) => format!("equal as created: {} after its creation", moved.join(", and ")),
+            (false, Some(stamped)) => {
+                format!("equal as created: {} after its creation; {stamped}", moved.join(", and "))
+            }
+            (true, stamped) => format!("equal but for {}", stamped.unwrap_or_default()),
+        };
         // At whole seconds, one second apart may be a moment apart.
         let span = cluster.span_us();
         if (context.subsecond && span < ONE_WRITE_US) || (!context.subsecond && span <= ONE_SECOND_US) {
@@ -45,8 +57,9 @@ impl Evidence for FilledLater {
         // The copy left as created is what a retry leaves behind; where both
         // were worked on, two items are as likely.
         let kept = cluster.kept;
-        if let Some((_, other)) =
-            cluster.members.iter().enumerate().find(|(i, m)| *i != kept && m.touched != Some(false))
+        if !moved.is_empty()
+            && let Some((_, other)) =
+                cluster.members.iter().enumerate().find(|(i, m)| *i != kept && m.touched != Some(false))
         {
             let why = format!("{why}, but {} was updated since its creation too: as likely two items", other.id);
             return vec![Weight::new(self.name(), Side::Against, Strength::Weak, why)];
@@ -64,7 +77,7 @@ mod tests {
     fn names_the_columns_and_the_row_filled_in() {
         let mut c = cluster(&[0, 30_000]);
         assert!(FilledLater.weigh(&c, &context()).is_empty());
-        c.filled_later = Some(crate::window::Later { filled: vec!["description".into()], grown: Vec::new() });
+        c.filled_later = Some(crate::window::Later { filled: vec!["description".into()], ..Default::default() });
         c.kept = 1;
         c.members[0].touched = Some(false);
         let w = FilledLater.weigh(&c, &context());
