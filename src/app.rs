@@ -235,16 +235,20 @@ pub fn parse() -> Result<Cli, ExitCode> {
 fn negative_value(args: &[String]) -> Option<String> {
     use clap::CommandFactory;
     let command = Cli::command();
-    let takes = |long: &str| -> Option<String> {
-        let mut commands = vec![&command];
-        while let Some(c) = commands.pop() {
-            if let Some(arg) = c.get_arguments().find(|a| a.get_long() == Some(long)) {
-                let names = arg.get_value_names().map(|n| n.join(" ")).unwrap_or_default();
-                return arg.get_action().takes_values().then_some(names);
-            }
-            commands.extend(c.get_subcommands());
+    // The command and the subcommands named on the line: a flag another
+    // subcommand has is for clap to refuse as unknown here.
+    let mut chain = vec![&command];
+    for arg in args.iter().skip(1).filter(|a| !a.starts_with('-')) {
+        let current = chain[chain.len() - 1];
+        match current.get_subcommands().find(|c| c.get_name() == arg || c.get_all_aliases().any(|a| a == arg)) {
+            Some(sub) => chain.push(sub),
+            None => continue,
         }
-        None
+    }
+    let takes = |long: &str| -> Option<String> {
+        let arg = chain.iter().rev().find_map(|c| c.get_arguments().find(|a| a.get_long() == Some(long)))?;
+        let names = arg.get_value_names().map(|n| n.join(" ")).unwrap_or_default();
+        arg.get_action().takes_values().then_some(names)
     };
     args.windows(2).find_map(|pair| {
         let (flag, value) = (&pair[0], &pair[1]);

@@ -367,7 +367,7 @@ fn extreme_inputs_end_in_one_line(db: &TestDb) {
     assert_eq!(event_ids(db).len(), 50);
     // A negative value is refused in a sentence naming the option and what
     // it takes, however it is written.
-    let negative: [(&[&str], &str); 5] = [
+    let negative: [(&[&str], &str); 6] = [
         (
             &["scan", "--table", "events", "--window", "-5s"],
             "idemctl: --window -5s: --window takes DURATION, never negative (5s, 10m, 24h)\n",
@@ -385,6 +385,11 @@ fn extreme_inputs_end_in_one_line(db: &TestDb) {
         (
             &["expire", "--table", "events", "--older-than", "24h", "--sleep", "-.5s"],
             "idemctl: --sleep -.5s: --sleep takes DURATION, never negative (5s, 10m, 24h)\n",
+        ),
+        // A flag of another command is unknown here, whatever its value.
+        (
+            &["reap", "--table", "events", "--window", "-5s"],
+            "idemctl: unexpected argument '--window' found; a similar argument exists: '--wide'\n",
         ),
     ];
     for (args, said) in negative {
