@@ -769,9 +769,11 @@ async fn judge(
             }
         }
         // Without a status column, an abandoned key holds no lock to clear:
-        // it waits for the design's own retry.
+        // it waits for the design's own retry, unless the run says what a
+        // release writes (`--set`, `--release-set`).
         let nothing = args.action == Action::Release
             && keys.statuses.is_none()
+            && set_by(args, Action::Release).is_empty()
             && (key.state == State::Abandoned || assignments(keys, args, &mut Placeholders::new(dialect))?.is_none());
         let change = match args.action {
             Action::Release if used_up.contains(&KeyTable::identity(key)) => Action::Fail,

@@ -251,6 +251,24 @@ fn a_table_without_status_and_epoch_seconds(db: &TestDb) {
     let out = reap(db, &fail);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("--action fail needs a status column"), "{}", out.stderr);
+    // A release that says what it writes writes it, to the key that holds
+    // no lock too: the dry run promised it, and the run keeps the promise.
+    let mut set = mapping.to_vec();
+    set.extend(["--set", "recovery_point='abandoned'"]);
+    let dry = reap(db, &[&set[..], &["--dry-run"]].concat());
+    // a, released above, is abandoned now: nobody holds it, and it is still started.
+    assert_eq!(outcomes(&dry), pairs(&[("d", "would-release"), ("a", "would-release")]), "{}", dry.stderr);
+    assert!(
+        dry.stderr.contains("each key released would get locked_at → NULL, recovery_point → 'abandoned'"),
+        "{}",
+        dry.stderr
+    );
+    let out = reap(db, &set);
+    assert_eq!(outcomes(&out), pairs(&[("d", "released"), ("a", "released")]), "{}", out.stderr);
+    assert_eq!(
+        db.column("SELECT recovery_point FROM api_keys ORDER BY idempotency_key"),
+        [Some("abandoned".into()), Some("finished".into()), Some("started".into()), Some("abandoned".into())]
+    );
 }
 
 /// A key mapping that names two rows per key (no scope where the table has
