@@ -453,18 +453,23 @@ fn says_who_did(name: &str) -> bool {
 }
 
 /// A name's words, lower case: `createdById` and `created_by_id` are both
-/// `created`, `by`, `id`.
+/// `created`, `by`, `id`; an acronym is one word (`HTTPStatus`, `userID`).
 fn split_camel(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
     let mut words = Vec::new();
     let mut word = String::new();
-    for c in name.chars() {
+    for (i, &c) in chars.iter().enumerate() {
         if !c.is_ascii_alphanumeric() {
             if !word.is_empty() {
                 words.push(std::mem::take(&mut word));
             }
             continue;
         }
-        if c.is_ascii_uppercase() && !word.is_empty() && !word.ends_with(|p: char| p.is_ascii_uppercase()) {
+        let prev_upper = i > 0 && chars[i - 1].is_ascii_uppercase();
+        let next_lower = chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
+        // A capital after a small letter starts a word; so does the last
+        // capital of an acronym that a small letter follows.
+        if c.is_ascii_uppercase() && !word.is_empty() && (!prev_upper || next_lower) {
             words.push(std::mem::take(&mut word));
         }
         word.push(c.to_ascii_lowercase());
@@ -1115,5 +1120,235 @@ impl Plan {
             }
         }
         self.excluded.push(Exclusion { column: column.to_string(), rule, reason });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Engine;
+    use crate::db::catalog::UniqueIndex;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Line {
+        #[command(flatten)]
+        scan: ScanArgs,
+    }
+
+    fn args(extra: &[&str]) -> ScanArgs {
+        Line::try_parse_from([&["scan", "--table", "t"][..], extra].concat()).unwrap().scan
+    }
+
+    fn col(name: &str, ty: &str) -> Column {
+        Column {
+            name: name.into(),
+            data_type: ty.into(),
+            base_type: ty.into(),
+            default: None,
+            generated: String::new(),
+            not_null: false,
+            foreign: false,
+        }
+    }
+
+    fn table(engine: Engine, columns: Vec<Column>, primary_key: &[&str]) -> Table {
+        Table {
+            engine,
+            schema: "public".into(),
+            name: "t".into(),
+            columns,
+            primary_key: primary_key.iter().map(|c| c.to_string()).collect(),
+            unique: Vec::new(),
+        }
+    }
+
+    fn unique(name: &str, columns: &[&str]) -> UniqueIndex {
+        UniqueIndex {
+            name: name.into(),
+            primary: false,
+            columns: columns.iter().map(|c| Some(c.to_string())).collect(),
+        }
+    }
+
+    /// The created-at column by its nature, the name breaking ties: a full
+    /// instant before a date, the list's order, then a word of creation; a
+    /// reference or a number named like a time is never one.
+    #[test]
+    fn the_created_at_column_by_nature_then_name() {
+        let pg = |cols: Vec<Column>| table(Engine::Postgres, cols, &["id"]);
+        let chosen = |t: &Table| created_at_column(&args(&[]), t).map(|c| c.name).unwrap_or_default();
+        let t =
+            pg(vec![col("id", "bigint"), col("created_on", "date"), col("inserted_at", "timestamp without time zone")]);
+        assert_eq!(chosen(&t), "inserted_at", "an instant before a date");
+        let t = pg(vec![col("created", "timestamp with time zone"), col("created_at", "timestamp with time zone")]);
+        assert_eq!(chosen(&t), "created_at", "the list's order");
+        let t =
+            pg(vec![col("when_added_to_cart", "timestamp with time zone"), col("paid_at", "timestamp with time zone")]);
+        assert_eq!(chosen(&t), "when_added_to_cart", "a word of creation");
+        // An integer named like a creation time that refers to a row is none.
+        let mut fk = col("created_at_id", "integer");
+        fk.foreign = true;
+        let err = created_at_column(&args(&[]), &pg(vec![fk, col("paid_at", "timestamp with time zone")])).unwrap_err();
+        assert!(err.to_string().contains("(its time columns: paid_at)"), "{err}");
+        // Named, whatever it is.
+        let t = pg(vec![col("paid_at", "timestamp with time zone")]);
+        assert_eq!(created_at_column(&args(&["--created-at", "paid_at"]), &t).unwrap().name, "paid_at");
+        // An integer epoch named as a time is one; on SQLite so is an untyped column.
+        let t = pg(vec![col("created_ts", "bigint")]);
+        assert_eq!(chosen(&t), "created_ts");
+        assert!(!time_by_nature(&t, &col("created_by", "bigint")));
+        assert!(!time_by_nature(&t, &col("amount", "bigint")), "no word of time");
+        let lite = table(Engine::Sqlite, vec![col("date_created", "")], &["id"]);
+        assert!(time_by_nature(&lite, &lite.columns[0]));
+        assert!(!time_by_nature(&lite, &col("created_at", "boolean")));
+        let mut array = col("created_at", "timestamp with time zone[]");
+        array.base_type = "timestamp with time zone[]".into();
+        assert!(!time_by_nature(&t, &array));
+    }
+
+    #[test]
+    fn the_row_id() {
+        let id = |pk: &[&str], cols: Vec<Column>| {
+            id_column(&args(&[]), &table(Engine::Postgres, cols, pk), "created_at").map_err(|e| e.to_string())
+        };
+        assert_eq!(id(&["id"], vec![]), Ok("id".into()));
+        assert_eq!(id(&["id", "created_at"], vec![]), Ok("id".into()), "a partition's key");
+        assert_eq!(id(&["created_at", "id"], vec![]), Ok("id".into()));
+        assert!(id(&[], vec![]).unwrap_err().contains("has no primary key"));
+        // Drupal's (cid, langcode): the one integer.
+        assert_eq!(id(&["cid", "langcode"], vec![col("cid", "integer"), col("langcode", "varchar")]), Ok("cid".into()));
+        assert!(
+            id(&["a", "b"], vec![col("a", "integer"), col("b", "integer")])
+                .unwrap_err()
+                .contains("composite primary key")
+        );
+        assert!(id(&["a", "b", "at"], vec![col("a", "integer"), col("b", "text"), col("at", "timestamp")]).is_err());
+        let named = id_column(&args(&["--id", "uid"]), &table(Engine::Postgres, vec![col("uid", "uuid")], &[]), "x");
+        assert_eq!(named.unwrap(), "uid");
+    }
+
+    /// A key by its name first, then a client reference a unique index
+    /// holds, then any client reference; never one the engine mints.
+    #[test]
+    fn the_key_column() {
+        let t = table(
+            Engine::Postgres,
+            vec![col("external_id", "text"), col("idempotency_key", "text"), col("client_token", "text")],
+            &["id"],
+        );
+        let (key, choice) = choose_key(&t);
+        assert_eq!((key.as_deref(), choice.reason.as_str()), (Some("idempotency_key"), "its name"));
+        assert_eq!(choice.not_chosen, ["client_token", "external_id"]);
+        let mut t = table(Engine::Postgres, vec![col("external_id", "text"), col("client_token", "text")], &["id"]);
+        t.unique.push(unique("by_account", &["account_id", "external_id"]));
+        let (key, choice) = choose_key(&t);
+        assert_eq!(key.as_deref(), Some("external_id"));
+        assert_eq!(choice.reason, "a client reference by its name, unique with (account_id) (index by_account)");
+        t.unique.clear();
+        assert_eq!(choose_key(&t).0.as_deref(), Some("client_token"), "the list's order");
+        let mut minted = col("external_id", "uuid");
+        minted.default = Some("gen_random_uuid()".into());
+        assert_eq!(choose_key(&table(Engine::Postgres, vec![minted], &["id"])).0, None);
+        assert_eq!(
+            choose_key(&table(Engine::Postgres, vec![col("transaction_id", "text")], &["transaction_id"])).0,
+            None
+        );
+    }
+
+    #[test]
+    fn the_currency_column() {
+        let cur =
+            |cols: Vec<Column>, extra: &[&str]| currency_column(&args(extra), &table(Engine::MySql, cols, &["id"]));
+        assert_eq!(cur(vec![col("currency_code", "char(3)")], &[]).as_deref(), Some("currency_code"));
+        assert_eq!(cur(vec![col("amount_currency", "char(3)")], &[]).as_deref(), Some("amount_currency"));
+        assert_eq!(cur(vec![col("transaction_currency_id", "int")], &[]).as_deref(), Some("transaction_currency_id"));
+        assert_eq!(cur(vec![col("a_currency", "text"), col("b_currency", "text")], &[]), None, "two: which is a guess");
+        assert_eq!(cur(vec![col("foreign_currency_id", "int")], &[]), None);
+        assert_eq!(cur(vec![], &["--currency-column", "iso"]).as_deref(), Some("iso"));
+        assert!(is_expression("quantity * unit_price + fee"));
+        assert!(!is_expression("amount_cents"));
+    }
+
+    /// What keeps a column out before any row is read, in order: --ignore,
+    /// unique alone, the update time, a minting default, a counter.
+    #[test]
+    fn exclusions_before_reading() {
+        let mut t = table(Engine::MySql, vec![col("number", "varchar(32)"), col("view_count", "int")], &["id"]);
+        t.unique.push(unique("uniq_number", &["number"]));
+        let rule = |c: &Column, update: Option<&str>, ignore: &[&str]| {
+            let ignore: Vec<String> = ignore.iter().map(|s| s.to_string()).collect();
+            exclusion(&t, c, update, &ignore).map(|(rule, _)| rule)
+        };
+        assert_eq!(rule(&t.columns[0].clone(), None, &["number"]), Some(Rule::Ignored));
+        assert_eq!(rule(&t.columns[0].clone(), None, &[]), Some(Rule::UniqueAlone));
+        assert_eq!(rule(&col("view_count", "int"), None, &[]), Some(Rule::Counter));
+        assert_eq!(rule(&col("discount", "decimal(10,2)"), None, &[]), None);
+        assert_eq!(rule(&col("account", "int"), None, &[]), None);
+        assert_eq!(rule(&col("page_count", "text"), None, &[]), None, "a counter is a number");
+        let mut stamped = col("tms", "timestamp");
+        stamped.generated = "on update current_timestamp".into();
+        let (r, why) = exclusion(&t, &stamped, Some("tms"), &[]).unwrap();
+        assert_eq!(
+            (r, why.as_str()),
+            (Rule::UpdateTime, "the update time: the server stamps it on every write (ON UPDATE CURRENT_TIMESTAMP)")
+        );
+        let mut minted = col("token", "char(36)");
+        minted.default = Some("uuid()".into());
+        assert_eq!(rule(&minted, None, &[]), Some(Rule::DefaultMints));
+        assert_eq!(rule(&col("note", "text"), None, &[]), None);
+        // Roles come first: the id, the primary key, the created-at, the key.
+        let t = table(Engine::MySql, vec![], &["id", "tenant"]);
+        let role_of = |name: &str| role(&t, &col(name, "int"), "id", "created_at", Some("key")).map(|(r, _)| r);
+        assert_eq!(
+            ["id", "tenant", "created_at", "key", "other"].map(role_of),
+            [Some(Rule::RowId), Some(Rule::PrimaryKey), Some(Rule::CreatedAt), Some(Rule::KeyColumn), None]
+        );
+    }
+
+    #[test]
+    fn kinds_of_values() {
+        let pg = table(Engine::Postgres, vec![], &[]);
+        let lite = table(Engine::Sqlite, vec![], &[]);
+        assert_eq!(kind(&pg, &col("a", "uuid")), ValueKind::Uuid);
+        assert_eq!(kind(&pg, &col("a", "timestamp with time zone")), ValueKind::Time);
+        assert_eq!(kind(&pg, &col("a", "bigint")), ValueKind::Integer);
+        assert_eq!(kind(&pg, &col("a", "character varying")), ValueKind::Text);
+        assert_eq!(kind(&pg, &col("a", "jsonb")), ValueKind::Other);
+        assert_eq!(kind(&pg, &col("a", "integer[]")), ValueKind::Other);
+        assert_eq!(kind(&lite, &col("a", "datetime")), ValueKind::Time);
+        assert_eq!(kind(&lite, &col("a", "")), ValueKind::Text);
+        assert_eq!(kind(&pg, &col("a", "")), ValueKind::Other);
+        assert!(looks_like_time(&pg, &col("a", "bigint")));
+        assert!(!looks_like_time(&pg, &col("a", "text")));
+        assert!(looks_like_time(&lite, &col("a", "text")));
+        assert!(!looks_like_time(&lite, &col("a", "real")));
+    }
+
+    #[test]
+    fn names_of_people_and_references() {
+        assert_eq!(split_camel("createdById"), ["created", "by", "id"]);
+        assert_eq!(split_camel("created_by_id"), ["created", "by", "id"]);
+        assert_eq!(split_camel("HTTPStatus"), ["http", "status"]);
+        assert_eq!(split_camel("userID"), ["user", "id"]);
+        assert_eq!(split_camel("created2FA"), ["created2", "fa"]);
+        assert!(says_who_did("added_by"));
+        assert!(!says_who_did("paid_by") && !says_who_did("created_at"));
+        assert!(names_a_person("user_id") && names_a_person("createdById"));
+        assert!(!names_a_person("user_name"), "not a reference");
+        assert!(!names_a_person("project_id"));
+        assert!(refers_to_a_row("project_id", false) && refers_to_a_row("approved_by", false));
+        assert!(refers_to_a_row("parent", true) && !refers_to_a_row("parent", false));
+        let mut quantity = col("quantity", "numeric");
+        assert!(can_grow(&quantity));
+        quantity.foreign = true;
+        assert!(!can_grow(&quantity));
+        assert!(
+            !can_grow(&col("fk_user", "int")) && !can_grow(&col("owner", "int")) && !can_grow(&col("title", "text"))
+        );
+        assert!(stamped_at_insert(&Column { default: Some("CURRENT_TIMESTAMP(6)".into()), ..col("a", "datetime") }));
+        assert!(stamped_at_insert(&Column { default: Some("(datetime('now'))".into()), ..col("a", "text") }));
+        assert!(!stamped_at_insert(&Column { default: Some("'now'".into()), ..col("a", "text") }));
+        assert!(!stamped_at_insert(&col("a", "text")));
     }
 }
