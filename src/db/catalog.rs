@@ -553,6 +553,20 @@ impl Column {
     pub fn is_domain(&self) -> bool {
         self.base_type != self.data_type
     }
+
+    /// A nullable column of type `ty`, no default, for the unit tests.
+    #[cfg(test)]
+    pub fn of(name: &str, ty: &str) -> Column {
+        Column {
+            name: name.into(),
+            data_type: ty.into(),
+            base_type: ty.into(),
+            default: None,
+            generated: String::new(),
+            not_null: false,
+            foreign: false,
+        }
+    }
 }
 
 #[cfg(test)]

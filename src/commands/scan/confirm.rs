@@ -326,15 +326,7 @@ mod tests {
     }
 
     fn column(name: &str, ty: &str, foreign: bool) -> Column {
-        Column {
-            name: name.into(),
-            data_type: ty.into(),
-            base_type: ty.into(),
-            default: None,
-            generated: String::new(),
-            not_null: false,
-            foreign,
-        }
+        Column { foreign, ..Column::of(name, ty) }
     }
 
     #[test]

@@ -1141,15 +1141,7 @@ mod tests {
     }
 
     fn col(name: &str, ty: &str) -> Column {
-        Column {
-            name: name.into(),
-            data_type: ty.into(),
-            base_type: ty.into(),
-            default: None,
-            generated: String::new(),
-            not_null: false,
-            foreign: false,
-        }
+        Column::of(name, ty)
     }
 
     fn table(engine: Engine, columns: Vec<Column>, primary_key: &[&str]) -> Table {
