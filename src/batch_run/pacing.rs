@@ -568,6 +568,9 @@ mod tests {
         // Exactly four times the target is not yet halved; past it is.
         assert_eq!(resized(1_000, 10_000, None, (1_000, ms(400)), ms(100)).0, 250);
         assert_eq!(resized(1_000, 10_000, None, (1_000, ms(401)), ms(100)).0, 500);
+        // A full batch on the target after slower ones: the average is what
+        // sizes the next (5,500 rows/s, 550 rows), not the batch alone.
+        assert_eq!(resized(1_000, 10_000, Some(1_000.0), (1_000, ms(100)), ms(100)), (550, Some(5_500.0)));
         // A short batch exactly on the target keeps its size, and its rate is not kept.
         assert_eq!(resized(1_000, 10_000, Some(3.0), (10, ms(100)), ms(100)), (1_000, Some(3.0)));
         // A short batch that fits more than its size grows to the fit.
