@@ -905,6 +905,27 @@ mod tests {
             Resolution::possible(Action::Release, true, true),
             [WouldRelease, WouldFail, NeedsReview, SkippedChanged, Unchanged, Error]
         );
+        // Each outcome by its name in the summary and the JSON.
+        for r in [
+            Released,
+            Failed,
+            NeedsReview,
+            SkippedChanged,
+            SkippedLocked,
+            Error,
+            Deleted,
+            Unchanged,
+            NoEffect,
+            WouldRelease,
+            WouldFail,
+            WouldDelete,
+        ] {
+            assert_eq!(serde_json::to_value(r).unwrap(), r.as_str(), "{r:?}");
+        }
+        assert_eq!(
+            [Action::Release, Action::Fail, Action::Delete].map(Action::past),
+            ["released", "failed", "deleted"]
+        );
         // Only a release fails keys beside its own change.
         assert_eq!(Resolution::possible(Action::Delete, true, true)[..2], [WouldDelete, NeedsReview]);
     }

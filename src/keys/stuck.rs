@@ -430,6 +430,11 @@ mod tests {
         assert_eq!(Durations::new(&none, &Config::default()).unwrap().of(None), secs(300));
         assert!(Durations::covers(&("POST /b".into(), glob::Pattern::new("POST /b").unwrap(), secs(1)), "POST /b"));
         assert!(!Durations::covers(&("POST /b".into(), glob::Pattern::new("POST /b").unwrap(), secs(1)), "POST /c"));
+        // A name covers itself though its glob reads otherwise (`[1]` is one
+        // character); a glob covers what it matches.
+        let literal = ("GET /a[1]".to_string(), glob::Pattern::new("GET /a[1]").unwrap(), secs(1));
+        assert!(Durations::covers(&literal, "GET /a[1]") && !literal.1.matches("GET /a[1]"));
+        assert!(Durations::covers(&("POST /*".into(), glob::Pattern::new("POST /*").unwrap(), secs(1)), "POST /x"));
 
         let bad = Config { max_duration: Some("soon".into()), ..Config::default() };
         assert!(Durations::new(&none, &bad).unwrap_err().to_string().starts_with("config max_duration: "));
