@@ -1191,6 +1191,11 @@ mod tests {
         assert_eq!(chosen(&t), "created_ts");
         assert!(!time_by_nature(&t, &col("created_by", "bigint")));
         assert!(!time_by_nature(&t, &col("amount", "bigint")), "no word of time");
+        assert!(time_by_nature(&t, &col("paidat", "bigint")) && time_by_nature(&t, &col("sentts", "bigint")));
+        let mut foreign = col("created_on", "bigint");
+        assert!(time_by_nature(&t, &foreign));
+        foreign.foreign = true;
+        assert!(!time_by_nature(&t, &foreign), "a foreign key is no time, whatever its name");
         let lite = table(Engine::Sqlite, vec![col("date_created", "")], &["id"]);
         assert!(time_by_nature(&lite, &lite.columns[0]));
         assert!(!time_by_nature(&lite, &col("created_at", "boolean")));
@@ -1255,6 +1260,7 @@ mod tests {
         assert_eq!(cur(vec![col("currency_code", "char(3)")], &[]).as_deref(), Some("currency_code"));
         assert_eq!(cur(vec![col("amount_currency", "char(3)")], &[]).as_deref(), Some("amount_currency"));
         assert_eq!(cur(vec![col("transaction_currency_id", "int")], &[]).as_deref(), Some("transaction_currency_id"));
+        assert_eq!(cur(vec![col("currencyId", "int")], &[]).as_deref(), Some("currencyId"));
         assert_eq!(cur(vec![col("a_currency", "text"), col("b_currency", "text")], &[]), None, "two: which is a guess");
         assert_eq!(cur(vec![col("foreign_currency_id", "int")], &[]), None);
         assert_eq!(cur(vec![], &["--currency-column", "iso"]).as_deref(), Some("iso"));
@@ -1326,7 +1332,7 @@ mod tests {
         assert_eq!(split_camel("created2FA"), ["created2", "fa"]);
         assert!(says_who_did("added_by"));
         assert!(!says_who_did("paid_by") && !says_who_did("created_at"));
-        assert!(names_a_person("user_id") && names_a_person("createdById"));
+        assert!(names_a_person("user_id") && names_a_person("createdById") && names_a_person("created_by"));
         assert!(!names_a_person("user_name"), "not a reference");
         assert!(!names_a_person("project_id"));
         assert!(refers_to_a_row("project_id", false) && refers_to_a_row("approved_by", false));
