@@ -1315,6 +1315,8 @@ mod tests {
         assert_eq!(kind(&pg, &col("a", "jsonb")), ValueKind::Other);
         assert_eq!(kind(&pg, &col("a", "integer[]")), ValueKind::Other);
         assert_eq!(kind(&lite, &col("a", "datetime")), ValueKind::Time);
+        assert_eq!(kind(&lite, &col("a", "timestamp")), ValueKind::Time);
+        assert_eq!(kind(&lite, &col("a", "date")), ValueKind::Time);
         assert_eq!(kind(&lite, &col("a", "")), ValueKind::Text);
         assert_eq!(kind(&pg, &col("a", "")), ValueKind::Other);
         assert!(looks_like_time(&pg, &col("a", "bigint")));
