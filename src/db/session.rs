@@ -112,55 +112,6 @@ impl Target {
     }
 }
 
-/// Turns Nagle's algorithm off on the process's TCP sockets. sqlx 0.9.0
-/// leaves it on (transact-rs/sqlx#4335; the fix, #4336, is not released
-/// yet): a statement sent as two TLS records then waits for the server's
-/// delayed ACK, 40 ms a round trip. Called after each connect, it sets
-/// `TCP_NODELAY` on every descriptor; on one that is not a TCP socket the
-/// call fails and changes nothing.
-pub(super) fn no_delay() {
-    #[cfg(unix)]
-    {
-        let fds: Vec<libc::c_int> = match std::fs::read_dir("/proc/self/fd") {
-            Ok(dir) => dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect(),
-            Err(_) => (0..1024).collect(),
-        };
-        let on: libc::c_int = 1;
-        for fd in fds {
-            // SAFETY: a plain option write on a descriptor number; an invalid
-            // or non-TCP descriptor makes the call fail with no effect.
-            unsafe {
-                libc::setsockopt(
-                    fd,
-                    libc::IPPROTO_TCP,
-                    libc::TCP_NODELAY,
-                    (&raw const on).cast(),
-                    std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-                );
-            }
-        }
-    }
-}
-
-/// Runs a connect with `no_delay` applied every millisecond meanwhile, so
-/// that the socket has it before the TLS handshake's second flight (a
-/// handshake on a socket with Nagle on waits twice for a delayed ACK:
-/// 90 ms a connection).
-pub(super) async fn with_no_delay<T>(connecting: impl Future<Output = T>) -> T {
-    tokio::pin!(connecting);
-    let mut tick = tokio::time::interval(Duration::from_millis(1));
-    loop {
-        tokio::select! {
-            biased;
-            done = &mut connecting => {
-                no_delay();
-                return done;
-            }
-            _ = tick.tick() => no_delay(),
-        }
-    }
-}
-
 /// Refuses what the driver would take silently or say obscurely: an unknown
 /// parameter, a TLS mode of the other engine's spelling, a certificate file
 /// that is not there.

@@ -125,7 +125,7 @@ impl Driver for MySql {
             let opts = options(&target)?;
             let (conn, id, version) = target
                 .within_connect_timeout(async {
-                    let mut conn = session::with_no_delay(opts.connect()).await?;
+                    let mut conn = opts.connect().await?;
                     let (id, version): (u64, String) =
                         sqlx::query_as("SELECT CONNECTION_ID(), VERSION()").fetch_one(&mut conn).await?;
                     Ok((conn, id, version))

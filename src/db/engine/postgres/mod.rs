@@ -133,7 +133,7 @@ impl Driver for Postgres {
             }
             let (conn, pid) = target
                 .within_connect_timeout(async {
-                    let mut conn = session::with_no_delay(opts.connect()).await?;
+                    let mut conn = opts.connect().await?;
                     let pid: i32 = sqlx::query_scalar("SELECT pg_backend_pid()").fetch_one(&mut conn).await?;
                     Ok((conn, pid))
                 })

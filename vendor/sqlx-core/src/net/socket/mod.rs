@@ -188,9 +188,12 @@ pub async fn connect_tcp<Ws: WithSocket>(
 ) -> crate::Result<Ws::Output> {
     #[cfg(feature = "_rt-tokio")]
     if crate::rt::rt_tokio::available() {
-        return Ok(with_socket
-            .with_socket(tokio::net::TcpStream::connect((host, port)).await?)
-            .await);
+        let stream = tokio::net::TcpStream::connect((host, port)).await?;
+        // Nagle's algorithm holds a second small write until the server
+        // acknowledges the first, which it delays by up to 40 ms: every
+        // handshake and many queries would wait for it.
+        stream.set_nodelay(true)?;
+        return Ok(with_socket.with_socket(stream).await);
     }
 
     cfg_if! {
