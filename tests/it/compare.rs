@@ -421,6 +421,19 @@ fn names_applications_use(db: &TestDb) {
     assert!(excluded.contains(&("modified_date", "update-time")), "{excluded:?}");
     assert_eq!(doc["cluster_count"], 1);
     assert_eq!(doc["clusters"][0]["cause"], "key-per-attempt");
+    // The key named: chosen for the flag, nothing else offered. The client
+    // reference is then a column like any other, which tells the two rows
+    // apart; left out too, the two rows' one external id makes the cluster
+    // a key reused.
+    let named = scan(db, "events", &["--format", "json", "--key-column", "external_id"]).json();
+    assert_eq!(named["key_column"], "external_id");
+    assert_eq!(named["key_column_reason"], json!({"reason": "--key-column", "not_chosen": []}));
+    assert!(named["compared_columns"].as_array().unwrap().contains(&json!("transaction_id")), "{named}");
+    assert_eq!(named["cluster_count"], 0);
+    let named =
+        scan(db, "events", &["--format", "json", "--key-column", "external_id", "--ignore", "transaction_id"]).json();
+    assert_eq!(named["cluster_count"], 1);
+    assert_eq!(named["clusters"][0]["cause"], "key-reused");
 }
 
 /// Messages a person sends a second or two apart differ in what they say:
