@@ -94,6 +94,9 @@ pub struct KeyTableConfig {
     pub succeeded_value: Option<String>,
     pub retryable_value: Option<String>,
     pub permanent_value: Option<String>,
+    /// The statuses expire may delete (`--finished-value`), and those it never does (`--live-value`).
+    pub finished_values: Option<Vec<String>>,
+    pub live_values: Option<Vec<String>>,
     pub in_progress_when: Option<String>,
     pub locked_at_column: Option<String>,
     pub lease_until_column: Option<String>,

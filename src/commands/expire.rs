@@ -2,6 +2,7 @@
 //! table's rows past a time) in short batches, each its own transaction, so
 //! live writers wait at most one batch.
 
+use std::collections::BTreeMap;
 use std::io::BufWriter;
 use std::time::{Duration, Instant};
 
@@ -122,6 +123,11 @@ struct Summary {
     rows_without_time: Option<u64>,
     /// What became of rows in progress: kept, or deleted once their lease had expired too.
     in_progress: &'static str,
+    /// Rows past the horizon kept for their status, by status: work still
+    /// to happen (a live status), and rows in a status neither finished nor
+    /// live (NULL among them), which make the run exit 1.
+    kept_live: BTreeMap<String, u64>,
+    kept_unknown: BTreeMap<String, u64>,
     stopped: Option<Stopped>,
     /// Time spent waiting, by what held the run (purge, load, lag, pauses).
     waited: Waited,
@@ -246,6 +252,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         expiry.condition(&dialect, &target, settings.leases_over, args.filter.as_deref(), expiry.cutoff)?;
     let rows_in_table =
         expiry::check_large_delete(&mut db, &target, (&expired, &binds), args.allow_large_delete).await?;
+    let kept = kept_for_status(&mut db, &target, &expiry, &args).await?;
     let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &target.table).await?) };
     let retired = match args.drop_partitions {
         true => retire_partitions(&mut db, &target.table, &expiry, &expired, &binds, &args).await?,
@@ -264,6 +271,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
         None
     };
     let mut summary = Summary::new(&args, &target.table, &expiry, matching, retired, settings.leases_over.is_some());
+    (summary.kept_live, summary.kept_unknown) = kept;
     if matching.is_some() {
         let filter = args.filter.as_deref().map(|f| format!(" AND ({f})")).unwrap_or_default();
         let untimed = format!("{} IS NULL{filter}", dialect.ident(&expiry.column));
@@ -374,7 +382,10 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     let stalled = summary.waited.stalled("expire", out_of_time, summary.rows_deleted);
     // A dry run's plan is its data, unless it has nothing to do.
     let planned = args.dry_run && summary.rows_matching != Some(0);
-    out.mark_clean(!planned && summary.refused_keys.is_empty() && !stalled && !refused && judged_nothing.is_none());
+    let unknown = !summary.kept_unknown.is_empty();
+    out.mark_clean(
+        !planned && summary.refused_keys.is_empty() && !stalled && !refused && judged_nothing.is_none() && !unknown,
+    );
     match summary.stopped {
         Some(Stopped::Interrupted) => out.finish_incomplete(Stopped::Interrupted.as_str())?,
         _ => out.finish()?,
@@ -389,7 +400,59 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     if let Some(line) = &judged_nothing {
         eprintln!("idemctl: {line}");
     }
-    Ok(Outcome::from_findings(!summary.refused_keys.is_empty() || stalled || refused || judged_nothing.is_some()))
+    Ok(Outcome::from_findings(
+        !summary.refused_keys.is_empty() || stalled || refused || judged_nothing.is_some() || unknown,
+    ))
+}
+
+/// The rows past the horizon a status keeps, by status: those of a live
+/// status, and those of a status neither finished nor live; each said.
+async fn kept_for_status(
+    db: &mut Db,
+    target: &KeyTable,
+    expiry: &Expiry,
+    args: &ExpireArgs,
+) -> Result<(BTreeMap<String, u64>, BTreeMap<String, u64>)> {
+    let (mut live, mut unknown) = (BTreeMap::new(), BTreeMap::new());
+    let Some(statuses) = &target.statuses else { return Ok((live, unknown)) };
+    let live_values = statuses.live(target.kind);
+    for (status, rows) in expiry::kept_by_status(db, target, expiry, args.filter.as_deref()).await? {
+        match status {
+            Some(s) if live_values.contains(&s) => live.insert(s, rows),
+            Some(s) => unknown.insert(s, rows),
+            None => unknown.insert("NULL".to_string(), rows),
+        };
+    }
+    let listed = |kept: &BTreeMap<String, u64>| {
+        let mut by_rows: Vec<(&String, &u64)> = kept.iter().collect();
+        by_rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let shown: Vec<String> = by_rows.iter().take(6).map(|(s, n)| format!("{s} {n}")).collect();
+        let more = if by_rows.len() > 6 { ", ..." } else { "" };
+        let rows = match kept.values().sum::<u64>() {
+            1 => "1 row".to_string(),
+            n => format!("{n} rows"),
+        };
+        (rows, format!("{}{more}", shown.join(", ")))
+    };
+    if !args.report.quiet && !live.is_empty() {
+        let (rows, shown) = listed(&live);
+        crate::report::say(&format!(
+            "kept: {rows} past the horizon in a live status ({shown}): work still to happen is never expired"
+        ));
+    }
+    if !unknown.is_empty() {
+        let (rows, shown) = listed(&unknown);
+        let untold = match unknown.contains_key("NULL") {
+            true => " (a row with no status, NULL, stays whatever is named: look at it by hand)",
+            false => "",
+        };
+        crate::report::say(&format!(
+            "kept: {rows} past the horizon in a status neither finished nor live ({shown}): expire deletes only \
+             {}; name the others with --finished-value or --live-value{untold}",
+            statuses.finished(target.kind).join(", ")
+        ));
+    }
+    Ok((live, unknown))
 }
 
 /// `--drop-partitions`: drops the partitions wholly past the horizon by
@@ -529,6 +592,8 @@ impl Summary {
                 false => "kept",
                 true => "deleted once their lease expired",
             },
+            kept_live: BTreeMap::new(),
+            kept_unknown: BTreeMap::new(),
             stopped: None,
             waited: Waited::default(),
             backlog_after: None,

@@ -173,6 +173,42 @@ pub async fn count_matching(
     Ok(n.and_then(|n| n.parse().ok()).unwrap_or(0))
 }
 
+/// Rows past the horizon (and `filter`) that stay for their status: each
+/// status, as text (None for NULL), and its rows, the most first. The
+/// in-progress status is left out: the summary says what became of those.
+pub async fn kept_by_status(
+    db: &mut Db,
+    target: &KeyTable,
+    expiry: &Expiry,
+    filter: Option<&str>,
+) -> Result<Vec<(Option<String>, u64)>> {
+    let Some(statuses) = target.statuses.as_ref() else { return Ok(Vec::new()) };
+    let dialect = db.dialect();
+    let column = target.time_sql(&dialect, &dialect.ident(&expiry.column), &expiry.time)?;
+    let (past, bind) = dialect.time_bound(&column, expiry.time.repr, false, expiry.cutoff.timestamp_micros(), 1);
+    let mut binds: Vec<Bind> = bind.into_iter().collect();
+    let Some((finished, more)) = target.finished_sql(&dialect, binds.len() + 1) else { return Ok(Vec::new()) };
+    binds.extend(more);
+    let data_type = target.table.column(&statuses.column)?.data_type.clone();
+    let value = dialect.comparable_text(&dialect.ident(&statuses.column), &data_type);
+    let filter = filter.map(|f| format!(" AND ({f})")).unwrap_or_default();
+    let condition = format!("{past} AND ({value} IS NULL OR NOT ({finished})){filter}");
+    let table = target.table.sql_name(&dialect);
+    let sql = db::fill(
+        crate::db::dialect::query_file!(shared, "kept_by_status.sql"),
+        &[("value", &value), ("table", &table), ("condition", &condition)],
+    );
+    let rows = db.query_text(&sql, &binds).await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| {
+            let mut r = r.into_iter();
+            let (status, n) = (r.next()?, r.next()??.parse().ok()?);
+            (status.as_deref() != Some(statuses.in_progress.as_str())).then_some((status, n))
+        })
+        .collect())
+}
+
 /// What makes a row expired: its expires-at column in the past, or with a
 /// horizon its created-at column older than the horizon.
 pub struct Expiry {
@@ -212,7 +248,8 @@ impl Expiry {
     }
 
     /// The rows expired before `before` (the cutoff, or earlier) and
-    /// `filter`: not in progress, or with `leases_over`, in progress only
+    /// `filter`: in a finished status where a status column tells, else not
+    /// in progress; with `leases_over`, in progress too, but only
     /// once their lease has expired too (its limit the longest maximum
     /// duration) and no live transaction holds them.
     pub fn condition(
@@ -226,21 +263,32 @@ impl Expiry {
         let column = target.time_sql(dialect, &dialect.ident(&self.column), &self.time)?;
         let (mut sql, bind) = dialect.time_bound(&column, self.time.repr, false, before.timestamp_micros(), 1);
         let mut binds: Vec<Bind> = bind.into_iter().collect();
-        if let Some(in_progress) = target.tells_in_progress() {
-            let (cond, more) = in_progress.sql(dialect, binds.len() + 1);
+        // Only a finished status goes (a row whose status is NULL stays:
+        // NULL IN (...) is not true); where no status column tells, a row
+        // not in progress (NOT (NULL) is not true either).
+        let finished = target.finished_sql(dialect, binds.len() + 1);
+        let finished = finished.map(|(cond, more)| {
             binds.extend(more);
-            // A row whose status is NULL is kept too: NOT (NULL) is not true.
-            match leases_over {
-                None => sql.push_str(&format!(" AND NOT ({cond})")),
-                Some(limit) => {
-                    let mut params = Placeholders::after(*dialect, binds);
-                    let past =
-                        target.past_limit_sql(dialect, limit, timeparse::now().timestamp_micros(), &mut params)?;
-                    binds = params.binds;
-                    let free = dialect.held_condition().map(|held| format!(" AND NOT {held}")).unwrap_or_default();
-                    sql.push_str(&format!(" AND (NOT ({cond}) OR ({past}{free}))"));
-                }
+            cond
+        });
+        match (target.tells_in_progress(), leases_over, finished) {
+            (Some(in_progress), Some(limit), finished) => {
+                let (cond, more) = in_progress.sql(dialect, binds.len() + 1);
+                binds.extend(more);
+                let settled = finished.unwrap_or_else(|| format!("NOT ({cond})"));
+                let mut params = Placeholders::after(*dialect, binds);
+                let past = target.past_limit_sql(dialect, limit, timeparse::now().timestamp_micros(), &mut params)?;
+                binds = params.binds;
+                let free = dialect.held_condition().map(|held| format!(" AND NOT {held}")).unwrap_or_default();
+                sql.push_str(&format!(" AND ({settled} OR (({cond}) AND {past}{free}))"));
             }
+            (_, _, Some(finished)) => sql.push_str(&format!(" AND {finished}")),
+            (Some(in_progress), None, None) => {
+                let (cond, more) = in_progress.sql(dialect, binds.len() + 1);
+                binds.extend(more);
+                sql.push_str(&format!(" AND NOT ({cond})"));
+            }
+            (None, _, None) => {}
         }
         if let Some(filter) = filter {
             sql.push_str(&format!(" AND ({filter})"));

@@ -105,6 +105,12 @@ pub struct MappingArgs {
     /// Status of a key whose request failed for good [default: failed_permanent]
     #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "VALUE")]
     pub permanent_value: Option<String>,
+    /// A status a key or job finishes in, which expire may delete past the horizon; repeat for several [default: the succeeded and failed-for-good values, and the retryable one except on jobs and outboxes, whose rescuer runs it again]
+    #[arg(hide_short_help = true, help_heading = "Key table", long = "finished-value", value_name = "VALUE")]
+    pub finished_values: Vec<String>,
+    /// A status of work still to happen (pending, scheduled, waiting to be retried), which expire never deletes, however old; repeat for several. A status neither finished nor live is kept, and expire says so and exits 1
+    #[arg(hide_short_help = true, help_heading = "Key table", long = "live-value", value_name = "VALUE")]
+    pub live_values: Vec<String>,
     /// SQL condition true for keys in progress, for tables without a status column
     #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "SQL")]
     pub in_progress_when: Option<String>,
@@ -197,6 +203,41 @@ pub struct Statuses {
     pub succeeded: String,
     pub retryable: String,
     pub permanent: String,
+    /// The finished and live states named by flag or config file (none: the defaults).
+    pub finished_given: Vec<String>,
+    pub live_given: Vec<String>,
+}
+
+impl Statuses {
+    /// The statuses a row finishes in, which expire may delete: as given,
+    /// else succeeded, failed for good, and retryable where nothing runs it
+    /// again by itself (an HTTP key, an inbox's message, a webhook's event:
+    /// the client or the sender retries; a job's or an outbox's retryable
+    /// state is work its rescuer or relay still does).
+    pub fn finished(&self, kind: Kind) -> Vec<String> {
+        if !self.finished_given.is_empty() {
+            return self.finished_given.clone();
+        }
+        let mut finished = vec![self.succeeded.clone(), self.permanent.clone()];
+        if !matches!(kind, Kind::Jobs | Kind::Outbox) {
+            finished.push(self.retryable.clone());
+        }
+        finished
+    }
+
+    /// The statuses of work still to happen, never deleted: in progress,
+    /// those given, and the mapped values that are not finished.
+    pub fn live(&self, kind: Kind) -> Vec<String> {
+        let finished = self.finished(kind);
+        let mapped = [&self.in_progress, &self.succeeded, &self.retryable, &self.permanent];
+        let mut live: Vec<String> = self.live_given.clone();
+        for value in mapped {
+            if !finished.contains(value) && !live.contains(value) {
+                live.push(value.clone());
+            }
+        }
+        live
+    }
 }
 
 /// The key table (or any table `expire` purges), resolved against the catalog.
@@ -242,6 +283,11 @@ pub struct KeyTable {
     pub zone: timeparse::Zone,
     pub zones: std::collections::BTreeMap<String, timeparse::Zone>,
     missing: Missing,
+}
+
+/// Values given by a repeated flag, else by the config file's list.
+fn listed(flag: &[String], file: &Option<Vec<String>>) -> Vec<String> {
+    if flag.is_empty() { file.clone().unwrap_or_default() } else { flag.to_vec() }
 }
 
 /// A name given by flag, by the config file, or by default; only a name
@@ -314,6 +360,8 @@ pub struct Mapping {
     succeeded_value: String,
     retryable_value: String,
     permanent_value: String,
+    finished_values: Vec<String>,
+    live_values: Vec<String>,
     values: ValuesGiven,
     in_progress_when: Option<String>,
     no_in_progress: bool,
@@ -368,6 +416,15 @@ impl MappingArgs {
                 || given(&self.retryable_value, &file.retryable_value)
                 || given(&self.permanent_value, &file.permanent_value),
         };
+        let finished_values = listed(&self.finished_values, &file.finished_values);
+        let live_values = listed(&self.live_values, &file.live_values);
+        let in_progress_value = value(&self.in_progress_value, &file.in_progress_value, "in_progress");
+        if let Some(both) = finished_values.iter().find(|v| live_values.contains(v)) {
+            bail!("--finished-value {both} and --live-value {both}: a status is one or the other");
+        }
+        if finished_values.contains(&in_progress_value) {
+            bail!("--finished-value {in_progress_value}: it is the in-progress status, whose keys are never finished");
+        }
         let operation = if !self.operation_columns.is_empty() {
             Some(self.operation_columns.clone())
         } else {
@@ -392,10 +449,12 @@ impl MappingArgs {
             operation,
             key: pick(&self.key_column, &file.key_column),
             status: pick(&self.status_column, &file.status_column),
-            in_progress_value: value(&self.in_progress_value, &file.in_progress_value, "in_progress"),
+            in_progress_value,
             succeeded_value: value(&self.succeeded_value, &file.succeeded_value, "succeeded"),
             retryable_value: value(&self.retryable_value, &file.retryable_value, "failed_retryable"),
             permanent_value: value(&self.permanent_value, &file.permanent_value, "failed_permanent"),
+            finished_values,
+            live_values,
             values,
             in_progress_when: pick(&self.in_progress_when, &file.in_progress_when),
             no_in_progress: self.no_in_progress || file.in_progress == Some(false),
@@ -495,6 +554,8 @@ impl KeyTable {
             succeeded: mapping.succeeded_value.clone(),
             retryable: mapping.retryable_value.clone(),
             permanent: mapping.permanent_value.clone(),
+            finished_given: mapping.finished_values.clone(),
+            live_given: mapping.live_values.clone(),
         });
         let in_progress = match (when, &statuses) {
             (Some(sql), _) => {
@@ -870,6 +931,19 @@ impl StateTimes {
     }
 }
 
+impl KeyTable {
+    /// Where a status column tells: the condition true for rows in a
+    /// finished status, with its bound values from `first` on.
+    pub fn finished_sql(&self, dialect: &Dialect, first: usize) -> Option<(String, Vec<Bind>)> {
+        let statuses = self.statuses.as_ref()?;
+        let data_type = self.table.column(&statuses.column).ok()?.data_type.clone();
+        let values = statuses.finished(self.kind);
+        let marks: Vec<String> = (0..values.len()).map(|i| dialect.placeholder(first + i)).collect();
+        let column = dialect.comparable_text(&dialect.ident(&statuses.column), &data_type);
+        Some((format!("{column} IN ({})", marks.join(", ")), values.into_iter().map(Bind::Text).collect()))
+    }
+}
+
 impl InProgress {
     /// The condition true for rows in progress, with its bound values from `first` on.
     pub fn sql(&self, dialect: &Dialect, first: usize) -> (String, Vec<Bind>) {
@@ -884,5 +958,46 @@ impl InProgress {
             ),
             InProgress::When(sql) => (format!("({sql})"), Vec::new()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn statuses(finished: &[&str], live: &[&str]) -> Statuses {
+        Statuses {
+            column: "status".into(),
+            in_progress: "running".into(),
+            succeeded: "done".into(),
+            retryable: "retry".into(),
+            permanent: "dead".into(),
+            finished_given: finished.iter().map(|s| s.to_string()).collect(),
+            live_given: live.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// By default a retryable key is finished where the client retries, and
+    /// live where the table's own rescuer or relay runs it again.
+    #[test]
+    fn finished_and_live_by_kind() {
+        let s = statuses(&[], &[]);
+        for kind in [Kind::Http, Kind::Inbox, Kind::Webhooks] {
+            assert_eq!(s.finished(kind), ["done", "dead", "retry"], "{kind:?}");
+            assert_eq!(s.live(kind), ["running"], "{kind:?}");
+        }
+        for kind in [Kind::Jobs, Kind::Outbox] {
+            assert_eq!(s.finished(kind), ["done", "dead"], "{kind:?}");
+            assert_eq!(s.live(kind), ["running", "retry"], "{kind:?}");
+        }
+    }
+
+    /// Named finished statuses replace the defaults; the mapped values left
+    /// out of them are live, beside those named live.
+    #[test]
+    fn finished_and_live_as_named() {
+        let s = statuses(&["done", "cancelled"], &["pending", "retry"]);
+        assert_eq!(s.finished(Kind::Http), ["done", "cancelled"]);
+        assert_eq!(s.live(Kind::Http), ["pending", "retry", "running", "dead"]);
     }
 }

@@ -192,7 +192,98 @@ fn an_overlapping_run_exits_3(db: &TestDb) {
     assert_eq!(event_ids(db), (61..=80).collect::<Vec<i64>>());
 }
 
+/// Keys past the horizon in every kind of status (j1 to j8), and one
+/// finished key within it (j9): only a finished status goes.
+fn statuses(db: &TestDb) {
+    let (text, ts) = (db.ty("text"), db.ty("time"));
+    let key = db.ident("key");
+    let old = db.ts("2026-05-20 12:00:00");
+    let rows: Vec<String> = [
+        ("j1", "'succeeded'"),
+        ("j2", "'failed_retryable'"),
+        ("j3", "'failed_permanent'"),
+        ("j4", "'pending'"),
+        ("j5", "'pending'"),
+        ("j6", "'archived'"),
+        ("j7", "'in_progress'"),
+        ("j8", "NULL"),
+    ]
+    .iter()
+    .map(|(k, status)| format!("('{k}', {status}, {old})"))
+    .chain([format!("('j9', 'succeeded', {})", db.ts("2026-06-01 11:00:00"))])
+    .collect();
+    db.exec(&format!(
+        "CREATE TABLE idempotency_keys ({key} {text} NOT NULL PRIMARY KEY, status {text}, created_at {ts} NOT NULL);
+         INSERT INTO idempotency_keys VALUES {}",
+        rows.join(", ")
+    ));
+}
+
+/// A key or job past the horizon goes only in a status it finishes in: on
+/// HTTP keys succeeded, failed for good and retryable (the client retries);
+/// on jobs a retryable one is work its rescuer still does. A status neither
+/// finished nor live stays, is named, and the run exits 1; a live one
+/// stays and the run exits 0. The dry run counts what the run deletes.
+fn only_a_finished_status_is_expired(db: &TestDb) {
+    statuses(db);
+    let horizon = ["--older-than", "24h"];
+    let out = expire(db, &[&horizon[..], &["--dry-run"]].concat());
+    assert_eq!(summary(&out)["rows_matching"], 3, "{}", out.stderr);
+    assert_eq!(remaining(db).len(), 9);
+    let out = expire(db, &horizon);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(remaining(db), ["j4", "j5", "j6", "j7", "j8", "j9"]);
+    let s = summary(&out);
+    assert_eq!(s["rows_deleted"], 3);
+    assert_eq!(s["kept_unknown"], serde_json::json!({"NULL": 1, "archived": 1, "pending": 2}));
+    assert_eq!(s["kept_live"], serde_json::json!({}));
+    assert!(
+        out.stderr.contains(
+            "kept: 4 rows past the horizon in a status neither finished nor live (pending 2, NULL 1, archived 1): \
+             expire deletes only succeeded, failed_permanent, failed_retryable; name the others with \
+             --finished-value or --live-value"
+        ),
+        "{}",
+        out.stderr
+    );
+
+    // Jobs: the statuses named; a retryable job is live.
+    let key = db.ident("key");
+    db.exec(&format!(
+        "DELETE FROM idempotency_keys WHERE {key} = 'j8';
+         INSERT INTO idempotency_keys VALUES ('j10', 'failed_retryable', {})",
+        db.ts("2026-05-20 12:00:00")
+    ));
+    let jobs = [&horizon[..], &["--kind", "jobs", "--finished-value", "archived", "--live-value", "pending"]].concat();
+    let dry = expire(db, &[&jobs[..], &["--dry-run"]].concat());
+    assert_eq!(summary(&dry)["rows_matching"], 1, "{}", dry.stderr);
+    let out = expire(db, &jobs);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(remaining(db), ["j10", "j4", "j5", "j7", "j9"]);
+    let s = summary(&out);
+    assert_eq!(s["rows_deleted"], 1);
+    assert_eq!(s["kept_live"], serde_json::json!({"failed_retryable": 1, "pending": 2}));
+    assert_eq!(s["kept_unknown"], serde_json::json!({}));
+    assert!(
+        out.stderr.contains(
+            "kept: 3 rows past the horizon in a live status (pending 2, failed_retryable 1): work still to happen \
+             is never expired"
+        ),
+        "{}",
+        out.stderr
+    );
+
+    // A status both finished and live, or the in-progress one finished: refused.
+    for bad in [&["--finished-value", "pending", "--live-value", "pending"][..], &["--finished-value", "in_progress"]] {
+        let out = expire(db, &[&horizon[..], bad].concat());
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    }
+    assert_eq!(remaining(db).len(), 5);
+}
+
 on_every_engine!(
+    only_a_finished_status_is_expired,
     mappings_that_delete_everything_are_refused,
     deletes_exactly_the_expired_rows,
     a_short_horizon_is_refused,
