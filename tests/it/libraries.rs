@@ -279,6 +279,51 @@ fn river_expire_deletes_what_its_cleaner_deletes() {
     assert_eq!(ids(&db, "SELECT id::text FROM river_job ORDER BY id"), ["1", "2", "3", "5", "7", "8"]);
 }
 
+/// The same cleaner said in River's states rather than SQL: the mapping
+/// stuck and reap use, and the statuses each horizon finishes. A state a
+/// horizon does not finish stays (discarded jobs at 24 h); a job waiting to
+/// run is never expired, however old, and a state nobody named is said and
+/// exits 1.
+#[test]
+fn river_expire_by_its_states() {
+    let Some(db) = pg() else { return };
+    river(&db);
+    db.exec(
+        "INSERT INTO river_job (id, state, attempt, max_attempts, created_at, finalized_at, scheduled_at, kind) VALUES
+         (9, 'cancelled', 1, 25, now() - interval '3 days', now() - interval '2 days', now(), 'email'),
+         (10, 'scheduled', 0, 25, now() - interval '5 days', NULL, now() + interval '3 days', 'email'),
+         (11, 'retryable', 3, 25, now() - interval '2 days', NULL, now() + interval '1 hour', 'email')",
+    );
+    let mapping = &RIVER[..14];
+    let cleaner = ["expire", "--created-at-column", "finalized_at", "--format", "json"];
+    let day = [&["--older-than", "24h", "--finished-value", "completed", "--finished-value", "cancelled"][..]].concat();
+    let out = idemctl(&db, &[&cleaner[..], mapping, &day].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let run = &out.json()["runs"][0];
+    assert_eq!(run["rows_deleted"], 2, "{}", out.stdout);
+    assert_eq!(run["kept_live"], serde_json::json!({"discarded": 2}), "{}", out.stdout);
+    let week = ["--older-than", "7d", "--finished-value", "discarded"];
+    let out = idemctl(&db, &[&cleaner[..], mapping, &week].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        ids(&db, "SELECT id::text FROM river_job ORDER BY river_job.id"),
+        ["1", "2", "3", "5", "7", "8", "10", "11"]
+    );
+
+    // By the creation time, with the defaults for jobs: completed and
+    // discarded finish; the scheduled job past the horizon is no state
+    // the mapping names, and stays; the retryable one is live.
+    let created = ["expire", "--created-at-column", "created_at", "--older-than", "24h", "--format", "json"];
+    let out = idemctl(&db, &[&created[..], mapping].concat());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let run = &out.json()["runs"][0];
+    assert_eq!(run["rows_deleted"], 1, "{}", out.stdout);
+    assert_eq!(run["kept_live"], serde_json::json!({"retryable": 1}), "{}", out.stdout);
+    assert_eq!(run["kept_unknown"], serde_json::json!({"scheduled": 1}), "{}", out.stdout);
+    assert!(out.stderr.contains("(scheduled 1): expire deletes only completed, discarded;"), "{}", out.stderr);
+    assert_eq!(ids(&db, "SELECT id::text FROM river_job ORDER BY river_job.id"), ["1", "2", "3", "5", "8", "10", "11"]);
+}
+
 /// expire and size name the kind too: in JSON, and to people with what told it.
 #[test]
 fn river_expire_and_size_name_the_kind() {
