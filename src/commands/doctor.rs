@@ -752,12 +752,15 @@ async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind), em
             "run doctor again once requests have created keys",
         ));
     }
-    let known = [&s.in_progress, &s.succeeded, &s.retryable, &s.permanent];
+    // Mapped values, and the finished and live states named besides them.
+    let named: Vec<String> = s.finished(kind).into_iter().chain(s.live(kind)).collect();
+    let known: Vec<&String> =
+        [&s.in_progress, &s.succeeded, &s.retryable, &s.permanent].into_iter().chain(&named).collect();
     let in_use = catalog::values_in_use(db, &keys.table, &s.column, STATUS_SAMPLE).await?;
     let mut unknown: Vec<String> = in_use.iter().filter(|v| !known.contains(v)).map(|v| format!("{v:?}")).collect();
     unknown.sort();
-    let failures_seen = in_use.iter().any(|v| v == &s.retryable || v == &s.permanent);
-    if unknown.is_empty() && !failures_seen && !keys.values_given.retryable && !keys.values_given.permanent {
+    let only_two = in_use.iter().all(|v| v == &s.in_progress || v == &s.succeeded);
+    if only_two && !keys.values_given.retryable && !keys.values_given.permanent {
         return Ok(Check::new(
             name,
             Verdict::Pass,
@@ -768,8 +771,18 @@ async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind), em
             "",
         ));
     }
+    let mapped = [&s.in_progress, &s.succeeded, &s.retryable, &s.permanent];
+    let mut named_in_use: Vec<&String> = in_use.iter().filter(|v| !mapped.contains(v)).collect();
+    named_in_use.sort();
+    let named_in_use = match named_in_use.is_empty() {
+        true => String::new(),
+        false => format!(
+            ", and the states named finished or live ({})",
+            named_in_use.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+    };
     Ok(if unknown.is_empty() {
-        Check::new(name, Verdict::Pass, format!("{} tells {values} apart", s.column), "")
+        Check::new(name, Verdict::Pass, format!("{} tells {values} apart{named_in_use}", s.column), "")
     } else {
         Check::new(
             name,
@@ -781,7 +794,8 @@ async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind), em
                 unknown.join(", ")
             ),
             "record failed_retryable and failed_permanent apart, or map the values in use with \
-             --retryable-value / --permanent-value",
+             --retryable-value / --permanent-value, and name the other states --finished-value or --live-value \
+             (expire keeps a row past the horizon in a state neither names, and exits 1)",
         )
     })
 }

@@ -477,7 +477,37 @@ fn bad_input_exits_2(db: &TestDb) {
     );
 }
 
+/// A job table's states beside the mapped ones: a state nobody named is
+/// outside the mapping (a warning that names it); named live or finished,
+/// it is known, and the check passes naming it.
+fn states_named_finished_or_live_are_known(db: &TestDb) {
+    let text = db.ty("text");
+    let ts = types(db).3;
+    db.exec(&format!(
+        "CREATE TABLE jobs (id {text} NOT NULL PRIMARY KEY, status {text} NOT NULL, created_at {ts} NOT NULL);
+         INSERT INTO jobs VALUES ('a', 'queued', {t}), ('b', 'in_progress', {t}), ('c', 'succeeded', {t}),
+           ('d', 'failed_permanent', {t}), ('e', 'cancelled', {t})",
+        t = ago(db, chrono::Duration::minutes(1))
+    ));
+    let base = ["--table", "jobs", "--key-column", "id", "--kind", "jobs"];
+    let r = results(&doctor(db, &base));
+    assert_eq!(result(&r, "statuses"), "warn");
+    assert!(reason(&r, "statuses").contains("outside the mapping"), "{}", reason(&r, "statuses"));
+    assert!(reason(&r, "statuses").contains("\"cancelled\", \"queued\""), "{}", reason(&r, "statuses"));
+    let named =
+        [&base[..], &["--finished-value", "succeeded", "--finished-value", "cancelled", "--live-value", "queued"]]
+            .concat();
+    let r = results(&doctor(db, &named));
+    assert_eq!(result(&r, "statuses"), "pass", "{}", reason(&r, "statuses"));
+    assert_eq!(
+        reason(&r, "statuses"),
+        "status tells in_progress, succeeded, failed_retryable and failed_permanent apart, and the states named \
+         finished or live (cancelled, queued)"
+    );
+}
+
 on_every_engine!(
+    states_named_finished_or_live_are_known,
     a_unique_constraint_retries_got_past_fails,
     the_reference_design_passes,
     a_weak_design_fails,
