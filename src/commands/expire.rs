@@ -253,6 +253,13 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     let rows_in_table =
         expiry::check_large_delete(&mut db, &target, (&expired, &binds), args.allow_large_delete).await?;
     let kept = kept_for_status(&mut db, &target, &expiry, &args).await?;
+    if let Some(state) = unmapped_state(&target).filter(|_| !args.report.quiet) {
+        crate::report::say(&format!(
+            "note: {state} looks like a state column and is not mapped (--status-column {state}): expire cannot tell \
+             live rows from finished ones, and every row past the horizon goes{}",
+            if args.filter.is_some() { " that --where selects" } else { "" }
+        ));
+    }
     let _lock = if args.dry_run { None } else { Some(lock::lock_table(&mut db, &target.table).await?) };
     let retired = match args.drop_partitions {
         true => retire_partitions(&mut db, &target.table, &expiry, &expired, &binds, &args).await?,
@@ -405,6 +412,23 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     ))
 }
 
+/// A column named as a state is (`state`, `job_state`, `delivery_status`)
+/// on a table where neither a status column nor a condition tells a row's
+/// state.
+fn unmapped_state(target: &KeyTable) -> Option<&str> {
+    if target.statuses.is_some() || target.tells_in_progress().is_some() {
+        return None;
+    }
+    let stated = |name: &str| {
+        let name = name.to_lowercase();
+        name == "state" || name.ends_with("_state") || name.ends_with("_status")
+    };
+    target.table.columns.iter().map(|c| c.name.as_str()).find(|name| stated(name))
+}
+
+/// How the summary names rows whose status is NULL.
+const NO_STATUS: &str = "(no status)";
+
 /// The rows past the horizon a status keeps, by status: those of a live
 /// status, and those of a status neither finished nor live; each said.
 async fn kept_for_status(
@@ -420,7 +444,7 @@ async fn kept_for_status(
         match status {
             Some(s) if live_values.contains(&s) => live.insert(s, rows),
             Some(s) => unknown.insert(s, rows),
-            None => unknown.insert("NULL".to_string(), rows),
+            None => unknown.insert(NO_STATUS.to_string(), rows),
         };
     }
     let listed = |kept: &BTreeMap<String, u64>| {
@@ -442,8 +466,8 @@ async fn kept_for_status(
     }
     if !unknown.is_empty() {
         let (rows, shown) = listed(&unknown);
-        let untold = match unknown.contains_key("NULL") {
-            true => " (a row with no status, NULL, stays whatever is named: look at it by hand)",
+        let untold = match unknown.contains_key(NO_STATUS) {
+            true => "; a row with no status (NULL) stays whatever is named: look at it by hand",
             false => "",
         };
         crate::report::say(&format!(

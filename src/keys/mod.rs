@@ -105,10 +105,10 @@ pub struct MappingArgs {
     /// Status of a key whose request failed for good [default: failed_permanent]
     #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "VALUE")]
     pub permanent_value: Option<String>,
-    /// A status a key or job finishes in, which expire may delete past the horizon; repeat for several [default: the succeeded and failed-for-good values, and the retryable one except on jobs and outboxes, whose rescuer runs it again]
+    /// A status a key or job finishes in, which expire may delete past the horizon, besides the succeeded and failed-for-good values and the retryable one (except on jobs and outboxes, whose rescuer runs it again); repeat for several
     #[arg(hide_short_help = true, help_heading = "Key table", long = "finished-value", value_name = "VALUE")]
     pub finished_values: Vec<String>,
-    /// A status of work still to happen (pending, scheduled, waiting to be retried), which expire never deletes, however old; repeat for several. A status neither finished nor live is kept, and expire says so and exits 1
+    /// A status of work still to happen (pending, scheduled, waiting to be retried), which expire never deletes, however old, a mapped one too; repeat for several. A status neither finished nor live is kept, and expire says so and exits 1
     #[arg(hide_short_help = true, help_heading = "Key table", long = "live-value", value_name = "VALUE")]
     pub live_values: Vec<String>,
     /// SQL condition true for keys in progress, for tables without a status column
@@ -209,19 +209,23 @@ pub struct Statuses {
 }
 
 impl Statuses {
-    /// The statuses a row finishes in, which expire may delete: as given,
-    /// else succeeded, failed for good, and retryable where nothing runs it
-    /// again by itself (an HTTP key, an inbox's message, a webhook's event:
-    /// the client or the sender retries; a job's or an outbox's retryable
-    /// state is work its rescuer or relay still does).
+    /// The statuses a row finishes in, which expire may delete: succeeded,
+    /// failed for good, and retryable where nothing runs it again by itself
+    /// (an HTTP key, an inbox's message, a webhook's event: the client or
+    /// the sender retries; a job's or an outbox's retryable state is work
+    /// its rescuer or relay still does); with those named finished, less
+    /// those named live.
     pub fn finished(&self, kind: Kind) -> Vec<String> {
-        if !self.finished_given.is_empty() {
-            return self.finished_given.clone();
-        }
         let mut finished = vec![self.succeeded.clone(), self.permanent.clone()];
         if !matches!(kind, Kind::Jobs | Kind::Outbox) {
             finished.push(self.retryable.clone());
         }
+        for value in &self.finished_given {
+            if !finished.contains(value) {
+                finished.push(value.clone());
+            }
+        }
+        finished.retain(|v| !self.live_given.contains(v));
         finished
     }
 
@@ -423,7 +427,12 @@ impl MappingArgs {
             bail!("--finished-value {both} and --live-value {both}: a status is one or the other");
         }
         if finished_values.contains(&in_progress_value) {
-            bail!("--finished-value {in_progress_value}: it is the in-progress status, whose keys are never finished");
+            bail!(
+                "--finished-value {in_progress_value}: it is the in-progress status, and a row in it is not finished"
+            );
+        }
+        if finished_values.iter().chain(&live_values).any(|v| v.trim().is_empty()) {
+            bail!("--finished-value and --live-value take a status, not an empty value");
         }
         let operation = if !self.operation_columns.is_empty() {
             Some(self.operation_columns.clone())
@@ -992,12 +1001,16 @@ mod tests {
         }
     }
 
-    /// Named finished statuses replace the defaults; the mapped values left
-    /// out of them are live, beside those named live.
+    /// Statuses named finished add to the defaults; those named live are
+    /// taken out of them.
     #[test]
     fn finished_and_live_as_named() {
-        let s = statuses(&["done", "cancelled"], &["pending", "retry"]);
-        assert_eq!(s.finished(Kind::Http), ["done", "cancelled"]);
-        assert_eq!(s.live(Kind::Http), ["pending", "retry", "running", "dead"]);
+        let s = statuses(&["cancelled"], &["pending", "retry"]);
+        assert_eq!(s.finished(Kind::Http), ["done", "dead", "cancelled"]);
+        assert_eq!(s.live(Kind::Http), ["pending", "retry", "running"]);
+        assert_eq!(s.finished(Kind::Jobs), ["done", "dead", "cancelled"]);
+        let s = statuses(&[], &["dead"]);
+        assert_eq!(s.finished(Kind::Jobs), ["done"]);
+        assert_eq!(s.live(Kind::Jobs), ["dead", "running", "retry"]);
     }
 }

@@ -296,13 +296,13 @@ fn river_expire_by_its_states() {
     );
     let mapping = &RIVER[..14];
     let cleaner = ["expire", "--created-at-column", "finalized_at", "--format", "json"];
-    let day = [&["--older-than", "24h", "--finished-value", "completed", "--finished-value", "cancelled"][..]].concat();
+    let day = ["--older-than", "24h", "--finished-value", "cancelled", "--live-value", "discarded"];
     let out = idemctl(&db, &[&cleaner[..], mapping, &day].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
     let run = &out.json()["runs"][0];
     assert_eq!(run["rows_deleted"], 2, "{}", out.stdout);
     assert_eq!(run["kept_live"], serde_json::json!({"discarded": 2}), "{}", out.stdout);
-    let week = ["--older-than", "7d", "--finished-value", "discarded"];
+    let week = ["--older-than", "7d"];
     let out = idemctl(&db, &[&cleaner[..], mapping, &week].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(
@@ -334,6 +334,17 @@ fn river_expire_and_size_name_the_kind() {
     let out = idemctl(&db, &[&expire[..], &["--dry-run"]].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stderr.contains(told), "{}", out.stderr);
+    // Its state column unmapped: said, since nothing keeps a live job then.
+    assert!(
+        out.stderr.contains(
+            "note: state looks like a state column and is not mapped (--status-column state): expire cannot tell \
+             live rows from finished ones, and every row past the horizon goes\n"
+        ),
+        "{}",
+        out.stderr
+    );
+    let mapped = idemctl(&db, &[&expire[..], &["--dry-run", "--status-column", "state"]].concat());
+    assert!(!mapped.stderr.contains("looks like a state column"), "{}", mapped.stderr);
     let size = ["size", "--table", "river_job", "--created-at-column", "created_at"];
     let out = idemctl(&db, &size);
     assert_eq!(out.code, 0, "{}", out.stderr);
