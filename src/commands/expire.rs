@@ -426,6 +426,9 @@ fn unmapped_state(target: &KeyTable) -> Option<&str> {
     target.table.columns.iter().map(|c| c.name.as_str()).find(|name| stated(name))
 }
 
+/// Rows read for the states in use, at most.
+const STATES_SAMPLE: u64 = 100_000;
+
 /// How the summary names rows whose status is NULL.
 const NO_STATUS: &str = "(no status)";
 
@@ -440,6 +443,21 @@ async fn kept_for_status(
     let (mut live, mut unknown) = (BTreeMap::new(), BTreeMap::new());
     let Some(statuses) = &target.statuses else { return Ok((live, unknown)) };
     let live_values = statuses.live(target.kind);
+    // A state named that no row holds may be a misspelt one.
+    let named: Vec<&String> = statuses.finished_given.iter().chain(&statuses.live_given).collect();
+    if !named.is_empty() && !args.report.quiet {
+        let in_use = crate::db::catalog::values_in_use(db, &target.table, &statuses.column, STATES_SAMPLE).await?;
+        let absent: Vec<&str> = named.iter().filter(|v| !in_use.contains(v)).map(|v| v.as_str()).collect();
+        if !absent.is_empty() {
+            crate::report::say(&format!(
+                "note: no row of {} (the first {} read) holds {} {}: check the spelling",
+                target.table.name,
+                crate::units::grouped(STATES_SAMPLE),
+                statuses.column,
+                absent.join(", ")
+            ));
+        }
+    }
     for (status, rows) in expiry::kept_by_status(db, target, expiry, args.filter.as_deref()).await? {
         match status {
             Some(s) if live_values.contains(&s) => live.insert(s, rows),

@@ -229,6 +229,17 @@ fn only_a_finished_status_is_expired(db: &TestDb) {
     let horizon = ["--older-than", "24h"];
     let out = expire(db, &[&horizon[..], &["--dry-run"]].concat());
     assert_eq!(summary(&out)["rows_matching"], 3, "{}", out.stderr);
+    assert!(!out.stderr.contains("check the spelling"), "{}", out.stderr);
+    // A state named that no row holds: said, and nothing more matches.
+    let typo = expire(db, &[&horizon[..], &["--dry-run", "--finished-value", "archivd"]].concat());
+    assert_eq!(summary(&typo)["rows_matching"], 3, "{}", typo.stderr);
+    assert!(
+        typo.stderr.contains(
+            "note: no row of idempotency_keys (the first 100,000 read) holds status archivd: check the spelling\n"
+        ),
+        "{}",
+        typo.stderr
+    );
     assert_eq!(remaining(db).len(), 9);
     let out = expire(db, &horizon);
     assert_eq!(out.code, 1, "{}", out.stderr);
