@@ -412,18 +412,34 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     ))
 }
 
-/// A column named as a state is (`state`, `job_state`, `delivery_status`)
-/// on a table where neither a status column nor a condition tells a row's
-/// state.
+/// A column named as a state is, on a table where no status column tells
+/// a row's state (a condition for the rows in progress tells nothing of
+/// the others).
 fn unmapped_state(target: &KeyTable) -> Option<&str> {
-    if target.statuses.is_some() || target.tells_in_progress().is_some() {
+    if target.statuses.is_some() {
         return None;
     }
-    let stated = |name: &str| {
-        let name = name.to_lowercase();
-        name == "state" || name.ends_with("_state") || name.ends_with("_status")
+    target.table.columns.iter().map(|c| c.name.as_str()).find(|name| names_a_state(name))
+}
+
+/// Whether a column's name is a state's: `state`, `job_state`, `delivery_status`.
+fn names_a_state(name: &str) -> bool {
+    let name = name.to_lowercase();
+    name == "state" || name.ends_with("_state") || name.ends_with("_status")
+}
+
+/// Rows kept, by status, as a line says them: how many (`1 row`, `4 rows`),
+/// and the statuses with the most rows first, six at most.
+fn kept_text(kept: &BTreeMap<String, u64>) -> (String, String) {
+    let mut by_rows: Vec<(&String, &u64)> = kept.iter().collect();
+    by_rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let shown: Vec<String> = by_rows.iter().take(6).map(|(s, n)| format!("{s} {n}")).collect();
+    let more = if by_rows.len() > 6 { ", ..." } else { "" };
+    let rows = match kept.values().sum::<u64>() {
+        1 => "1 row".to_string(),
+        n => format!("{n} rows"),
     };
-    target.table.columns.iter().map(|c| c.name.as_str()).find(|name| stated(name))
+    (rows, format!("{}{more}", shown.join(", ")))
 }
 
 /// Rows read for the states in use, at most.
@@ -465,25 +481,14 @@ async fn kept_for_status(
             None => unknown.insert(NO_STATUS.to_string(), rows),
         };
     }
-    let listed = |kept: &BTreeMap<String, u64>| {
-        let mut by_rows: Vec<(&String, &u64)> = kept.iter().collect();
-        by_rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        let shown: Vec<String> = by_rows.iter().take(6).map(|(s, n)| format!("{s} {n}")).collect();
-        let more = if by_rows.len() > 6 { ", ..." } else { "" };
-        let rows = match kept.values().sum::<u64>() {
-            1 => "1 row".to_string(),
-            n => format!("{n} rows"),
-        };
-        (rows, format!("{}{more}", shown.join(", ")))
-    };
     if !args.report.quiet && !live.is_empty() {
-        let (rows, shown) = listed(&live);
+        let (rows, shown) = kept_text(&live);
         crate::report::say(&format!(
             "kept: {rows} past the horizon in a live status ({shown}): work still to happen is never expired"
         ));
     }
     if !unknown.is_empty() {
-        let (rows, shown) = listed(&unknown);
+        let (rows, shown) = kept_text(&unknown);
         let untold = match unknown.contains_key(NO_STATUS) {
             true => "; a row with no status (NULL) stays whatever is named: look at it by hand",
             false => "",
@@ -833,5 +838,34 @@ impl crate::commands::Definition for ExpireArgs {
     crate::commands::on_a_key_table!(ExpireArgs);
     fn run(self: Box<Self>) -> futures_util::future::BoxFuture<'static, Result<Outcome>> {
         Box::pin(run(*self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_names() {
+        for name in ["state", "State", "job_state", "delivery_status"] {
+            assert!(names_a_state(name), "{name}");
+        }
+        for name in ["status_code", "stated_at", "estate", "statuses"] {
+            assert!(!names_a_state(name), "{name}");
+        }
+    }
+
+    /// The most rows first, ties by name; past six, an ellipsis.
+    #[test]
+    fn kept_rows_as_said() {
+        let one = BTreeMap::from([("queued".to_string(), 1)]);
+        assert_eq!(kept_text(&one), ("1 row".to_string(), "queued 1".to_string()));
+        let seven: BTreeMap<String, u64> = (1..=7).map(|n| (format!("s{n}"), n)).collect();
+        assert_eq!(kept_text(&seven), ("28 rows".to_string(), "s7 7, s6 6, s5 5, s4 4, s3 3, s2 2, ...".to_string()));
+        let six: BTreeMap<String, u64> = [("b", 2), ("a", 2), ("c", 1), ("d", 1), ("e", 1), ("f", 1)]
+            .into_iter()
+            .map(|(s, n)| (s.to_string(), n))
+            .collect();
+        assert_eq!(kept_text(&six).1, "a 2, b 2, c 1, d 1, e 1, f 1");
     }
 }

@@ -269,6 +269,8 @@ fn only_a_finished_status_is_expired(db: &TestDb) {
     let jobs = [&horizon[..], &["--kind", "jobs", "--finished-value", "archived", "--live-value", "pending"]].concat();
     let dry = expire(db, &[&jobs[..], &["--dry-run"]].concat());
     assert_eq!(summary(&dry)["rows_matching"], 1, "{}", dry.stderr);
+    let quiet = expire(db, &[&jobs[..], &["--dry-run", "--quiet"]].concat());
+    assert!(!quiet.stderr.contains("kept:"), "{}", quiet.stderr);
     let out = expire(db, &jobs);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(remaining(db), ["j10", "j4", "j5", "j7", "j9"]);

@@ -345,6 +345,9 @@ fn river_expire_and_size_name_the_kind() {
     );
     let mapped = idemctl(&db, &[&expire[..], &["--dry-run", "--status-column", "state"]].concat());
     assert!(!mapped.stderr.contains("looks like a state column"), "{}", mapped.stderr);
+    // A condition for the jobs running tells nothing of the others.
+    let running = idemctl(&db, &[&expire[..], &["--dry-run", "--in-progress-when", "state = 'running'"]].concat());
+    assert!(running.stderr.contains("note: state looks like a state column"), "{}", running.stderr);
     let size = ["size", "--table", "river_job", "--created-at-column", "created_at"];
     let out = idemctl(&db, &size);
     assert_eq!(out.code, 0, "{}", out.stderr);
