@@ -754,8 +754,7 @@ async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind), em
     }
     // Mapped values, and the finished and live states named besides them.
     let named: Vec<String> = s.finished(kind).into_iter().chain(s.live(kind)).collect();
-    let known: Vec<&String> =
-        [&s.in_progress, &s.succeeded, &s.retryable, &s.permanent].into_iter().chain(&named).collect();
+    let known: Vec<&String> = s.mapped().into_iter().chain(&named).collect();
     let in_use = catalog::values_in_use(db, &keys.table, &s.column, STATUS_SAMPLE).await?;
     let mut unknown: Vec<String> = in_use.iter().filter(|v| !known.contains(v)).map(|v| format!("{v:?}")).collect();
     unknown.sort();
@@ -771,7 +770,7 @@ async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind), em
             "",
         ));
     }
-    let mapped = [&s.in_progress, &s.succeeded, &s.retryable, &s.permanent];
+    let mapped = s.mapped();
     let mut named_in_use: Vec<&String> = in_use.iter().filter(|v| !mapped.contains(v)).collect();
     named_in_use.sort();
     let named_in_use = match named_in_use.is_empty() {

@@ -209,6 +209,11 @@ pub struct Statuses {
 }
 
 impl Statuses {
+    /// The four mapped values: in progress, succeeded, retryable, failed for good.
+    pub fn mapped(&self) -> [&String; 4] {
+        [&self.in_progress, &self.succeeded, &self.retryable, &self.permanent]
+    }
+
     /// The statuses a row finishes in, which expire may delete: succeeded,
     /// failed for good, and retryable where nothing runs it again by itself
     /// (an HTTP key, an inbox's message, a webhook's event: the client or
@@ -233,7 +238,7 @@ impl Statuses {
     /// those given, and the mapped values that are not finished.
     pub fn live(&self, kind: Kind) -> Vec<String> {
         let finished = self.finished(kind);
-        let mapped = [&self.in_progress, &self.succeeded, &self.retryable, &self.permanent];
+        let mapped = self.mapped();
         let mut live: Vec<String> = self.live_given.clone();
         for value in mapped {
             if !finished.contains(value) && !live.contains(value) {
