@@ -767,6 +767,51 @@ fn minted(
             ));
         }
     }
+    // A code of random letters each write generates (an order's reference,
+    // a booking code): every sampled value of one length, letters of one
+    // case only, about a value per row, and vowels no more often than chance
+    // gives them (5 in 26), where words hold about two in five.
+    if matches!(kind, ValueKind::Text) && pairs.len() >= 3 && distinct >= 0.5 * rows {
+        let values: Vec<&str> =
+            pairs.iter().flat_map(|p| [&p.earlier[j], &p.later[j]]).flatten().map(String::as_str).collect();
+        if let Some(example) = random_letters(&values) {
+            return Some((
+                Rule::MintedPerAttempt,
+                format!(
+                    "in {} sampled pairs every value is {} random letters ({example}): a code each write generates",
+                    pairs.len(),
+                    example.len()
+                ),
+                None,
+            ));
+        }
+    }
+    // A value made unique from another column by each write (a slug from
+    // its title): where the first is free it is taken as it is, and the
+    // next write of the same title appends a separator and a short suffix
+    // (`-2`, `-0Eu`). It carries nothing the request did not carry elsewhere.
+    if matches!(kind, ValueKind::Text) {
+        let suffixed: Vec<(&str, &str)> = pairs
+            .iter()
+            .filter_map(|p| match (&p.earlier[j], &p.later[j]) {
+                (Some(a), Some(b)) => uniquified(a, b).then_some((a.as_str(), b.as_str())),
+                _ => None,
+            })
+            .collect();
+        if most(suffixed.len()) {
+            let example = suffixed.first().map(|(a, b)| format!(" ({a:?} then {b:?})")).unwrap_or_default();
+            return Some((
+                Rule::MintedPerAttempt,
+                format!(
+                    "in {} of {} sampled pairs one value is the other's with a suffix, or both one stem's{example}: \
+                     made unique for each write (a slug from its title)",
+                    suffixed.len(),
+                    pairs.len()
+                ),
+                None,
+            ));
+        }
+    }
     // A numbered text (an order's `S00042`, an asset tag, the next free
     // address, a thread's or a position's code) whose number is greater in
     // the later row of nearly every pair, one value per row or nearly (or a
@@ -941,17 +986,62 @@ pub fn minted_difference<'a>(a: &'a str, b: &'a str) -> Option<(&'a str, &'a str
     (token_like(ca) && token_like(cb)).then_some((ca, cb))
 }
 
-/// How near its own row's creation a time stamped into a document is.
+/// Whether the values are codes of random letters: all of one length (six
+/// or more), letters of one case only, different, and vowels at most a
+/// quarter of their letters (chance gives 5 in 26; words about two in five).
+/// The first value, if so.
+pub fn random_letters<'a>(values: &[&'a str]) -> Option<&'a str> {
+    let first = *values.first()?;
+    let len = first.len();
+    let one_case = |v: &str| v.chars().all(|c| c.is_ascii_uppercase()) || v.chars().all(|c| c.is_ascii_lowercase());
+    if len < 6 || values.len() < 6 || !values.iter().all(|v| v.len() == len && one_case(v)) {
+        return None;
+    }
+    let mut distinct = values.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let vowels = values.iter().flat_map(|v| v.chars()).filter(|c| "aeiouAEIOU".contains(*c)).count();
+    (distinct.len() * 4 >= values.len() * 3 && vowels * 4 <= len * values.len()).then_some(first)
+}
+
+/// Whether two values are one stem made unique by a suffix: one is the
+/// other with `-` or `_` and a suffix after it (up to eight letters or
+/// digits, not a lower-case word: a digit or a capital in it), or both are
+/// the same stem (three characters or more) with two suffixes of up to eight
+/// letters or digits, one of them such. No spaces: a slug, a handle, a file
+/// name.
+pub fn uniquified(a: &str, b: &str) -> bool {
+    let short = |s: &str| (1..=8).contains(&s.len()) && s.chars().all(|c| c.is_ascii_alphanumeric());
+    // Not a lower-case word: a number, or capitals (`0Eu`, `GvV`, `COP`).
+    let token = |s: &str| short(s) && s.chars().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase());
+    let suffix_of =
+        |long: &str, stem: &str| long.strip_prefix(stem).and_then(|r| r.strip_prefix(['-', '_'])).is_some_and(token);
+    fn split(v: &str) -> Option<(&str, &str)> {
+        v.rfind(['-', '_']).map(|i| (&v[..i], &v[i + 1..]))
+    }
+    if a == b || a.len() < 3 || b.len() < 3 || a.contains(char::is_whitespace) || b.contains(char::is_whitespace) {
+        return false;
+    }
+    suffix_of(b, a)
+        || suffix_of(a, b)
+        || matches!((split(a), split(b)), (Some((sa, xa)), Some((sb, xb)))
+            if sa == sb && sa.len() >= 3 && short(xa) && short(xb) && (token(xa) || token(xb)))
+}
+
+/// How near its own row's creation a time stamped into a document is: up
+/// to 5 s after it, and before it by up to what the create may take when it
+/// fetches something first (a page, a remote answer: a client's timeout).
 const STAMPED_WITHIN_US: i64 = 5_000_000;
+const STAMPED_BEFORE_US: i64 = 60_000_000;
 
 /// Parts holding letters or digits a document has besides its times.
 const DOCUMENT_PARTS: usize = 3;
 
 /// Whether two documents (an iCalendar or vCard entry, a JSON or XML body)
 /// differ only where each holds what its own attempt stamped into it: a
-/// generated token (its uuid, an id), and times within 5 s of its own row's
-/// creation (`created`: each row's, in µs). Everything else is the same,
-/// and something differs.
+/// generated token (its uuid, an id), and times near its own row's creation
+/// (`created`: each row's, in µs; see `STAMPED_BEFORE_US`). Everything else
+/// is the same, and something differs.
 pub fn restamped(a: &str, b: &str, created: (i64, i64)) -> bool {
     if a == b {
         return false;
@@ -960,7 +1050,7 @@ pub fn restamped(a: &str, b: &str, created: (i64, i64)) -> bool {
     if ta.len() != tb.len() {
         return false;
     }
-    let own = |t: i64, c: i64| (t - c).abs() <= STAMPED_WITHIN_US;
+    let own = |t: i64, c: i64| (-STAMPED_BEFORE_US..=STAMPED_WITHIN_US).contains(&(t - c));
     let mut stamps = 0;
     for (x, y) in ta.iter().zip(&tb) {
         if x != y {
@@ -989,9 +1079,10 @@ pub fn restamped(a: &str, b: &str, created: (i64, i64)) -> bool {
 }
 
 /// A text with each time written in it (`2026-06-20T18:37:21Z`,
-/// `2026-06-20 18:37:21.5`, iCalendar's `20260620T183721Z`, an epoch in
-/// seconds or milliseconds of this century) replaced by a mark, and the
-/// times in µs, in order.
+/// `2026-06-20 18:37:21.5`, iCalendar's `20260620T183721Z`, HTTP's and
+/// mail's `Sat, 20 Jun 2026 18:37:21 GMT`, an epoch in seconds or
+/// milliseconds of this century) replaced by a mark, and the times in µs,
+/// in order.
 fn mask_times(text: &str) -> (String, Vec<i64>) {
     const FORMATS: [&str; 3] = ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f", "%Y%m%dT%H%M%S"];
     let (mut masked, mut times) = (String::with_capacity(text.len()), Vec::new());
@@ -1022,11 +1113,31 @@ fn mask_times(text: &str) -> (String, Vec<i64>) {
                 continue;
             }
         }
+        if c.is_ascii_uppercase()
+            && !after_digit
+            && let Some((us, left)) = http_date(rest)
+        {
+            times.push(us);
+            masked.push('\u{1}');
+            rest = left;
+            continue;
+        }
         masked.push(c);
         after_digit = c.is_ascii_alphanumeric();
         rest = &rest[c.len_utf8()..];
     }
     (masked, times)
+}
+
+/// A time as HTTP and mail headers write it (RFC 9110's IMF-fixdate, RFC
+/// 5322's date with a numeric zone), in µs, and the text after it.
+fn http_date(text: &str) -> Option<(i64, &str)> {
+    if let Ok((t, left)) = chrono::DateTime::parse_and_remainder(text, "%a, %d %b %Y %H:%M:%S %z") {
+        return Some((t.timestamp_micros(), left));
+    }
+    let (t, left) = chrono::NaiveDateTime::parse_and_remainder(text, "%a, %d %b %Y %H:%M:%S").ok()?;
+    let left = left.strip_prefix(" GMT").or_else(|| left.strip_prefix(" UTC"))?;
+    Some((t.and_utc().timestamp_micros(), left))
 }
 
 #[cfg(test)]
@@ -1055,7 +1166,10 @@ mod tests {
         let other = todo("019f13bc-f123-7395-8ce2-2170b13c5527", "20260620T183721Z", "Call back about the order");
         assert!(!restamped(&first, &other, (t1, t2)));
         // A stamp far from its row's own creation: a time written, not stamped.
-        assert!(!restamped(&first, &again, (t1, t2 + 60_000_000)));
+        assert!(!restamped(&first, &again, (t1, t2 + 600_000_000)));
+        assert!(!restamped(&first, &again, (t1, t2 - 60_000_000)));
+        // Stamped by a fetch the create made before it wrote the row.
+        assert!(restamped(&first, &again, (t1, t2 + 30_000_000)));
         // JSON with ISO times and an epoch in milliseconds.
         let body = |id: &str, at: &str, ms: i64| format!(r#"{{"id":"{id}","at":"{at}","ms":{ms},"amount":1250}}"#);
         let a = body("evt_1Nq8zLh2eZvKYlo2", "2026-06-20T18:36:20.125Z", t1 / 1000);
@@ -1071,6 +1185,18 @@ mod tests {
             ("at \u{1} and \u{1}".into(), vec![us("2026-06-20T18:37:21.5Z"), 1_781_980_641_000_000])
         );
         assert_eq!(mask_times("v2.0 id 12345").1, Vec::<i64>::new());
+        // Response headers kept with the row (serialize()d), each with the
+        // server's date of its own fetch, made before the row was written.
+        let headers = |date: &str| {
+            format!(
+                r#"a:3:{{s:4:"date";s:29:"{date}";s:12:"content-type";s:24:"text/html; charset=utf-8";s:6:"server";s:5:"nginx";}}"#
+            )
+        };
+        let (h1, h2) = (headers("Sat, 20 Jun 2026 18:36:02 GMT"), headers("Sat, 20 Jun 2026 18:37:09 GMT"));
+        assert!(restamped(&h1, &h2, (t1, t2)));
+        assert!(!restamped(&h1, &h2.replace("nginx", "caddy"), (t1, t2)), "another server");
+        assert_eq!(mask_times("Date: Sat, 20 Jun 2026 20:37:21 +0200\r\nTo: x").1, vec![us("2026-06-20T18:37:21Z")]);
+        assert_eq!(mask_times("Sat, 20 Jun 2026 at noon").1, Vec::<i64>::new());
         // A time alone (an event's own time, which a retry copies) is no document.
         assert!(!restamped("2026-06-20T18:36:20Z", "2026-06-20T18:37:21Z", (t1, t2)));
         assert!(!restamped(r#"{"at":"2026-06-20T18:36:20Z"}"#, r#"{"at":"2026-06-20T18:37:21Z"}"#, (t1, t2)));
@@ -1102,6 +1228,34 @@ mod tests {
         assert_eq!(minted_difference("hello-world", "hello-world-2"), None);
         assert_eq!(minted_difference("ORD-000123", "ORD-000124"), None);
         assert_eq!(minted_difference("Thanks, that fixed it", "Thanks, the cache fixed it"), None);
+    }
+
+    #[test]
+    fn codes_of_random_letters() {
+        let codes = ["XKBKNABJK", "QWMZTRPLE", "HJDUYVXCN", "PLMQSDFRT", "ZCXWVNBTY", "GHTRWQPLA"];
+        assert_eq!(random_letters(&codes), Some("XKBKNABJK"));
+        let words = ["DELIVERED", "CANCELLED", "PREPARING", "DELIVERED", "REFUNDING", "CANCELLED"];
+        assert_eq!(random_letters(&words), None, "words");
+        assert_eq!(random_letters(&codes[..4]), None, "too few to tell");
+        let mixed = ["XKBKNABJK", "QWMZTRPLE", "HJDUYVXCN", "PLMQSDFRT", "ZCXWVNBTY", "GHTRWQPL"];
+        assert_eq!(random_letters(&mixed), None, "two lengths");
+        assert_eq!(random_letters(&["XKBKN"; 6]), None, "short and one value");
+    }
+
+    #[test]
+    fn a_slug_made_unique() {
+        assert!(uniquified("platform-standup-2026-08-11", "platform-standup-2026-08-11-0Eu"));
+        assert!(uniquified("hello-world-2", "hello-world"));
+        assert!(uniquified("hello-world-2", "hello-world-3"));
+        assert!(uniquified("report_ab12", "report_x9"));
+        assert!(uniquified("wrong-totals-COP", "wrong-totals-6Yw"));
+        assert!(uniquified("with-browser-inc", "with-browser-Os5"));
+        assert!(!uniquified("hello-world", "hello-world"));
+        assert!(!uniquified("hello-world", "hello-there"));
+        assert!(!uniquified("standup", "standup-notes"), "another word");
+        assert!(!uniquified("hello-world", "hello-world-and-more-words"), "a suffix of nine characters");
+        assert!(!uniquified("Call Bob", "Call Bob-2"), "written text");
+        assert!(!uniquified("ab-1", "ab-2"), "a stem too short");
     }
 
     #[test]

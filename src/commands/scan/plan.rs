@@ -1052,7 +1052,7 @@ pub async fn probe(plan: &mut Plan, db: &mut Db) -> Result<()> {
         .collect();
     let columns: Vec<(&str, TimeRepr)> = times.iter().map(|(c, r)| (c.as_str(), *r)).collect();
     let (read, offsets) = crate::db::scan::time_offsets(db, &plan.source(), &columns, MOVES_WITHIN_US).await?;
-    let mut update: Option<(usize, String)> = None;
+    let mut update: Option<(usize, u64, String)> = None;
     for ((column, _), offsets) in times.iter().zip(offsets) {
         let crate::db::scan::Offsets { set, near, not_before } = offsets;
         let i = plan.carried.iter().position(|c| &c.name == column).expect("a carried column");
@@ -1065,17 +1065,19 @@ pub async fn probe(plan: &mut Plan, db: &mut Db) -> Result<()> {
             plan.exclude(i, Rule::MovesWithCreation, reason);
         } else if plan.update_time.is_none()
             && plan.compared[i]
-            && update.is_none()
+            && update.as_ref().is_none_or(|(_, later, _)| set - near > *later)
             && set >= UPDATE_BY_VALUES_ROWS
             && set * 10 >= read * 9
             && not_before * 100 >= set * 99
-            && near * 5 >= set
+            && near * 100 >= set
             && (set - near) * 20 >= set
         {
             // An update time by its nature, whatever its name (`write_date`,
             // `date_upd`, `changed`): set on every row, never before the
             // creation, equal to it on the rows never changed since and
-            // later on the others.
+            // later on the others. Of two such (an invoice's date set once,
+            // at payment), the one later on more rows: every write moves
+            // the update time, the one that sets the other time too.
             let reason = format!(
                 "an update time by its values: set on {set} of the first {read} rows, never before {}, within {}s \
                  of it on {near} (rows never changed since) and later on the other {}",
@@ -1083,10 +1085,10 @@ pub async fn probe(plan: &mut Plan, db: &mut Db) -> Result<()> {
                 MOVES_WITHIN_US / 1_000_000,
                 set - near
             );
-            update = Some((i, reason));
+            update = Some((i, set - near, reason));
         }
     }
-    if let Some((i, reason)) = update {
+    if let Some((i, _, reason)) = update {
         plan.update_time = Some(plan.carried[i].name.clone());
         plan.exclude(i, Rule::UpdateTime, reason);
     }
