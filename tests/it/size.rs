@@ -265,6 +265,57 @@ fn a_fresh_bulk_load_is_sized_plausibly(db: &TestDb) {
     assert!(doc["storage"]["total_bytes"].as_u64().unwrap() >= 30_000 * 50, "{}", doc["storage"]);
 }
 
+/// Rows a status keeps past a horizon (a live one named, and one in a
+/// status neither finished nor live) stay whatever the retention: each
+/// projection counts those past its horizon in, as expire would leave them,
+/// and says so. Without a status column nothing is added.
+fn projections_count_the_rows_a_status_keeps(db: &TestDb) {
+    keys(db);
+    db.exec(&format!(
+        "INSERT INTO idempotency_keys (scope_id, operation, {}, status, response_body, created_at, expires_at) VALUES
+         ('s', 'op', 'k-held-1', 'pending', NULL, {june12}, {june16}),
+         ('s', 'op', 'k-held-2', 'pending', NULL, {june12}, {june16}),
+         ('s', 'op', 'k-odd', 'parked', NULL, {june14}, {june16})",
+        db.ident("key"),
+        june12 = db.ts("2026-06-12 05:30:00"),
+        june14 = db.ts("2026-06-14 06:30:00"),
+        june16 = db.ts("2026-06-16 00:00:00"),
+    ));
+    let args = ["--format", "json", "--rate", "100/day", "--live-value", "pending"];
+    let doc = json(&size(db, &args));
+    let per_row = doc["storage"]["bytes_per_row"].as_f64().unwrap();
+    let got: Vec<(&str, u64, u64, u64)> = doc["projections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let n = |k: &str| p[k].as_u64().unwrap();
+            (p["retention"].as_str().unwrap(), n("rows"), n("kept_rows"), n("bytes"))
+        })
+        .collect();
+    let bytes = |rows: f64| (rows * per_row).round() as u64;
+    // Past 24h (before June 14, 12:00): the two pending keys and the parked
+    // one; past 72h (before June 12, 12:00): the two pending keys.
+    assert_eq!(got, [("24h", 103, 3, bytes(103.0)), ("72h", 302, 2, bytes(302.0))]);
+    let notes = doc["notes"].to_string();
+    assert!(notes.contains("live: 3 past 24h, 2 past 72h): each projection counts them in"), "{notes}");
+    // Named finished, the parked key goes at 24h too.
+    let doc = json(&size(db, &[&args[..], &["--finished-value", "parked"]].concat()));
+    assert_eq!(doc["projections"][0]["kept_rows"], 2);
+    assert_eq!(doc["projections"][0]["rows"], 102);
+    // A table whose state no status column tells: the plain projection.
+    db.exec("CREATE TABLE plain_keys (id INTEGER PRIMARY KEY, created_at TIMESTAMP NOT NULL)");
+    db.exec(&format!(
+        "INSERT INTO plain_keys VALUES (1, {}), (2, {})",
+        db.ts("2026-06-12 05:30:00"),
+        db.ts("2026-06-15 05:30:00")
+    ));
+    let doc = json(&size(db, &["--table", "plain_keys", "--format", "json", "--rate", "100/day"]));
+    assert_eq!(doc["projections"][0]["rows"], 100);
+    assert_eq!(doc["projections"][0]["kept_rows"], 0);
+    assert!(!doc["notes"].to_string().contains("a status keeps"), "{}", doc["notes"]);
+}
+
 on_every_engine!(
     storage_writes_backlog_and_projection,
     estimates_say_so,
@@ -273,6 +324,7 @@ on_every_engine!(
     a_table_without_created_at,
     a_fresh_bulk_load_is_sized_plausibly,
     the_rate_of_a_table_expire_keeps,
+    projections_count_the_rows_a_status_keeps,
 );
 
 fn calculator(args: &[&str]) -> Run {

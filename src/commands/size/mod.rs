@@ -94,6 +94,10 @@ struct Sizing {
     /// How far back the table's rows go, when all of them are within `--days`.
     #[serde(skip)]
     history: Option<Duration>,
+    /// Rows past each horizon (seconds) that a status keeps from expire
+    /// (live, or in a status neither finished nor live): they stay.
+    #[serde(skip)]
+    kept_past: Vec<(u64, u64)>,
     notes: Vec<String>,
     /// The config file read, if any.
     config_file: Option<String>,
@@ -198,6 +202,9 @@ struct Projection {
     bytes: u64,
     /// The size were every day written like the peak day.
     peak_bytes: Option<u64>,
+    /// Of `rows`, those past the horizon today that a status keeps (live,
+    /// or in a status neither finished nor live): expire leaves them.
+    kept_rows: u64,
 }
 
 pub async fn run(args: SizeArgs) -> Result<Outcome> {
@@ -220,7 +227,7 @@ pub async fn run(args: SizeArgs) -> Result<Outcome> {
     }
     match (&args.database_url, calculator) {
         (_, true) => {}
-        (Some(url), false) => measure(&args, url, &config, &mut sizing).await?,
+        (Some(url), false) => measure(&args, url, &config, &horizons, &mut sizing).await?,
         (None, false) if args.rate.is_some() || args.row_bytes.is_some() => {
             bail!("the calculator needs both --rate and --row-bytes (or --database-url to measure the rest)")
         }
@@ -315,7 +322,13 @@ async fn partitions(db: &mut Db, target: &KeyTable, notes: &mut Vec<String>) -> 
 }
 
 /// Reads the table's storage, writes and backlog.
-async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, sizing: &mut Sizing) -> Result<()> {
+async fn measure(
+    args: &SizeArgs,
+    url: &str,
+    config: &crate::config::Config,
+    horizons: &[Duration],
+    sizing: &mut Sizing,
+) -> Result<()> {
     let mut db = db::connect(&args.waits.target(url, "size"), Access::ReadOnly).await?;
     let mut target = KeyTable::resolve(&args.mapping.mapping(&config.key_table)?, &mut db).await?;
     crate::report::say_target(
@@ -383,6 +396,7 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
             });
         }
     }
+    sizing.kept_past = kept_past(&mut db, &mut target, horizons, now).await?;
     sizing.partitions = partitions(&mut db, &target, &mut sizing.notes).await?;
     sizing.bytes_per_row = storage.bytes_per_row;
     if storage.bytes_per_row.is_none() {
@@ -391,6 +405,30 @@ async fn measure(args: &SizeArgs, url: &str, config: &crate::config::Config, siz
     sizing.storage = Some(storage);
     db.close().await?;
     Ok(())
+}
+
+/// Where a status column tells a row's state and the created-at column is
+/// read: the rows past each horizon that expire keeps (live, or in a status
+/// neither finished nor live), as expire counts them.
+async fn kept_past(
+    db: &mut Db,
+    target: &mut KeyTable,
+    horizons: &[Duration],
+    now: DateTime<Utc>,
+) -> Result<Vec<(u64, u64)>> {
+    let Some(created) = target.created_at.clone() else { return Ok(Vec::new()) };
+    let unread =
+        |t: &crate::db::times::TimeColumn| crate::commands::unreadable_not_judged(&target.table.name, t).is_some();
+    if target.statuses.is_none() || target.time(&created).is_none_or(unread) {
+        return Ok(Vec::new());
+    }
+    let mut kept = Vec::new();
+    for h in horizons {
+        let expiry = Expiry::resolve(db, target, Some(*h), now).await?;
+        let rows: u64 = expiry::kept_by_status(db, target, &expiry, None).await?.iter().map(|(_, n)| n).sum();
+        kept.push((h.as_secs(), rows));
+    }
+    Ok(kept)
 }
 
 /// The line for a figure not measured: `not clean: 6 of the 6 values of
@@ -663,15 +701,31 @@ fn project(sizing: &mut Sizing, horizons: &[Duration], peak_per_day: Option<f64>
         .iter()
         .map(|h| {
             let days = h.as_secs_f64() / DAY;
+            let kept = sizing.kept_past.iter().find(|(s, _)| *s == h.as_secs()).map_or(0, |(_, n)| *n);
+            let written = rate * days + kept as f64;
             Projection {
                 retention: timeparse::short(*h),
                 retention_seconds: h.as_secs(),
-                rows: (rate * days).round() as u64,
-                bytes: (rate * days * per_row).round() as u64,
-                peak_bytes: peak_per_day.map(|peak| (peak * days * per_row).round() as u64),
+                rows: written.round() as u64,
+                bytes: (written * per_row).round() as u64,
+                peak_bytes: peak_per_day.map(|peak| ((peak * days + kept as f64) * per_row).round() as u64),
+                kept_rows: kept,
             }
         })
         .collect();
+    let kept: Vec<String> = sizing
+        .projections
+        .iter()
+        .filter(|p| p.kept_rows > 0)
+        .map(|p| format!("{} past {}", units::grouped(p.kept_rows), p.retention))
+        .collect();
+    if !kept.is_empty() {
+        sizing.notes.push(format!(
+            "a status keeps rows past the horizon that expire leaves (live, or in a status neither finished nor \
+             live: {}): each projection counts them in",
+            kept.join(", ")
+        ));
+    }
 }
 
 /// One figure of the CSV and NDJSON forms.
@@ -741,6 +795,7 @@ fn figures(s: &Sizing) -> Vec<Figure> {
         push("projection", &p.retention, json!(p.rows), "rows");
         push("projection", &p.retention, json!(p.bytes), "bytes");
         push("projection_at_peak", &p.retention, json!(p.peak_bytes), "bytes");
+        push("projection_kept", &p.retention, json!(p.kept_rows), "rows");
     }
     out
 }
@@ -952,6 +1007,24 @@ mod tests {
         assert_eq!(s.projections[1].rows, 30_000_000);
         assert_eq!(s.projections[1].retention, "72h");
         assert_eq!(s.projections[1].peak_bytes, Some(60_000_000_000));
+        assert!(s.notes.is_empty(), "{:?}", s.notes);
+        // Rows a status keeps past each horizon stay, and are counted in.
+        let mut s = Sizing {
+            rows_per_day: Some(1e7),
+            bytes_per_row: Some(1000.0),
+            kept_past: vec![(86_400, 500), (3 * 86_400, 200)],
+            ..Sizing::default()
+        };
+        project(&mut s, &[Duration::from_secs(86_400), Duration::from_secs(3 * 86_400)], Some(2e7));
+        assert_eq!((s.projections[0].rows, s.projections[0].kept_rows), (10_000_500, 500));
+        assert_eq!(s.projections[1].bytes, 30_000_200_000);
+        assert_eq!(s.projections[1].peak_bytes, Some(60_000_200_000));
+        assert_eq!(s.notes.len(), 1);
+        assert!(
+            s.notes[0].ends_with("live: 500 past 24h, 200 past 72h): each projection counts them in"),
+            "{}",
+            s.notes[0]
+        );
     }
 
     #[test]

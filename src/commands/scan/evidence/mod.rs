@@ -201,6 +201,20 @@ pub mod tests {
         );
     }
 
+    /// The levels as reports spell them, and gaps as people read them, at
+    /// each unit's edge.
+    #[test]
+    fn levels_and_gaps_as_shown() {
+        let spelt: Vec<&str> = Confidence::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(spelt, ["certain", "likely", "doubtful"]);
+        assert_eq!(shown(40_000), "40ms");
+        assert_eq!(shown(999_999), "999ms");
+        assert_eq!(shown(1_000_000), "1.0s");
+        assert_eq!(shown(9_999_999), "10.0s");
+        assert_eq!(shown(10_000_000), "10s");
+        assert_eq!(shown(125_000_000), "2m 5s");
+    }
+
     #[test]
     fn against_wins_and_strong_makes_certain() {
         let c = context();
