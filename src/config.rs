@@ -90,7 +90,8 @@ pub struct KeyTableConfig {
     pub operation_columns: Option<Vec<String>>,
     pub key_column: Option<String>,
     pub status_column: Option<String>,
-    pub in_progress_value: Option<String>,
+    /// One in-progress status, or several (a design with more than one running state).
+    pub in_progress_value: Option<OneOrMany>,
     pub succeeded_value: Option<String>,
     pub retryable_value: Option<String>,
     pub permanent_value: Option<String>,

@@ -758,7 +758,8 @@ async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind), em
     let in_use = catalog::values_in_use(db, &keys.table, &s.column, STATUS_SAMPLE).await?;
     let mut unknown: Vec<String> = in_use.iter().filter(|v| !known.contains(v)).map(|v| format!("{v:?}")).collect();
     unknown.sort();
-    let only_two = in_use.iter().all(|v| v == &s.in_progress || v == &s.succeeded);
+    let running = s.running();
+    let only_two = in_use.iter().all(|v| running.contains(v) || v == &s.succeeded);
     if only_two && !keys.values_given.retryable && !keys.values_given.permanent {
         return Ok(Check::new(
             name,

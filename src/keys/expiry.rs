@@ -204,7 +204,7 @@ pub async fn kept_by_status(
         .filter_map(|r| {
             let mut r = r.into_iter();
             let (status, n) = (r.next()?, r.next()??.parse().ok()?);
-            (status.as_deref() != Some(statuses.in_progress.as_str())).then_some((status, n))
+            (!status.as_ref().is_some_and(|s| statuses.running().contains(s))).then_some((status, n))
         })
         .collect())
 }

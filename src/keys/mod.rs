@@ -93,9 +93,9 @@ pub struct MappingArgs {
     /// The status column [default: status]
     #[arg(help_heading = "Key table", long, value_name = "COL")]
     pub status_column: Option<String>,
-    /// Status of a key whose request is running [default: in_progress]
-    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "VALUE")]
-    pub in_progress_value: Option<String>,
+    /// Status of a key whose request is running; repeat for several (a design with more than one running state: the first is the one reported) [default: in_progress]
+    #[arg(hide_short_help = true, help_heading = "Key table", long = "in-progress-value", value_name = "VALUE")]
+    pub in_progress_value: Vec<String>,
     /// Status of a key whose request succeeded [default: succeeded]
     #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "VALUE")]
     pub succeeded_value: Option<String>,
@@ -167,8 +167,8 @@ pub struct MappingArgs {
 /// How to tell a key in progress.
 #[derive(Debug, Clone)]
 pub enum InProgress {
-    /// The status column (of this type) holds this value.
-    Status { column: String, data_type: String, value: String },
+    /// The status column (of this type) holds one of these values.
+    Status { column: String, data_type: String, values: Vec<String> },
     /// A raw SQL condition (`--in-progress-when`).
     When(String),
 }
@@ -199,7 +199,9 @@ pub struct Holder {
 #[derive(Debug, Clone)]
 pub struct Statuses {
     pub column: String,
+    /// The in-progress status reported, and any more values of that state.
     pub in_progress: String,
+    pub in_progress_more: Vec<String>,
     pub succeeded: String,
     pub retryable: String,
     pub permanent: String,
@@ -210,8 +212,14 @@ pub struct Statuses {
 
 impl Statuses {
     /// The four mapped values: in progress, succeeded, retryable, failed for good.
-    pub fn mapped(&self) -> [&String; 4] {
-        [&self.in_progress, &self.succeeded, &self.retryable, &self.permanent]
+    pub fn mapped(&self) -> Vec<&String> {
+        let running = std::iter::once(&self.in_progress).chain(&self.in_progress_more);
+        running.chain([&self.succeeded, &self.retryable, &self.permanent]).collect()
+    }
+
+    /// Every value of the in-progress state.
+    pub fn running(&self) -> Vec<String> {
+        std::iter::once(&self.in_progress).chain(&self.in_progress_more).cloned().collect()
     }
 
     /// The statuses a row finishes in, which expire may delete: succeeded,
@@ -366,6 +374,8 @@ pub struct Mapping {
     key: Option<String>,
     status: Option<String>,
     in_progress_value: String,
+    /// More values of the in-progress state, besides `in_progress_value`.
+    in_progress_more: Vec<String>,
     succeeded_value: String,
     retryable_value: String,
     permanent_value: String,
@@ -420,21 +430,32 @@ impl MappingArgs {
         let values = ValuesGiven {
             retryable: given(&self.retryable_value, &file.retryable_value),
             permanent: given(&self.permanent_value, &file.permanent_value),
-            any: given(&self.in_progress_value, &file.in_progress_value)
+            any: !self.in_progress_value.is_empty()
+                || file.in_progress_value.is_some()
                 || given(&self.succeeded_value, &file.succeeded_value)
                 || given(&self.retryable_value, &file.retryable_value)
                 || given(&self.permanent_value, &file.permanent_value),
         };
         let finished_values = listed(&self.finished_values, &file.finished_values);
         let live_values = listed(&self.live_values, &file.live_values);
-        let in_progress_value = value(&self.in_progress_value, &file.in_progress_value, "in_progress");
+        let mut running = match (&self.in_progress_value, &file.in_progress_value) {
+            (flag, _) if !flag.is_empty() => flag.clone(),
+            (_, Some(file)) => file.clone().into_vec(),
+            (_, None) => vec!["in_progress".to_string()],
+        };
+        running.dedup();
+        if running.is_empty() || running.iter().any(|v| v.trim().is_empty()) {
+            bail!("--in-progress-value takes a status, not an empty value");
+        }
+        let in_progress_value = running.remove(0);
+        let in_progress_more = running;
         if let Some(both) = finished_values.iter().find(|v| live_values.contains(v)) {
             bail!("--finished-value {both} and --live-value {both}: a status is one or the other");
         }
-        if finished_values.contains(&in_progress_value) {
-            bail!(
-                "--finished-value {in_progress_value}: it is the in-progress status, and a row in it is not finished"
-            );
+        if let Some(running) =
+            std::iter::once(&in_progress_value).chain(&in_progress_more).find(|v| finished_values.contains(v))
+        {
+            bail!("--finished-value {running}: it is an in-progress status, and a row in it is not finished");
         }
         if finished_values.iter().chain(&live_values).any(|v| v.trim().is_empty()) {
             bail!("--finished-value and --live-value take a status, not an empty value");
@@ -464,6 +485,7 @@ impl MappingArgs {
             key: pick(&self.key_column, &file.key_column),
             status: pick(&self.status_column, &file.status_column),
             in_progress_value,
+            in_progress_more,
             succeeded_value: value(&self.succeeded_value, &file.succeeded_value, "succeeded"),
             retryable_value: value(&self.retryable_value, &file.retryable_value, "failed_retryable"),
             permanent_value: value(&self.permanent_value, &file.permanent_value, "failed_permanent"),
@@ -565,6 +587,7 @@ impl KeyTable {
         let statuses = status.map(|column| Statuses {
             column,
             in_progress: mapping.in_progress_value.clone(),
+            in_progress_more: mapping.in_progress_more.clone(),
             succeeded: mapping.succeeded_value.clone(),
             retryable: mapping.retryable_value.clone(),
             permanent: mapping.permanent_value.clone(),
@@ -580,7 +603,7 @@ impl KeyTable {
             (None, Some(s)) => Some(InProgress::Status {
                 column: s.column.clone(),
                 data_type: table.column(&s.column)?.data_type.clone(),
-                value: s.in_progress.clone(),
+                values: s.running(),
             }),
             (None, None) => None,
         };
@@ -962,14 +985,17 @@ impl InProgress {
     /// The condition true for rows in progress, with its bound values from `first` on.
     pub fn sql(&self, dialect: &Dialect, first: usize) -> (String, Vec<Bind>) {
         match self {
-            InProgress::Status { column, data_type, value } => (
-                format!(
-                    "{} = {}",
-                    dialect.comparable_text(&dialect.ident(column), data_type),
-                    dialect.placeholder(first)
-                ),
-                vec![Bind::Text(value.clone())],
-            ),
+            InProgress::Status { column, data_type, values } => {
+                let column = dialect.comparable_text(&dialect.ident(column), data_type);
+                let condition = match values.len() {
+                    1 => format!("{column} = {}", dialect.placeholder(first)),
+                    n => {
+                        let marks: Vec<String> = (0..n).map(|i| dialect.placeholder(first + i)).collect();
+                        format!("{column} IN ({})", marks.join(", "))
+                    }
+                };
+                (condition, values.iter().cloned().map(Bind::Text).collect())
+            }
             InProgress::When(sql) => (format!("({sql})"), Vec::new()),
         }
     }
@@ -983,6 +1009,7 @@ mod tests {
         Statuses {
             column: "status".into(),
             in_progress: "running".into(),
+            in_progress_more: Vec::new(),
             succeeded: "done".into(),
             retryable: "retry".into(),
             permanent: "dead".into(),

@@ -170,6 +170,55 @@ fn nothing_stuck_exits_zero(db: &TestDb) {
     assert_eq!(out.stdout, "");
 }
 
+/// A design with two running states (`in_progress` while a request runs,
+/// `claimed` once a worker took it): each value of the state is named, by
+/// flag or in the config file, and stuck, reap and expire take both as in
+/// progress. Unnamed, `claimed` is no running state: stuck does not see it,
+/// and expire keeps it as a status nobody named (exit 1).
+fn several_in_progress_values(db: &TestDb) {
+    key_table(db);
+    db.exec(&format!("UPDATE idempotency_keys SET status = 'claimed' WHERE {} = 'k-ord-6m'", db.ident("key")));
+    assert_eq!(keys(&stuck(db, &[])), ["k-nolock"]);
+    let both = ["--in-progress-value", "in_progress", "--in-progress-value", "claimed"];
+    let out = stuck(db, &both);
+    assert_eq!((out.code, keys(&out)), (1, vec!["k-nolock".to_string(), "k-ord-6m".to_string()]), "{}", out.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("idemctl.toml");
+    std::fs::write(&path, "[key_table]\nin_progress_value = [\"in_progress\", \"claimed\"]\n").unwrap();
+    let config = path.to_str().unwrap();
+    assert_eq!(keys(&stuck(db, &["--config", config])), ["k-nolock", "k-ord-6m"]);
+    // The reap that would release them names both.
+    let reap = run(db.idemctl(&[&["reap", "--dry-run", "--action", "delete", "--format", "csv"][..], &both].concat()));
+    assert_eq!(reap.code, 0, "{}", reap.stderr);
+    let reaped: Vec<String> = csv_records(&reap.stdout)[1..].iter().map(|r| r[2].clone()).collect();
+    assert_eq!(reaped, ["k-nolock", "k-ord-6m"]);
+    // expire past 5 minutes: k-done goes; the two in progress stay and are
+    // no unknown status once named.
+    let expire = |extra: &[&str]| {
+        run(db.idemctl(&[&["expire", "--older-than", "5m", "--allow-short-retention"][..], extra].concat()))
+    };
+    let plain = expire(&["--dry-run"]);
+    assert_eq!(plain.code, 1, "{}", plain.stderr);
+    assert!(
+        plain.stderr.contains("kept: 1 row past the horizon in a status neither finished nor live (claimed 1)"),
+        "{}",
+        plain.stderr
+    );
+    let named = expire(&both);
+    assert_eq!(named.code, 0, "{}", named.stderr);
+    assert!(!named.stderr.contains("kept:"), "{}", named.stderr);
+    let left = db.column(&format!("SELECT {} FROM idempotency_keys ORDER BY 1", db.ident("key")));
+    let left: Vec<&str> = left.iter().flatten().map(String::as_str).collect();
+    assert_eq!(left, ["k-nolock", "k-ord-4m", "k-ord-6m", "k-pay-new", "k-pay-old"]);
+    // A running state named finished is refused, by flag or file.
+    let refused = expire(&[&both[..], &["--finished-value", "claimed"]].concat());
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.stderr.trim(),
+        "idemctl: --finished-value claimed: it is an in-progress status, and a row in it is not finished"
+    );
+}
+
 on_every_engine!(
     per_operation_durations_select_exactly,
     summary_by_operation,
@@ -178,4 +227,5 @@ on_every_engine!(
     key_column_known_by_its_name,
     bad_mapping_names_the_column_and_flag,
     nothing_stuck_exits_zero,
+    several_in_progress_values,
 );
