@@ -6,6 +6,7 @@
 
 pub mod akaunting;
 pub mod babybuddy;
+pub mod bagisto;
 pub mod bookstack;
 pub mod calcom;
 pub mod chatwoot;
