@@ -57,13 +57,25 @@ impl Kind {
         ) {
             return (Kind::Jobs, format!("{} with {}", original(&state), original(&attempts)));
         }
-        if let Some(claim) = has(&["processid", "workerid", "claimedby", "lockedby"])
-            && (name.contains("job") || name.contains("execution") || name.contains("task"))
-        {
-            return (Kind::Jobs, format!("{} of a worker", original(&claim)));
+        let claim = has(&["processid", "workerid", "claimedby", "lockedby", "lockedbyid", "pickedby", "reservedby"]);
+        let work = ["job", "execution", "task"].iter().any(|w| name.contains(w));
+        if let Some(claim) = claim.as_ref().filter(|_| work) {
+            return (Kind::Jobs, format!("{} of a worker", original(claim)));
         }
         if name.contains("webhook") {
             return (Kind::Webhooks, format!("the table's name, {}", table.name));
+        }
+        // Work a queue runs again by itself: a count of tries or failures,
+        // a worker's claim or a queue, beside the time it is due (a job's
+        // `run_at`, a message's visibility timeout).
+        let tries = has(&["attempt", "attempts", "errorcount", "executionscount", "readct", "consecutivefailures"]);
+        let due = has(&["runat", "availableat", "scheduledat", "vt", "reservedat", "executiontime", "startafter"]);
+        let queue = has(&["queue", "queuename"]);
+        if let (Some(by), Some(due)) = (tries.or(claim).or(queue), due) {
+            return (Kind::Jobs, format!("{} with {}", original(&due), original(&by)));
+        }
+        if let Some(state) = has(&["state", "status", "statename"]).filter(|_| work) {
+            return (Kind::Jobs, format!("{} of the table {}", original(&state), table.name));
         }
         (Kind::Http, "no message, job or webhook columns".to_string())
     }
@@ -1016,6 +1028,68 @@ mod tests {
             finished_given: finished.iter().map(|s| s.to_string()).collect(),
             live_given: live.iter().map(|s| s.to_string()).collect(),
         }
+    }
+
+    fn shaped(name: &str, columns: &str) -> Table {
+        let column = |n: &str| crate::db::catalog::Column {
+            name: n.to_string(),
+            data_type: "text".into(),
+            base_type: "text".into(),
+            default: None,
+            generated: String::new(),
+            not_null: false,
+            foreign: false,
+        };
+        Table {
+            engine: crate::db::Engine::Postgres,
+            schema: "public".into(),
+            name: name.into(),
+            columns: columns.split_whitespace().map(column).collect(),
+            primary_key: Vec::new(),
+            unique: Vec::new(),
+        }
+    }
+
+    /// Job and queue tables as their libraries' migrations create them are
+    /// told as jobs; an HTTP key table and a webhook receiver's as before.
+    #[test]
+    fn kinds_told_by_columns() {
+        let jobs = [
+            ("river_job", "id state attempt max_attempts attempted_at created_at finalized_at scheduled_at kind"),
+            (
+                "good_jobs",
+                "id queue_name priority serialized_params scheduled_at performed_at finished_at error created_at \
+                 updated_at active_job_id concurrency_key executions_count job_class locked_by_id locked_at",
+            ),
+            (
+                "que_jobs",
+                "priority run_at id job_class error_count last_error_message queue finished_at expired_at args data",
+            ),
+            ("q_orders", "msg_id read_ct enqueued_at vt message headers"),
+            (
+                "scheduled_tasks",
+                "task_name task_instance task_data execution_time picked picked_by last_success last_failure \
+                 consecutive_failures last_heartbeat version",
+            ),
+            ("jobs", "id queue payload attempts reserved_at available_at created_at"),
+            ("messenger_messages", "id body headers queue_name created_at available_at delivered_at"),
+            ("job", "id stateid statename invocationdata arguments createdat expireat"),
+            ("delayed_jobs", "id priority attempts handler last_error run_at locked_at failed_at locked_by queue"),
+            (
+                "graphile_jobs",
+                "id queue_name task_identifier payload priority run_at attempts max_attempts locked_at locked_by",
+            ),
+        ];
+        for (name, columns) in jobs {
+            assert_eq!(Kind::detect(&shaped(name, columns)).0, Kind::Jobs, "{name}");
+        }
+        let http =
+            shaped("idempotency_keys", "scope_id operation key status response_code locked_at created_at expires_at");
+        assert_eq!(Kind::detect(&http).0, Kind::Http);
+        let webhooks = shaped("webhook_events", "id provider event_id payload status received_at processed_at");
+        assert_eq!(Kind::detect(&webhooks).0, Kind::Webhooks);
+        let (kind, by) = Kind::detect(&shaped("q_orders", "msg_id read_ct enqueued_at vt message"));
+        assert_eq!((kind, by.as_str()), (Kind::Jobs, "vt with read_ct"));
     }
 
     /// By default a retryable key is finished where the client retries, and
