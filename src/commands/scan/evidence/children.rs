@@ -105,7 +105,13 @@ mod tests {
         let w = ChildRowsDiffer.weigh(&c, &ctx);
         assert_eq!(w[0].side, Side::Against, "{w:?}");
         assert!(w[0].reason.contains("value \"Windows\" vs \"Linux\""), "{}", w[0].reason);
+        // Two children each, one shared: the reason names the two that differ.
+        c.members[0].children = vec![rows(&["Linux", "Windows"])];
+        c.members[1].children = vec![rows(&["Linux", "macOS"])];
+        let w = ChildRowsDiffer.weigh(&c, &ctx);
+        assert!(w[0].reason.contains("value \"Windows\" vs \"macOS\""), "{}", w[0].reason);
         // The same children: one request twice.
+        c.members[0].children = vec![rows(&["Windows"])];
         c.members[1].children = vec![rows(&["Windows"])];
         assert_eq!(ChildRowsDiffer.weigh(&c, &ctx)[0].side, Side::For);
         // A child added later to the original only: nothing against.
