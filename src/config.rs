@@ -119,6 +119,8 @@ pub struct KeyTableConfig {
     pub in_progress: Option<bool>,
     pub created_at_column: Option<String>,
     pub expires_at_column: Option<String>,
+    /// The time expire's horizon counts from (`--purge-by-column`).
+    pub purge_by_column: Option<String>,
     pub time_unit: Option<TimeUnit>,
     /// The unit of one integer time column each (`expiration = "s"`).
     pub time_units: Option<BTreeMap<String, TimeUnit>>,

@@ -227,7 +227,7 @@ impl Expiry {
     ) -> Result<Expiry> {
         let (column, cutoff) = match horizon {
             Some(horizon) => (
-                target.created_at.clone().with_context(|| {
+                target.purge_by.clone().or_else(|| target.created_at.clone()).with_context(|| {
                     format!("table {:?} has no created_at column: map it with --created-at-column", target.table.name)
                 })?,
                 timeparse::before(now, horizon, "a horizon")?,

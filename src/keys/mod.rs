@@ -168,6 +168,9 @@ pub struct MappingArgs {
     /// The expiry-time column [default: expires_at, when it exists]
     #[arg(help_heading = "Key table", long, value_name = "COL")]
     pub expires_at_column: Option<String>,
+    /// The time expire's horizon counts from, where a design purges by another clock than the one it ages work by (a job purged by when it finished, aged by when it was published) [default: the created-at column]
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "COL")]
+    pub purge_by_column: Option<String>,
     /// The zone zoneless time columns (timestamp without time zone, datetime) were written in: an IANA name such as Asia/Shanghai, or an offset such as +08:00 [default: UTC]
     #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "ZONE", value_parser = timeparse::zone)]
     pub time_zone: Option<timeparse::Zone>,
@@ -302,6 +305,8 @@ pub struct KeyTable {
     pub on_expired_lease: OnExpiredLease,
     pub created_at: Option<String>,
     pub expires_at: Option<String>,
+    /// The time a horizon counts from, where it is not the creation time.
+    pub purge_by: Option<String>,
     units: TimeUnits,
     /// The time columns read so far, each on its own.
     pub times: Vec<TimeColumn>,
@@ -408,6 +413,7 @@ pub struct Mapping {
     on_expired_lease: OnExpiredLease,
     created_at: Option<String>,
     expires_at: Option<String>,
+    purge_by: Option<String>,
     units: TimeUnits,
     /// Columns doctor looks for, when given.
     pub fingerprint: Option<String>,
@@ -538,6 +544,7 @@ impl MappingArgs {
             last_run: pick(&self.last_run_column, &file.last_run_column),
             on_expired_lease: self.on_expired_lease.or(file.on_expired_lease).unwrap_or_default(),
             created_at: pick(&self.created_at_column, &file.created_at_column),
+            purge_by: pick(&self.purge_by_column, &file.purge_by_column),
             expires_at: pick(&self.expires_at_column, &file.expires_at_column),
             units: TimeUnits::new(&self.time_units, file.time_unit, file.time_units.as_ref()),
             fingerprint: file.fingerprint_column.clone(),
@@ -651,6 +658,7 @@ impl KeyTable {
         }
         let last_run = optional(&table, mapping.last_run.clone(), "last_run_at", "--last-run-column")?;
         let created_at = optional(&table, mapping.created_at.clone(), "created_at", "--created-at-column")?;
+        let purge_by = mapping.purge_by.as_ref().map(|n| named(&table, n, "--purge-by-column")).transpose()?;
         let expires_at = optional(&table, mapping.expires_at.clone(), "expires_at", "--expires-at-column")?;
         for column in mapping.units.columns() {
             named(&table, column, "--time-unit")?;
@@ -686,6 +694,7 @@ impl KeyTable {
             on_expired_lease: mapping.on_expired_lease,
             created_at,
             expires_at,
+            purge_by,
             units: mapping.units.clone(),
             times: Vec::new(),
             filter: None,

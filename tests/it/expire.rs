@@ -296,6 +296,51 @@ fn only_a_finished_status_is_expired(db: &TestDb) {
     assert_eq!(remaining(db).len(), 5);
 }
 
+/// A job table aged by when a job was published and purged by when it
+/// finished: the two clocks in one mapping (a config file), stuck ageing by
+/// the first and expire purging by the second. A job published three days
+/// ago and finished an hour ago stays; one finished two days ago goes; a
+/// job never finished (no finish time) stays, and stuck sees it by its age.
+fn two_clocks_in_one_mapping(db: &TestDb) {
+    let (text, ts) = (db.ty("text"), db.ty("time"));
+    db.exec(&format!(
+        "CREATE TABLE jobs (id {text} PRIMARY KEY, status {text} NOT NULL, created_at {ts} NOT NULL, finished_at {ts})"
+    ));
+    db.exec(&format!(
+        "INSERT INTO jobs VALUES
+         ('old-done-late', 'succeeded', {d3}, {h1}), ('old-done-early', 'succeeded', {d3}, {d2}),
+         ('old-running', 'in_progress', {d3}, NULL), ('new-done', 'succeeded', {h2}, {h1})",
+        d3 = db.ts("2026-05-29 12:00:00"),
+        d2 = db.ts("2026-05-30 12:00:00"),
+        h2 = db.ts("2026-06-01 10:00:00"),
+        h1 = db.ts("2026-06-01 11:00:00"),
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("idemctl.toml");
+    std::fs::write(&path, "[key_table]\ntable = \"jobs\"\nkey_column = \"id\"\npurge_by_column = \"finished_at\"\n")
+        .unwrap();
+    let config = path.to_str().unwrap();
+    let mut stuck = db.idemctl(&["stuck", "--config", config, "--format", "csv"]);
+    stuck.env("IDEMCTL_TEST_NOW", NOW);
+    let stuck = run(stuck);
+    assert_eq!(stuck.code, 1, "{}", stuck.stderr);
+    assert!(stuck.stdout.contains("old-running"), "aged from its publication: {}", stuck.stdout);
+    let out = expire(db, &["--config", config, "--older-than", "24h"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let left = db.column("SELECT id FROM jobs ORDER BY id");
+    let left: Vec<&str> = left.iter().flatten().map(String::as_str).collect();
+    assert_eq!(left, ["new-done", "old-done-late", "old-running"]);
+    assert_eq!(summary(&out)["rows_deleted"], 1);
+    // Without it the horizon counts from the publication: the job finished
+    // an hour ago would go too.
+    let plain = expire(db, &["--table", "jobs", "--key-column", "id", "--older-than", "24h", "--dry-run"]);
+    assert_eq!(summary(&plain)["rows_matching"], 1, "{}", plain.stderr);
+    // A column the table lacks is named with its flag.
+    let bad = expire(db, &["--table", "jobs", "--purge-by-column", "done_at", "--older-than", "24h"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("done_at") && bad.stderr.contains("--purge-by-column"), "{}", bad.stderr);
+}
+
 on_every_engine!(
     only_a_finished_status_is_expired,
     mappings_that_delete_everything_are_refused,
@@ -304,6 +349,7 @@ on_every_engine!(
     dry_run_deletes_nothing,
     any_table_killed_midway_then_rerun,
     an_overlapping_run_exits_3,
+    two_clocks_in_one_mapping,
 );
 
 /// A table of 200 keys, one created each minute up to a minute ago (or,

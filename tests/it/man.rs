@@ -57,6 +57,9 @@ fn section(out: &mut Vec<u8>, title: &str, items: &[(&str, &str)]) {
 }
 
 fn render(cmd: clap::Command) -> Vec<u8> {
+    // A page is the long help: the options `-h` leaves out are described
+    // there too (hidden from the short help, clap_mangen gives them none).
+    let cmd = cmd.mut_args(|a| a.hide_short_help(false));
     // The footer: the release's month and the program with its version, not
     // the long version text (which would fill the date's place).
     let man = clap_mangen::Man::new(cmd.clone())
@@ -115,6 +118,14 @@ fn man_pages_are_current() {
     let extra: Vec<&String> = present.iter().filter(|f| !expected.contains(f)).collect();
     assert!(stale.is_empty(), "stale man pages {stale:?}: run UPDATE_MAN=1 cargo test --test it man::");
     assert!(extra.is_empty(), "man pages for no command: {extra:?}");
+    // Every option is described, those `-h` leaves out too.
+    for (file, text) in &pages {
+        let text = String::from_utf8_lossy(text);
+        let lines: Vec<&str> = text.lines().collect();
+        let bare: Vec<&str> =
+            lines.windows(2).filter(|w| w[0].starts_with("\\fB\\-") && w[1].is_empty()).map(|w| w[0]).collect();
+        assert!(bare.is_empty(), "{file}: options without a description: {bare:?}");
+    }
     let root_page = String::from_utf8(pages[0].1.clone()).unwrap();
     assert!(!root_page.contains("idemctl\\-help"), "no page for clap's help subcommand");
     for title in ["EXIT STATUS", "ENVIRONMENT", "FILES"] {
