@@ -99,6 +99,9 @@ pub struct KeyTableConfig {
     pub finished_values: Option<Vec<String>>,
     pub live_values: Option<Vec<String>>,
     pub in_progress_when: Option<String>,
+    /// A design's states by which columns are set (`--in-progress-if-set`, `--finished-if-set`).
+    pub in_progress_if_set: Option<Vec<String>>,
+    pub finished_if_set: Option<Vec<String>>,
     pub locked_at_column: Option<String>,
     pub lease_until_column: Option<String>,
     pub lease_length_column: Option<String>,

@@ -416,7 +416,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
 /// a row's state (a condition for the rows in progress tells nothing of
 /// the others).
 fn unmapped_state(target: &KeyTable) -> Option<&str> {
-    if target.statuses.is_some() {
+    if target.statuses.is_some() || !target.finished_if_set.is_empty() {
         return None;
     }
     target.table.columns.iter().map(|c| c.name.as_str()).find(|name| names_a_state(name))

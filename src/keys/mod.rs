@@ -126,6 +126,12 @@ pub struct MappingArgs {
     /// SQL condition true for keys in progress, for tables without a status column
     #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "SQL")]
     pub in_progress_when: Option<String>,
+    /// For a design whose state is which columns are set, not a status: a row is in progress while this column is set (a lock time, a worker's claim) and no --finished-if-set column is; repeat for several, all set
+    #[arg(hide_short_help = true, help_heading = "Key table", long = "in-progress-if-set", value_name = "COL")]
+    pub in_progress_if_set: Vec<String>,
+    /// For a design whose state is which columns are set: a row is finished once this column is set (a finish or failure time), and only a finished row is expired; repeat for several, any set
+    #[arg(hide_short_help = true, help_heading = "Key table", long = "finished-if-set", value_name = "COL")]
+    pub finished_if_set: Vec<String>,
     /// The lock-time column: when a request took the key [default: locked_at, when it exists]
     #[arg(help_heading = "Key table", long, value_name = "COL")]
     pub locked_at_column: Option<String>,
@@ -288,6 +294,9 @@ pub struct KeyTable {
     /// Which status values were named by flag or config file.
     pub values_given: ValuesGiven,
     in_progress: Option<InProgress>,
+    /// Columns any of which set makes a row finished (`--finished-if-set`),
+    /// where no status column tells.
+    pub finished_if_set: Vec<String>,
     /// The design has no in-progress state: the key commits with its effect.
     pub no_in_progress: bool,
     pub locked_at: Option<String>,
@@ -400,6 +409,8 @@ pub struct Mapping {
     live_values: Vec<String>,
     values: ValuesGiven,
     in_progress_when: Option<String>,
+    in_progress_if_set: Vec<String>,
+    finished_if_set: Vec<String>,
     no_in_progress: bool,
     locked_at: Option<String>,
     lease_until: Option<String>,
@@ -511,6 +522,8 @@ impl MappingArgs {
             live_values,
             values,
             in_progress_when: pick(&self.in_progress_when, &file.in_progress_when),
+            in_progress_if_set: listed(&self.in_progress_if_set, &file.in_progress_if_set),
+            finished_if_set: listed(&self.finished_if_set, &file.finished_if_set),
             no_in_progress: self.no_in_progress || file.in_progress == Some(false),
             locked_at: pick(&self.locked_at_column, &file.locked_at_column),
             lease_until: pick(&self.lease_until_column, &file.lease_until_column),
@@ -613,6 +626,32 @@ impl KeyTable {
             finished_given: mapping.finished_values.clone(),
             live_given: mapping.live_values.clone(),
         });
+        if (!mapping.in_progress_if_set.is_empty() || !mapping.finished_if_set.is_empty()) && statuses.is_some() {
+            bail!(
+                "--in-progress-if-set and --finished-if-set describe a design without a status column: table {:?} \
+                 has one (--status-column); map its values instead",
+                table.name
+            );
+        }
+        let dialect = db.dialect();
+        let set = |flag: &str, names: &[String]| -> Result<Vec<String>> {
+            names.iter().map(|n| Ok(format!("{} IS NOT NULL", dialect.ident(&named(&table, n, flag)?)))).collect()
+        };
+        let finished_if_set = set("--finished-if-set", &mapping.finished_if_set)?;
+        let running_if_set = set("--in-progress-if-set", &mapping.in_progress_if_set)?;
+        let when = match (when, running_if_set.is_empty()) {
+            (Some(_), false) => {
+                bail!("--in-progress-when and --in-progress-if-set both say which keys are in progress: give one")
+            }
+            (None, false) => {
+                let mut all = running_if_set.join(" AND ");
+                if !finished_if_set.is_empty() {
+                    all.push_str(&format!(" AND NOT ({})", finished_if_set.join(" OR ")));
+                }
+                Some(all)
+            }
+            (when, true) => when,
+        };
         let in_progress = match (when, &statuses) {
             (Some(sql), _) => {
                 user_sql::condition(db.engine(), "--in-progress-when", &sql)?;
@@ -683,6 +722,7 @@ impl KeyTable {
             statuses,
             values_given: mapping.values,
             in_progress: if mapping.no_in_progress { None } else { in_progress },
+            finished_if_set: finished_if_set.clone(),
             no_in_progress: mapping.no_in_progress,
             locked_at,
             lease_until,
@@ -993,6 +1033,9 @@ impl KeyTable {
     /// Where a status column tells: the condition true for rows in a
     /// finished status, with its bound values from `first` on.
     pub fn finished_sql(&self, dialect: &Dialect, first: usize) -> Option<(String, Vec<Bind>)> {
+        if self.statuses.is_none() && !self.finished_if_set.is_empty() {
+            return Some((format!("({})", self.finished_if_set.join(" OR ")), Vec::new()));
+        }
         let statuses = self.statuses.as_ref()?;
         let data_type = self.table.column(&statuses.column).ok()?.data_type.clone();
         let values = statuses.finished(self.kind);

@@ -341,6 +341,68 @@ fn two_clocks_in_one_mapping(db: &TestDb) {
     assert!(bad.stderr.contains("done_at") && bad.stderr.contains("--purge-by-column"), "{}", bad.stderr);
 }
 
+/// Delayed::Job's table, whose state is which columns are set: running
+/// while `locked_at` is set and `failed_at` is not, failed once `failed_at`
+/// is set (a job that succeeds is deleted by the library), pending while
+/// neither is. Said with the columns, no SQL: stuck sees the running job,
+/// expire deletes only the failed ones however old the pending one is.
+fn states_by_the_columns_set(db: &TestDb) {
+    use chrono::Duration as D;
+    let (text, ts) = (db.ty("text"), db.ty("time"));
+    db.exec(&format!(
+        "CREATE TABLE delayed_jobs (id {text} PRIMARY KEY, attempts INTEGER NOT NULL, handler {text} NOT NULL,
+            run_at {ts}, locked_at {ts}, failed_at {ts}, locked_by {text}, created_at {ts} NOT NULL)"
+    ));
+    let ago = |d: D| crate::common::ago(db, d);
+    let rows = [
+        ("run-old", Some(D::hours(2)), None),
+        ("run-new", Some(D::minutes(1)), None),
+        ("failed-old", None, Some(D::days(2))),
+        ("failed-locked", Some(D::days(2)), Some(D::days(2))),
+        ("pending-old", None, None),
+    ];
+    let values: Vec<String> = rows
+        .iter()
+        .map(|(id, locked, failed)| {
+            let at = |d: &Option<D>| d.map_or("NULL".to_string(), &ago);
+            format!("('{id}', 1, 'h', {}, {}, {}, NULL, {})", ago(D::days(3)), at(locked), at(failed), ago(D::days(3)))
+        })
+        .collect();
+    db.exec(&format!("INSERT INTO delayed_jobs VALUES {}", values.join(", ")));
+    let mapping = ["--table", "delayed_jobs", "--key-column", "id", "--in-progress-if-set", "locked_at"];
+    let finished = ["--finished-if-set", "failed_at"];
+    let idemctl = |extra: &[&str]| run(db.idemctl(extra));
+    let stuck = idemctl(&[&["stuck", "--format", "csv"][..], &mapping, &finished].concat());
+    assert_eq!(stuck.code, 1, "{}", stuck.stderr);
+    let listed: Vec<String> = crate::common::csv_records(&stuck.stdout)[1..].iter().map(|r| r[2].clone()).collect();
+    assert_eq!(listed, ["run-old"], "a failed job holding its lock is not running");
+    let expire =
+        |extra: &[&str]| idemctl(&[&["expire", "--format", "json", "--older-than", "24h"][..], extra].concat());
+    // Without the finished state, every row past the horizon not in progress
+    // would go, the pending job too (and the failed job holding its lock
+    // would be taken as running).
+    let plain = expire(&[&mapping[..], &["--dry-run"]].concat());
+    assert_eq!(summary(&plain)["rows_matching"], 2, "{}", plain.stderr);
+    let pending = format!("SELECT count(*) FROM delayed_jobs WHERE {} IS NULL", "locked_at");
+    assert_eq!(db.ids(&pending)[0], 2, "the pending job and the failed one are the two");
+    let out = expire(&[&mapping[..], &finished].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(summary(&out)["rows_deleted"], 2);
+    let left = db.column("SELECT id FROM delayed_jobs ORDER BY id");
+    let left: Vec<&str> = left.iter().flatten().map(String::as_str).collect();
+    assert_eq!(left, ["pending-old", "run-new", "run-old"]);
+    // A column the table lacks is named with its flag; SQL and columns both, refused.
+    let bad = expire(&[&mapping[..], &["--finished-if-set", "done_at"]].concat());
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("done_at") && bad.stderr.contains("--finished-if-set"), "{}", bad.stderr);
+    let both = expire(&[&mapping[..], &["--in-progress-when", "locked_by IS NOT NULL"]].concat());
+    assert_eq!(both.code, 2);
+    assert_eq!(
+        both.stderr.trim(),
+        "idemctl: --in-progress-when and --in-progress-if-set both say which keys are in progress: give one"
+    );
+}
+
 on_every_engine!(
     only_a_finished_status_is_expired,
     mappings_that_delete_everything_are_refused,
@@ -350,6 +412,7 @@ on_every_engine!(
     any_table_killed_midway_then_rerun,
     an_overlapping_run_exits_3,
     two_clocks_in_one_mapping,
+    states_by_the_columns_set,
 );
 
 /// A table of 200 keys, one created each minute up to a minute ago (or,
