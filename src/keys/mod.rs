@@ -295,7 +295,7 @@ pub struct KeyTable {
     pub values_given: ValuesGiven,
     in_progress: Option<InProgress>,
     /// Columns any of which set makes a row finished (`--finished-if-set`),
-    /// where no status column tells.
+    /// where no status column tells: their names.
     pub finished_if_set: Vec<String>,
     /// The design has no in-progress state: the key commits with its effect.
     pub no_in_progress: bool,
@@ -638,6 +638,8 @@ impl KeyTable {
             names.iter().map(|n| Ok(format!("{} IS NOT NULL", dialect.ident(&named(&table, n, flag)?)))).collect()
         };
         let finished_if_set = set("--finished-if-set", &mapping.finished_if_set)?;
+        let finished_columns: Vec<String> =
+            mapping.finished_if_set.iter().map(|n| named(&table, n, "--finished-if-set")).collect::<Result<_>>()?;
         let running_if_set = set("--in-progress-if-set", &mapping.in_progress_if_set)?;
         let when = match (when, running_if_set.is_empty()) {
             (Some(_), false) => {
@@ -722,7 +724,7 @@ impl KeyTable {
             statuses,
             values_given: mapping.values,
             in_progress: if mapping.no_in_progress { None } else { in_progress },
-            finished_if_set: finished_if_set.clone(),
+            finished_if_set: finished_columns,
             no_in_progress: mapping.no_in_progress,
             locked_at,
             lease_until,
@@ -1034,7 +1036,9 @@ impl KeyTable {
     /// finished status, with its bound values from `first` on.
     pub fn finished_sql(&self, dialect: &Dialect, first: usize) -> Option<(String, Vec<Bind>)> {
         if self.statuses.is_none() && !self.finished_if_set.is_empty() {
-            return Some((format!("({})", self.finished_if_set.join(" OR ")), Vec::new()));
+            let set: Vec<String> =
+                self.finished_if_set.iter().map(|c| format!("{} IS NOT NULL", dialect.ident(c))).collect();
+            return Some((format!("({})", set.join(" OR ")), Vec::new()));
         }
         let statuses = self.statuses.as_ref()?;
         let data_type = self.table.column(&statuses.column).ok()?.data_type.clone();

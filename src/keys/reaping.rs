@@ -408,9 +408,17 @@ fn status_values(keys: &KeyTable, args: &Reaping, change: Action) -> Result<Vec<
             }
             Ok(set)
         }
-        (Action::Fail, None) => {
-            bail!("--action fail needs a status column to store the failure: map it with --status-column")
+        // A design whose failure is a time set (`--finished-if-set`) fails a
+        // key by writing it, as its --fail-set says.
+        (Action::Fail, None)
+            if args.fail_set.iter().chain(&args.set).any(|a| keys.finished_if_set.contains(&a.column)) =>
+        {
+            Ok(Vec::new())
         }
+        (Action::Fail, None) => bail!(
+            "--action fail needs a status column to store the failure: map it with --status-column, or name the \
+             column a failure sets with --finished-if-set and write it with --fail-set (failed_at=now())"
+        ),
         (Action::Delete, _) => Ok(Vec::new()),
     }
 }

@@ -356,6 +356,7 @@ fn states_by_the_columns_set(db: &TestDb) {
     let ago = |d: D| crate::common::ago(db, d);
     let rows = [
         ("run-old", Some(D::hours(2)), None),
+        ("run-spent", Some(D::hours(2)), None),
         ("run-new", Some(D::minutes(1)), None),
         ("failed-old", None, Some(D::days(2))),
         ("failed-locked", Some(D::days(2)), Some(D::days(2))),
@@ -365,7 +366,9 @@ fn states_by_the_columns_set(db: &TestDb) {
         .iter()
         .map(|(id, locked, failed)| {
             let at = |d: &Option<D>| d.map_or("NULL".to_string(), &ago);
-            format!("('{id}', 1, 'h', {}, {}, {}, NULL, {})", ago(D::days(3)), at(locked), at(failed), ago(D::days(3)))
+            let attempts = if *id == "run-spent" { 25 } else { 1 };
+            let (run_at, created) = (ago(D::days(3)), ago(D::days(3)));
+            format!("('{id}', {attempts}, 'h', {run_at}, {}, {}, NULL, {created})", at(locked), at(failed))
         })
         .collect();
     db.exec(&format!("INSERT INTO delayed_jobs VALUES {}", values.join(", ")));
@@ -375,7 +378,7 @@ fn states_by_the_columns_set(db: &TestDb) {
     let stuck = idemctl(&[&["stuck", "--format", "csv"][..], &mapping, &finished].concat());
     assert_eq!(stuck.code, 1, "{}", stuck.stderr);
     let listed: Vec<String> = crate::common::csv_records(&stuck.stdout)[1..].iter().map(|r| r[2].clone()).collect();
-    assert_eq!(listed, ["run-old"], "a failed job holding its lock is not running");
+    assert_eq!(listed, ["run-old", "run-spent"], "a failed job holding its lock is not running");
     let expire =
         |extra: &[&str]| idemctl(&[&["expire", "--format", "json", "--older-than", "24h"][..], extra].concat());
     // Without the finished state, every row past the horizon not in progress
@@ -385,9 +388,28 @@ fn states_by_the_columns_set(db: &TestDb) {
     assert_eq!(summary(&plain)["rows_matching"], 2, "{}", plain.stderr);
     let pending = format!("SELECT count(*) FROM delayed_jobs WHERE {} IS NULL", "locked_at");
     assert_eq!(db.ids(&pending)[0], 2, "the pending job and the failed one are the two");
+    // reap as the library's own worker does: a job out of attempts fails
+    // (its failure time set), the other is unlocked to run again.
+    let attempts = ["--attempts-column", "attempts", "--max-attempts", "25", "--fail-set", "failed_at=now()"];
+    let reap = idemctl(&[&["reap", "--format", "csv"][..], &mapping, &finished, &attempts].concat());
+    assert_eq!(reap.code, 0, "{}", reap.stderr);
+    let outcomes: Vec<(String, String)> =
+        crate::common::csv_records(&reap.stdout)[1..].iter().map(|r| (r[2].clone(), r[6].clone())).collect();
+    assert_eq!(
+        outcomes,
+        [("run-old".into(), "released".into()), ("run-spent".into(), "failed".into())],
+        "{}",
+        reap.stdout
+    );
+    let ids = |condition: &str| {
+        let ids = db.column(&format!("SELECT id FROM delayed_jobs WHERE id LIKE 'run-%' AND {condition} ORDER BY id"));
+        ids.into_iter().flatten().collect::<Vec<String>>()
+    };
+    assert_eq!(ids("locked_at IS NULL"), ["run-old"], "unlocked to run again");
+    assert_eq!(ids("failed_at IS NOT NULL"), ["run-spent"], "failed, as its worker fails a job out of attempts");
     let out = expire(&[&mapping[..], &finished].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(summary(&out)["rows_deleted"], 2);
+    assert_eq!(summary(&out)["rows_deleted"], 3);
     let left = db.column("SELECT id FROM delayed_jobs ORDER BY id");
     let left: Vec<&str> = left.iter().flatten().map(String::as_str).collect();
     assert_eq!(left, ["pending-old", "run-new", "run-old"]);
