@@ -410,6 +410,31 @@ fn epoch_integer_times(db: &TestDb) {
     );
 }
 
+/// Times people enter, on the minute (20 rows or more, all whole minutes):
+/// a gap says nothing of a client, no kind of evidence speaks, and the
+/// cluster still says why it is listed.
+fn a_cluster_no_evidence_spoke_for(db: &TestDb) {
+    db.exec(&format!("CREATE TABLE entries (id {}, kind {}, created_at BIGINT NOT NULL)", db.ty("pk"), db.ty("text")));
+    let rows: Vec<String> = (0..24)
+        .map(|i| format!("({}, 'k{}', {})", i + 1, i.min(22), 1_767_261_600 + i * 1_800 - (i == 23) as i64 * 1_740))
+        .collect();
+    db.exec(&format!("INSERT INTO entries (id, kind, created_at) VALUES {}", rows.join(", ")));
+    let out = run(db.idemctl(&["scan", "--table", "entries", "--output", "rows", "--format", "csv"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(
+        csv_records(&out.stdout)[1..],
+        [[
+            "1",
+            "23",
+            "24",
+            "60.0",
+            "unknown",
+            "likely",
+            "= equal on every compared column; no other evidence for or against"
+        ]]
+    );
+}
+
 /// Ids far apart (MySQL reads a wide id range as two slices merged by time):
 /// a cluster whose rows fall on either side of the middle id is still one.
 fn clusters_across_distant_ids(db: &TestDb) {
@@ -493,6 +518,7 @@ fn a_copy_filled_in_later_is_one_request(db: &TestDb) {
 }
 
 on_every_engine!(
+    a_cluster_no_evidence_spoke_for,
     a_reference_is_no_minted_token,
     a_time_stamped_by_a_later_write,
     a_copy_filled_in_later_is_one_request,

@@ -24,6 +24,10 @@ use crate::report::Emitter;
 use crate::timeparse;
 use crate::window::{Cause, Cluster, Member};
 
+/// The reason of a cluster no kind of evidence spoke for or against: its
+/// rows are equal on every compared column, and that is all that is known.
+const NO_EVIDENCE: &str = "= equal on every compared column; no other evidence for or against";
+
 /// A decimal written as a JSON number with all its digits (`19.90`, not `"19.90"` or `19.9`).
 #[derive(Debug, Clone, Copy)]
 pub struct Amount(pub Decimal);
@@ -517,15 +521,16 @@ impl<W: Write> Findings<W> {
         let (confidence, weights) = evidence::judge(&cluster, &self.context);
         self.confidence[confidence as usize] += 1;
         // JSON carries every piece of evidence; CSV and the table the reasons in short.
-        let reasons: Vec<String> = weights
+        let mut reasons: Vec<String> = weights
             .iter()
             .map(|w| format!("{} {}", if w.side == evidence::Side::For { "+" } else { "-" }, w.reason))
             .collect();
+        // A level says why, where no kind of evidence spoke too.
+        if reasons.is_empty() {
+            reasons.push(NO_EVIDENCE.to_string());
+        }
         let judged: Vec<(&str, Value)> = if self.for_people {
-            let text = match reasons.is_empty() {
-                true => format!("{}, {}", confidence.as_str(), cause.as_str()),
-                false => format!("{}, {}: {}", confidence.as_str(), cause.as_str(), reasons.join("; ")),
-            };
+            let text = format!("{}, {}: {}", confidence.as_str(), cause.as_str(), reasons.join("; "));
             vec![("confidence_cause", json!(text))]
         } else {
             let evidence = if self.flat { json!(reasons.join("; ")) } else { json!(weights) };
