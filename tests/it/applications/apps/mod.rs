@@ -39,6 +39,7 @@ pub mod listmonk;
 pub mod magento;
 pub mod mastodon;
 pub mod mattermost;
+pub mod mautic;
 pub mod mealie;
 pub mod medusa;
 pub mod memos;
