@@ -210,8 +210,8 @@ macro_rules! fixture {
 /// The corpus: 30 tables to tune on (the first eight and GitLab, Linkwarden, Redmine,
 /// Firefly III, Vikunja, Plane, OpenProject, Dolibarr, Kimai, Lemmy, Mealie, Monica, Taiga, NetBox, Grocy, Drupal,
 /// Moodle, Zulip, Sylius; and wallabag, BookStack and PrestaShop, validation tables once, moved here when their
-/// misses were looked into), 34 to validate that no rule was changed for (Bagisto, Listmonk, Uptime Kuma and Mautic
-/// the newest, each built from its application's code alone after the last rule change).
+/// misses were looked into), 36 to validate that no rule was changed for (Bagisto, Listmonk, Uptime Kuma, Mautic,
+/// Shlink and Formbricks the newest, each built from its application's code alone after the last rule change).
 pub fn corpus() -> Vec<App> {
     use Split::*;
     vec![
@@ -343,6 +343,8 @@ pub fn corpus() -> Vec<App> {
         fixture!(listmonk, Validate, (0.88, 1.0, 0.88)),
         fixture!(uptimekuma, Validate, (0.76, 1.0, 0.76)),
         fixture!(mautic, Validate, (0.47, 0.83, 0.39)),
+        fixture!(shlink, Validate, (0.9, 0.7, 0.83)),
+        fixture!(formbricks, Validate, (0.85, 1.0, 0.64)),
     ]
 }
 

@@ -20,6 +20,7 @@ pub mod erpnext;
 pub mod firefly;
 pub mod flarum;
 pub mod forem;
+pub mod formbricks;
 pub mod ghost;
 pub mod gitea;
 pub mod gitlab;
@@ -56,6 +57,7 @@ pub mod prestashop;
 pub mod pretix;
 pub mod redmine;
 pub mod saleor;
+pub mod shlink;
 pub mod snipeit;
 pub mod spree;
 pub mod sylius;
@@ -90,6 +92,8 @@ pub enum V {
     AtSecs(i64),
     /// SQL written as it is (an array literal, a cast).
     Raw(String),
+    /// Bytes, as hex digits (`bytea`, `VARBINARY`, `BLOB`).
+    Bin(String),
 }
 
 impl V {
@@ -242,6 +246,10 @@ pub fn literal(engine: Engine, v: &V) -> String {
             format!("'{}'", chrono::DateTime::from_timestamp_micros(*us).unwrap().format("%Y-%m-%d %H:%M:%S"))
         }
         V::Raw(sql) => sql.clone(),
+        V::Bin(hex) => match engine {
+            Engine::Postgres => format!("'\\x{hex}'::bytea"),
+            _ => format!("X'{hex}'"),
+        },
     }
 }
 
