@@ -81,6 +81,8 @@ impl OneOrMany {
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KeyTableConfig {
+    /// A known design whose mapping fills what the file does not say (`--design`).
+    pub design: Option<String>,
     /// What the table is for (`--kind`).
     pub kind: Option<Kind>,
     pub table: Option<String>,

@@ -4,6 +4,7 @@
 //! `KeyTable`; `stuck` finds keys left in progress, `expiry` says which rows
 //! are past the retention horizon, `reaping` resolves stuck keys.
 
+pub mod designs;
 pub mod expiry;
 pub mod reaping;
 pub mod stuck;
@@ -90,6 +91,9 @@ pub struct MappingArgs {
     /// The key table [default: idempotency_keys]
     #[arg(help_heading = "Key table", long, value_name = "TABLE")]
     pub table: Option<String>,
+    /// A known design whose mapping fills in what the flags and the config file do not say: river, pg-boss, delayed-job
+    #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "NAME")]
+    pub design: Option<String>,
     /// What the table is for: HTTP keys, a consumer's inbox, an outbox, jobs, a webhook receiver's events seen; the output speaks of its rows in its words [default: told by its columns]
     #[arg(help_heading = "Key table", long, value_enum, value_name = "KIND")]
     pub kind: Option<Kind>,
@@ -452,6 +456,15 @@ impl MappingArgs {
 
     /// Folds the flags over the config file's `[key_table]`.
     pub fn mapping(&self, file: &KeyTableConfig) -> Result<Mapping> {
+        let file_kind = file.kind;
+        let designed;
+        let (file, design) = match self.design.as_ref().or(file.design.as_ref()) {
+            Some(name) => {
+                designed = file.over(&designs::design(name)?);
+                (&designed, Some(name))
+            }
+            None => (file, None),
+        };
         let value = |flag: &Option<String>, file: &Option<String>, default: &str| {
             pick(flag, file).unwrap_or_else(|| default.to_string())
         };
@@ -504,7 +517,11 @@ impl MappingArgs {
         Ok(Mapping {
             table: pick(&self.table, &file.table).unwrap_or_else(|| DEFAULT_TABLE.into()),
             kind: self.kind.or(file.kind),
-            kind_given_by: if self.kind.is_some() { "as --kind says" } else { "as the config file's kind says" },
+            kind_given_by: match (self.kind.is_some(), design) {
+                (true, _) => "as --kind says",
+                (false, Some(_)) if file_kind.is_none() => "as the design says",
+                (false, _) => "as the config file's kind says",
+            },
             scope: if self.scope_columns.is_empty() {
                 file.scope_columns.clone()
             } else {

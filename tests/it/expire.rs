@@ -379,6 +379,11 @@ fn states_by_the_columns_set(db: &TestDb) {
     assert_eq!(stuck.code, 1, "{}", stuck.stderr);
     let listed: Vec<String> = crate::common::csv_records(&stuck.stdout)[1..].iter().map(|r| r[2].clone()).collect();
     assert_eq!(listed, ["run-old", "run-spent"], "a failed job holding its lock is not running");
+    // The same, by the design's name in the catalog.
+    let named = idemctl(&["stuck", "--format", "csv", "--design", "delayed-job"]);
+    assert_eq!(named.code, 1, "{}", named.stderr);
+    let by_name: Vec<String> = crate::common::csv_records(&named.stdout)[1..].iter().map(|r| r[2].clone()).collect();
+    assert_eq!(by_name, listed);
     let expire =
         |extra: &[&str]| idemctl(&[&["expire", "--format", "json", "--older-than", "24h"][..], extra].concat());
     // Without the finished state, every row past the horizon not in progress

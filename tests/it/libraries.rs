@@ -184,6 +184,34 @@ fn river_stuck_lists_what_its_rescuer_picks() {
     assert_eq!(doc["untimed"], 0);
 }
 
+/// River named as a design from the catalog: the same stuck jobs as the
+/// hand mapping, and reap's dry run the same outcomes; a flag still says
+/// otherwise over it; an unknown design and a design whose table is not
+/// there are refused in one line before anything runs.
+#[test]
+fn river_by_its_design_name() {
+    let Some(db) = pg() else { return };
+    river(&db);
+    let (by_hand, _) = stuck_keys(&db, &RIVER);
+    let named = ["--design", "river", "--max-duration", "1h"];
+    let (keys, doc) = stuck_keys(&db, &named);
+    assert_eq!((&keys, &by_hand), (&vec!["2".to_string(), "1".to_string()], &keys), "{doc}");
+    let said = idemctl(&db, &[&["stuck"][..], &named].concat());
+    assert!(said.stderr.contains("kind: jobs (as the design says)\n"), "{}", said.stderr);
+    let (hand, _) = reap(&db, &[&["--dry-run"][..], &RIVER, &RIVER_ATTEMPTS].concat());
+    let (design, out) = reap(&db, &[&["--dry-run"][..], &named, &RIVER_ATTEMPTS].concat());
+    assert!(!design.is_empty() && design == hand, "{design:?} vs {hand:?}: {}", out.stderr);
+    // A flag over the design: another state taken as running.
+    let (over, _) = stuck_keys(&db, &[&named[..], &["--in-progress-value", "completed"]].concat());
+    assert!(over.contains(&"4".to_string()) && !over.contains(&"1".to_string()), "{over:?}");
+    let unknown = idemctl(&db, &["stuck", "--design", "sidekiq"]);
+    assert_eq!(unknown.code, 2);
+    assert_eq!(unknown.stderr, "idemctl: --design sidekiq: no such design (known: river, pg-boss, delayed-job)\n");
+    let elsewhere = idemctl(&db, &["stuck", "--design", "delayed-job"]);
+    assert_eq!(elsewhere.code, 2);
+    assert!(elsewhere.stderr.contains("delayed_jobs") && elsewhere.stderr.lines().count() == 1, "{}", elsewhere.stderr);
+}
+
 #[test]
 fn river_reap_does_what_its_rescuer_does() {
     let (Some(dry), Some(real)) = (pg(), pg()) else { return };
