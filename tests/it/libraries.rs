@@ -555,6 +555,9 @@ fn pg_boss_stuck_lists_what_its_expiry_picks() {
     pg_boss(&db);
     let (keys, doc) = stuck_keys(&db, &PG_BOSS);
     assert_eq!(keys, [boss_id(2), boss_id(1)], "{doc}");
+    // The same by the design's name in the catalog.
+    let (named, doc) = stuck_keys(&db, &["--design", "pg-boss", "--max-duration", "24h"]);
+    assert_eq!(named, keys, "{doc}");
 }
 
 #[test]
