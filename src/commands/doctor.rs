@@ -708,6 +708,18 @@ async fn statuses(db: &mut Db, keys: &KeyTable, (mapped, kind): (bool, Kind), em
                  failed request leaves no key behind",
                 "",
             )
+        } else if mapped && !keys.finished_if_set.is_empty() {
+            Check::new(
+                name,
+                Verdict::Warn,
+                format!(
+                    "{}s' states are told by which columns are set: finished once {} is set; idemctl cannot \
+                     check from the columns that a failure to be retried leaves it unset",
+                    kind.entry(),
+                    keys.finished_if_set.join(" or ")
+                ),
+                "check by hand that the design sets the finished columns only when it will not run the row again",
+            )
         } else if mapped {
             Check::new(
                 name,

@@ -379,6 +379,17 @@ fn states_by_the_columns_set(db: &TestDb) {
     assert_eq!(stuck.code, 1, "{}", stuck.stderr);
     let listed: Vec<String> = crate::common::csv_records(&stuck.stdout)[1..].iter().map(|r| r[2].clone()).collect();
     assert_eq!(listed, ["run-old", "run-spent"], "a failed job holding its lock is not running");
+    // doctor says how this design tells its states.
+    let doctor = idemctl(&["doctor", "--format", "json", "--design", "delayed-job"]);
+    let doc: serde_json::Value =
+        serde_json::from_str(&doctor.stdout).unwrap_or_else(|e| panic!("{e}: {}", doctor.stderr));
+    let statuses = doc["checks"].as_array().unwrap().iter().find(|c| c["check"] == "statuses").unwrap().clone();
+    assert_eq!(statuses["result"], "warn");
+    assert_eq!(
+        statuses["reason"],
+        "jobs' states are told by which columns are set: finished once failed_at is set; idemctl cannot check from \
+         the columns that a failure to be retried leaves it unset"
+    );
     // The same, by the design's name in the catalog.
     let named = idemctl(&["stuck", "--format", "csv", "--design", "delayed-job"]);
     assert_eq!(named.code, 1, "{}", named.stderr);
