@@ -42,6 +42,9 @@ pub struct ExpireArgs {
     /// Delete rows created longer ago than this, instead of rows whose expiry time has passed
     #[arg(help_heading = "What to change", long, value_name = "DURATION", value_parser = timeparse::duration)]
     pub older_than: Option<Duration>,
+    /// A finished status with a horizon of its own, over --older-than's (River keeps discarded jobs 7 days and completed ones 24 hours: discarded=7d); repeatable
+    #[arg(hide_short_help = true, help_heading = "What to change", long, value_name = "STATE=DURATION", value_parser = state_horizon)]
+    pub state_horizon: Vec<(String, Duration)>,
     /// Most rows deleted per transaction; --batch-time sizes each batch below it
     #[arg(help_heading = "Pacing", long, value_name = "N", default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub batch_size: u64,
@@ -198,6 +201,15 @@ impl Settings {
         let horizon = expiry::horizon(args.older_than, &config)?;
         let mapping = args.mapping.mapping(&config.key_table)?;
         expiry::check_floor(horizon, args.allow_short_retention, mapping.kind)?;
+        for (state, own) in &args.state_horizon {
+            if horizon.is_none() {
+                anyhow::bail!("--state-horizon {state}=...: give the horizon of the other states too (--older-than)");
+            }
+            if args.include_in_progress {
+                anyhow::bail!("--state-horizon and --include-in-progress: give one");
+            }
+            expiry::check_floor(Some(*own), args.allow_short_retention, mapping.kind)?;
+        }
         let leases_over = match args.include_in_progress {
             true => Some(Durations::new(&args.limits, &config)?.longest()),
             false => None,
@@ -236,8 +248,9 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     };
     let judged_nothing = crate::commands::where_selects_nothing(&mut db, &target.table, args.filter.as_deref()).await?;
     crate::commands::say_if_empty(&mut db, &target.table, args.report.quiet).await?;
-    let expiry = Expiry::resolve(&mut db, &mut target, settings.horizon, timeparse::now()).await?;
+    let mut expiry = Expiry::resolve(&mut db, &mut target, settings.horizon, timeparse::now()).await?;
     expiry.time.check_for_writing()?;
+    expiry.per_state = per_state(&target, &args.state_horizon)?;
     let judged_nothing =
         judged_nothing.or_else(|| crate::commands::unreadable_not_judged(&target.table.name, &expiry.time));
     expiry::check_expiry_column(&mut db, &mut target, &expiry, settings.horizon.is_some()).await?;
@@ -410,6 +423,40 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     Ok(Outcome::from_findings(
         !summary.refused_keys.is_empty() || stalled || refused || judged_nothing.is_some() || unknown,
     ))
+}
+
+/// `--state-horizon discarded=7d`: a status and its own horizon.
+fn state_horizon(text: &str) -> Result<(String, Duration), String> {
+    let (state, duration) = text.split_once('=').ok_or("takes STATE=DURATION (discarded=7d)")?;
+    if state.trim().is_empty() {
+        return Err("takes STATE=DURATION: the state is empty".into());
+    }
+    Ok((state.trim().to_string(), timeparse::duration(duration)?))
+}
+
+/// Each finished status with its own horizon, and that horizon's cutoff:
+/// the status must be one expire deletes, on a table whose status column
+/// tells.
+fn per_state(target: &KeyTable, given: &[(String, Duration)]) -> Result<Vec<(String, chrono::DateTime<chrono::Utc>)>> {
+    if given.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(statuses) = &target.statuses else {
+        anyhow::bail!("--state-horizon needs a status column to tell the states: map it with --status-column")
+    };
+    let finished = statuses.finished(target.kind);
+    given
+        .iter()
+        .map(|(state, own)| {
+            if !finished.contains(state) {
+                anyhow::bail!(
+                    "--state-horizon {state}=...: {state} is not a state expire deletes (finished: {})",
+                    finished.join(", ")
+                );
+            }
+            Ok((state.clone(), timeparse::before(timeparse::now(), *own, "a horizon")?))
+        })
+        .collect()
 }
 
 /// A column named as a state is, on a table where no status column tells

@@ -216,6 +216,9 @@ pub struct Expiry {
     pub time: TimeColumn,
     /// Rows whose time is before this are expired.
     pub cutoff: DateTime<Utc>,
+    /// Finished statuses with a horizon of their own (`--state-horizon`),
+    /// each with its cutoff.
+    pub per_state: Vec<(String, DateTime<Utc>)>,
 }
 
 impl Expiry {
@@ -244,7 +247,7 @@ impl Expiry {
         };
         target.read_times(db, &[Some(column.clone())]).await?;
         let time = target.time(&column).cloned().context("the expiry column was not read")?;
-        Ok(Expiry { column, time, cutoff })
+        Ok(Expiry { column, time, cutoff, per_state: Vec::new() })
     }
 
     /// The rows expired before `before` (the cutoff, or earlier) and
@@ -263,6 +266,9 @@ impl Expiry {
         let column = target.time_sql(dialect, &dialect.ident(&self.column), &self.time)?;
         let (mut sql, bind) = dialect.time_bound(&column, self.time.repr, false, before.timestamp_micros(), 1);
         let mut binds: Vec<Bind> = bind.into_iter().collect();
+        if !self.per_state.is_empty() {
+            return self.condition_per_state(dialect, target, (sql, binds), &column, filter);
+        }
         // Only a finished status goes (a row whose status is NULL stays:
         // NULL IN (...) is not true); where no status column tells, a row
         // not in progress (NOT (NULL) is not true either).
@@ -290,6 +296,40 @@ impl Expiry {
             }
             (None, _, None) => {}
         }
+        if let Some(filter) = filter {
+            sql.push_str(&format!(" AND ({filter})"));
+        }
+        Ok((sql, binds))
+    }
+}
+
+impl Expiry {
+    /// The condition where some finished statuses keep their own horizon:
+    /// past the horizon in the other finished statuses, or past its own in
+    /// one of those. (Refused with `--include-in-progress`.)
+    fn condition_per_state(
+        &self,
+        dialect: &Dialect,
+        target: &KeyTable,
+        (past, mut binds): (String, Vec<Bind>),
+        column: &str,
+        filter: Option<&str>,
+    ) -> Result<(String, Vec<Bind>)> {
+        let statuses = target.statuses.as_ref().context("a horizon per state needs a status column")?;
+        let own: Vec<String> = self.per_state.iter().map(|(s, _)| s.clone()).collect();
+        let (others, more) = target.finished_sql_but(dialect, binds.len() + 1, &own).context("no finished status")?;
+        binds.extend(more);
+        let data_type = target.table.column(&statuses.column)?.data_type.clone();
+        let value = dialect.comparable_text(&dialect.ident(&statuses.column), &data_type);
+        let mut any = vec![format!("({past} AND {others})")];
+        for (state, cutoff) in &self.per_state {
+            let (bound, bind) =
+                dialect.time_bound(column, self.time.repr, false, cutoff.timestamp_micros(), binds.len() + 1);
+            binds.extend(bind);
+            binds.push(Bind::Text(state.clone()));
+            any.push(format!("({bound} AND {value} = {})", dialect.placeholder(binds.len())));
+        }
+        let mut sql = format!("({})", any.join(" OR "));
         if let Some(filter) = filter {
             sql.push_str(&format!(" AND ({filter})"));
         }

@@ -1052,6 +1052,12 @@ impl KeyTable {
     /// Where a status column tells: the condition true for rows in a
     /// finished status, with its bound values from `first` on.
     pub fn finished_sql(&self, dialect: &Dialect, first: usize) -> Option<(String, Vec<Bind>)> {
+        self.finished_sql_but(dialect, first, &[])
+    }
+
+    /// `finished_sql` without the statuses in `but` (those with a horizon
+    /// of their own); `None` where none is left.
+    pub fn finished_sql_but(&self, dialect: &Dialect, first: usize, but: &[String]) -> Option<(String, Vec<Bind>)> {
         if self.statuses.is_none() && !self.finished_if_set.is_empty() {
             let set: Vec<String> =
                 self.finished_if_set.iter().map(|c| format!("{} IS NOT NULL", dialect.ident(c))).collect();
@@ -1059,7 +1065,11 @@ impl KeyTable {
         }
         let statuses = self.statuses.as_ref()?;
         let data_type = self.table.column(&statuses.column).ok()?.data_type.clone();
-        let values = statuses.finished(self.kind);
+        let mut values = statuses.finished(self.kind);
+        values.retain(|v| !but.contains(v));
+        if values.is_empty() {
+            return Some(("1 = 0".to_string(), Vec::new()));
+        }
         let marks: Vec<String> = (0..values.len()).map(|i| dialect.placeholder(first + i)).collect();
         let column = dialect.comparable_text(&dialect.ident(&statuses.column), &data_type);
         Some((format!("{column} IN ({})", marks.join(", ")), values.into_iter().map(Bind::Text).collect()))

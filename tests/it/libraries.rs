@@ -307,6 +307,45 @@ fn river_expire_deletes_what_its_cleaner_deletes() {
     assert_eq!(ids(&db, "SELECT id::text FROM river_job ORDER BY id"), ["1", "2", "3", "5", "7", "8"]);
 }
 
+/// River's cleaner in one run, by its design's name: completed and
+/// cancelled jobs 24 h after they finished, discarded ones 7 days after;
+/// the dry run counts what the run deletes. A horizon for a state expire
+/// does not delete, or without --older-than, is refused.
+#[test]
+fn river_cleaner_in_one_run() {
+    let Some(db) = pg() else { return };
+    river(&db);
+    let args = [
+        "expire",
+        "--design",
+        "river",
+        "--purge-by-column",
+        "finalized_at",
+        "--older-than",
+        "24h",
+        "--state-horizon",
+        "discarded=7d",
+        "--format",
+        "json",
+    ];
+    let dry = idemctl(&db, &[&args[..], &["--dry-run"]].concat());
+    assert_eq!(dry.json()["runs"][0]["rows_matching"], 2, "{}", dry.stderr);
+    let out = idemctl(&db, &args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["runs"][0]["rows_deleted"], 2);
+    assert_eq!(ids(&db, "SELECT id::text FROM river_job ORDER BY id"), ["1", "2", "3", "5", "7", "8"]);
+    let live = idemctl(&db, &["expire", "--design", "river", "--older-than", "24h", "--state-horizon", "running=7d"]);
+    assert_eq!(live.code, 2);
+    assert_eq!(
+        live.stderr,
+        "idemctl: --state-horizon running=...: running is not a state expire deletes (finished: completed, discarded, \
+         cancelled)\n"
+    );
+    let alone = idemctl(&db, &["expire", "--design", "river", "--state-horizon", "discarded=7d"]);
+    assert_eq!(alone.code, 2);
+    assert!(alone.stderr.contains("(--older-than)"), "{}", alone.stderr);
+}
+
 /// The same cleaner said in River's states rather than SQL: the mapping
 /// stuck and reap use, and the statuses each horizon finishes. A state a
 /// horizon does not finish stays (discarded jobs at 24 h); a job waiting to
