@@ -47,6 +47,19 @@ const DESIGNS: &[(&str, &str, &str)] = &[
         "#,
     ),
     (
+        "masstransit-inbox",
+        "MassTransit's EF Core inbox (.NET): InboxState, a message id per consumer, purged by Delivered",
+        r#"
+        kind = "inbox"
+        table = "InboxState"
+        scope_columns = ["ConsumerId"]
+        key_column = "MessageId"
+        in_progress = false
+        created_at_column = "Received"
+        purge_by_column = "Delivered"
+        "#,
+    ),
+    (
         "delayed-job",
         "Delayed::Job (Ruby, ActiveRecord): delayed_jobs, no status; locked_at while running, failed_at once failed",
         r#"
@@ -141,6 +154,6 @@ mod tests {
         assert_eq!(merged.table.as_deref(), Some("jobs.river_job"));
         assert_eq!(merged.status_column.as_deref(), Some("state"));
         let err = design("sidekiq").unwrap_err().to_string();
-        assert_eq!(err, "--design sidekiq: no such design (known: river, pg-boss, delayed-job)");
+        assert_eq!(err, "--design sidekiq: no such design (known: river, pg-boss, masstransit-inbox, delayed-job)");
     }
 }

@@ -91,7 +91,7 @@ pub struct MappingArgs {
     /// The key table [default: idempotency_keys]
     #[arg(help_heading = "Key table", long, value_name = "TABLE")]
     pub table: Option<String>,
-    /// A known design whose mapping fills in what the flags and the config file do not say: river, pg-boss, delayed-job
+    /// A known design whose mapping fills in what the flags and the config file do not say: river, pg-boss, masstransit-inbox, delayed-job
     #[arg(hide_short_help = true, help_heading = "Key table", long, value_name = "NAME")]
     pub design: Option<String>,
     /// What the table is for: HTTP keys, a consumer's inbox, an outbox, jobs, a webhook receiver's events seen; the output speaks of its rows in its words [default: told by its columns]

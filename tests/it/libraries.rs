@@ -206,7 +206,10 @@ fn river_by_its_design_name() {
     assert!(over.contains(&"4".to_string()) && !over.contains(&"1".to_string()), "{over:?}");
     let unknown = idemctl(&db, &["stuck", "--design", "sidekiq"]);
     assert_eq!(unknown.code, 2);
-    assert_eq!(unknown.stderr, "idemctl: --design sidekiq: no such design (known: river, pg-boss, delayed-job)\n");
+    assert_eq!(
+        unknown.stderr,
+        "idemctl: --design sidekiq: no such design (known: river, pg-boss, masstransit-inbox, delayed-job)\n"
+    );
     let elsewhere = idemctl(&db, &["stuck", "--design", "delayed-job"]);
     assert_eq!(elsewhere.code, 2);
     assert!(elsewhere.stderr.contains("delayed_jobs") && elsewhere.stderr.lines().count() == 1, "{}", elsewhere.stderr);
@@ -1025,6 +1028,13 @@ fn masstransit_expire(db: &TestDb) {
     assert_eq!(dry.json()["runs"][0]["rows_matching"], 1);
     assert_eq!(dry.json()["runs"][0]["rows_without_time"], 1, "{}", dry.stdout);
     assert!(dry.stderr.contains("1 rows have no Delivered"), "{}", dry.stderr);
+    // The same by the design's name: the inbox, its scope and key, purged by Delivered.
+    let named = ["expire", "--design", "masstransit-inbox", "--older-than", "30m", "--allow-short-retention"];
+    let by_name = idemctl(db, &[&named[..], &["--dry-run", "--format", "json"]].concat());
+    assert_eq!(by_name.code, 0, "{}", by_name.stderr);
+    assert_eq!(by_name.json()["runs"][0]["rows_matching"], 1);
+    assert_eq!(by_name.json()["runs"][0]["rows_without_time"], 1);
+    assert_eq!(by_name.json()["kind"], "inbox");
     let out = idemctl(db, &[&["expire", "--format", "json"][..], &args].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
     let id = db.ident("Id");
