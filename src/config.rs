@@ -155,6 +155,8 @@ pub enum OnExpiredLease {
 pub struct RetentionConfig {
     /// How long keys are kept: longer than the clients' retry horizon.
     pub horizon: Option<String>,
+    /// Finished states with a horizon of their own (`--state-horizon`): `discarded = "7d"`.
+    pub state_horizons: Option<BTreeMap<String, String>>,
 }
 
 impl Config {

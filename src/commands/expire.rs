@@ -187,6 +187,8 @@ struct Settings {
     /// With `--include-in-progress`: a key in progress goes once its lease
     /// is this old (the longest maximum duration).
     leases_over: Option<Duration>,
+    /// `--state-horizon`, else the config file's `[retention] state_horizons`.
+    state_horizons: Vec<(String, Duration)>,
 }
 
 impl Settings {
@@ -201,7 +203,19 @@ impl Settings {
         let horizon = expiry::horizon(args.older_than, &config)?;
         let mapping = args.mapping.mapping(&config.key_table)?;
         expiry::check_floor(horizon, args.allow_short_retention, mapping.kind)?;
-        for (state, own) in &args.state_horizon {
+        let state_horizons = match (&args.state_horizon, &config.retention.state_horizons) {
+            (given, _) if !given.is_empty() => given.clone(),
+            (_, Some(file)) => file
+                .iter()
+                .map(|(state, text)| {
+                    let own = timeparse::duration(text)
+                        .map_err(|e| anyhow::anyhow!("config retention.state_horizons.{state}: {e}"))?;
+                    Ok((state.clone(), own))
+                })
+                .collect::<Result<_>>()?,
+            _ => Vec::new(),
+        };
+        for (state, own) in &state_horizons {
             if horizon.is_none() {
                 anyhow::bail!("--state-horizon {state}=...: give the horizon of the other states too (--older-than)");
             }
@@ -214,7 +228,7 @@ impl Settings {
             true => Some(Durations::new(&args.limits, &config)?.longest()),
             false => None,
         };
-        Ok(Settings { mapping, horizon, leases_over })
+        Ok(Settings { mapping, horizon, leases_over, state_horizons })
     }
 }
 
@@ -250,7 +264,7 @@ async fn purge(args: ExpireArgs, settings: Settings, started: Instant) -> Result
     crate::commands::say_if_empty(&mut db, &target.table, args.report.quiet).await?;
     let mut expiry = Expiry::resolve(&mut db, &mut target, settings.horizon, timeparse::now()).await?;
     expiry.time.check_for_writing()?;
-    expiry.per_state = per_state(&target, &args.state_horizon)?;
+    expiry.per_state = per_state(&target, &settings.state_horizons)?;
     let judged_nothing =
         judged_nothing.or_else(|| crate::commands::unreadable_not_judged(&target.table.name, &expiry.time));
     expiry::check_expiry_column(&mut db, &mut target, &expiry, settings.horizon.is_some()).await?;

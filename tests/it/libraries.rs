@@ -333,6 +333,18 @@ fn river_cleaner_in_one_run() {
     ];
     let dry = idemctl(&db, &[&args[..], &["--dry-run"]].concat());
     assert_eq!(dry.json()["runs"][0]["rows_matching"], 2, "{}", dry.stderr);
+    // All of it in a config file: the design, its purge clock and both horizons.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("idemctl.toml");
+    std::fs::write(
+        &path,
+        "[key_table]\ndesign = \"river\"\npurge_by_column = \"finalized_at\"\n\
+         [retention]\nhorizon = \"24h\"\nstate_horizons = { discarded = \"7d\" }\n",
+    )
+    .unwrap();
+    let config = path.to_str().unwrap();
+    let filed = idemctl(&db, &["expire", "--config", config, "--dry-run", "--format", "json"]);
+    assert_eq!(filed.json()["runs"][0]["rows_matching"], 2, "{}", filed.stderr);
     let out = idemctl(&db, &args);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.json()["runs"][0]["rows_deleted"], 2);
