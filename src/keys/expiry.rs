@@ -345,14 +345,18 @@ mod tests {
     /// `--older-than` over the file's horizon; none of either: by expires-at.
     #[test]
     fn the_horizon_flag_then_file() {
-        let file =
-            Config { retention: crate::config::RetentionConfig { horizon: Some("3d".into()) }, ..Config::default() };
+        let file = Config {
+            retention: crate::config::RetentionConfig { horizon: Some("3d".into()), state_horizons: None },
+            ..Config::default()
+        };
         let day = Duration::from_secs(86_400);
         assert_eq!(horizon(Some(day), &file).unwrap(), Some(day));
         assert_eq!(horizon(None, &file).unwrap(), Some(day * 3));
         assert_eq!(horizon(None, &Config::default()).unwrap(), None);
-        let bad =
-            Config { retention: crate::config::RetentionConfig { horizon: Some("later".into()) }, ..Config::default() };
+        let bad = Config {
+            retention: crate::config::RetentionConfig { horizon: Some("later".into()), state_horizons: None },
+            ..Config::default()
+        };
         assert!(horizon(None, &bad).unwrap_err().to_string().starts_with("config retention.horizon: "));
     }
 
