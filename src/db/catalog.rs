@@ -569,6 +569,22 @@ impl Column {
     }
 }
 
+impl Table {
+    /// A table of schema `public` on `engine` with these columns and
+    /// primary key, no other unique index, for the unit tests.
+    #[cfg(test)]
+    pub fn of(engine: Engine, name: &str, columns: Vec<Column>, primary_key: &[&str]) -> Table {
+        Table {
+            engine,
+            schema: "public".into(),
+            name: name.into(),
+            columns,
+            primary_key: primary_key.iter().map(|c| c.to_string()).collect(),
+            unique: Vec::new(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

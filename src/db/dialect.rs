@@ -120,6 +120,11 @@ impl Dialect {
         aliased(&self.driver().scan_select(cols))
     }
 
+    /// `n` placeholders for the bound values from the `first`th on (1-based), as a list.
+    pub fn placeholders(&self, first: usize, n: usize) -> String {
+        (first..first + n).map(|i| self.placeholder(i)).collect::<Vec<_>>().join(", ")
+    }
+
     /// `n` placeholders for ids, each cast to the id column's type where the engine needs it.
     pub fn id_placeholders(&self, n: usize, id_type: &str) -> String {
         (1..=n).map(|i| self.typed_placeholder(i, id_type)).collect::<Vec<_>>().join(", ")

@@ -184,13 +184,12 @@ pub async fn kept_by_status(
 ) -> Result<Vec<(Option<String>, u64)>> {
     let Some(statuses) = target.statuses.as_ref() else { return Ok(Vec::new()) };
     let dialect = db.dialect();
+    let Some(value) = target.status_text(&dialect) else { return Ok(Vec::new()) };
     let column = target.time_sql(&dialect, &dialect.ident(&expiry.column), &expiry.time)?;
     let (past, bind) = dialect.time_bound(&column, expiry.time.repr, false, expiry.cutoff.timestamp_micros(), 1);
     let mut binds: Vec<Bind> = bind.into_iter().collect();
     let Some((finished, more)) = target.finished_sql(&dialect, binds.len() + 1) else { return Ok(Vec::new()) };
     binds.extend(more);
-    let data_type = target.table.column(&statuses.column)?.data_type.clone();
-    let value = dialect.comparable_text(&dialect.ident(&statuses.column), &data_type);
     let filter = filter.map(|f| format!(" AND ({f})")).unwrap_or_default();
     let condition = format!("{past} AND ({value} IS NULL OR NOT ({finished})){filter}");
     let table = target.table.sql_name(&dialect);
@@ -267,7 +266,7 @@ impl Expiry {
         let (mut sql, bind) = dialect.time_bound(&column, self.time.repr, false, before.timestamp_micros(), 1);
         let mut binds: Vec<Bind> = bind.into_iter().collect();
         if !self.per_state.is_empty() {
-            return self.condition_per_state(dialect, target, (sql, binds), &column, filter);
+            return self.condition_per_state(dialect, target, (sql, binds), (&column, before), filter);
         }
         // Only a finished status goes (a row whose status is NULL stays:
         // NULL IN (...) is not true); where no status column tells, a row
@@ -306,25 +305,25 @@ impl Expiry {
 impl Expiry {
     /// The condition where some finished statuses keep their own horizon:
     /// past the horizon in the other finished statuses, or past its own in
-    /// one of those. (Refused with `--include-in-progress`.)
+    /// one of those; each own cutoff moved as far as `before` is from the
+    /// horizon's. (Refused with `--include-in-progress`.)
     fn condition_per_state(
         &self,
         dialect: &Dialect,
         target: &KeyTable,
         (past, mut binds): (String, Vec<Bind>),
-        column: &str,
+        (column, before): (&str, DateTime<Utc>),
         filter: Option<&str>,
     ) -> Result<(String, Vec<Bind>)> {
-        let statuses = target.statuses.as_ref().context("a horizon per state needs a status column")?;
+        let value = target.status_text(dialect).context("a horizon per state needs a status column")?;
         let own: Vec<String> = self.per_state.iter().map(|(s, _)| s.clone()).collect();
         let (others, more) = target.finished_sql_but(dialect, binds.len() + 1, &own).context("no finished status")?;
         binds.extend(more);
-        let data_type = target.table.column(&statuses.column)?.data_type.clone();
-        let value = dialect.comparable_text(&dialect.ident(&statuses.column), &data_type);
         let mut any = vec![format!("({past} AND {others})")];
         for (state, cutoff) in &self.per_state {
+            let own_before = *cutoff + (before - self.cutoff);
             let (bound, bind) =
-                dialect.time_bound(column, self.time.repr, false, cutoff.timestamp_micros(), binds.len() + 1);
+                dialect.time_bound(column, self.time.repr, false, own_before.timestamp_micros(), binds.len() + 1);
             binds.extend(bind);
             binds.push(Bind::Text(state.clone()));
             any.push(format!("({bound} AND {value} = {})", dialect.placeholder(binds.len())));

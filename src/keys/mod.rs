@@ -651,21 +651,19 @@ impl KeyTable {
             );
         }
         let dialect = db.dialect();
-        let set = |flag: &str, names: &[String]| -> Result<Vec<String>> {
-            names.iter().map(|n| Ok(format!("{} IS NOT NULL", dialect.ident(&named(&table, n, flag)?)))).collect()
+        let columns = |flag: &str, names: &[String]| -> Result<Vec<String>> {
+            names.iter().map(|n| named(&table, n, flag)).collect()
         };
-        let finished_if_set = set("--finished-if-set", &mapping.finished_if_set)?;
-        let finished_columns: Vec<String> =
-            mapping.finished_if_set.iter().map(|n| named(&table, n, "--finished-if-set")).collect::<Result<_>>()?;
-        let running_if_set = set("--in-progress-if-set", &mapping.in_progress_if_set)?;
-        let when = match (when, running_if_set.is_empty()) {
+        let finished_columns = columns("--finished-if-set", &mapping.finished_if_set)?;
+        let running_columns = columns("--in-progress-if-set", &mapping.in_progress_if_set)?;
+        let when = match (when, running_columns.is_empty()) {
             (Some(_), false) => {
                 bail!("--in-progress-when and --in-progress-if-set both say which keys are in progress: give one")
             }
             (None, false) => {
-                let mut all = running_if_set.join(" AND ");
-                if !finished_if_set.is_empty() {
-                    all.push_str(&format!(" AND NOT ({})", finished_if_set.join(" OR ")));
+                let mut all = set_sql(&dialect, &running_columns, " AND ");
+                if !finished_columns.is_empty() {
+                    all.push_str(&format!(" AND NOT {}", set_sql(&dialect, &finished_columns, " OR ")));
                 }
                 Some(all)
             }
@@ -1059,21 +1057,31 @@ impl KeyTable {
     /// of their own); `None` where none is left.
     pub fn finished_sql_but(&self, dialect: &Dialect, first: usize, but: &[String]) -> Option<(String, Vec<Bind>)> {
         if self.statuses.is_none() && !self.finished_if_set.is_empty() {
-            let set: Vec<String> =
-                self.finished_if_set.iter().map(|c| format!("{} IS NOT NULL", dialect.ident(c))).collect();
-            return Some((format!("({})", set.join(" OR ")), Vec::new()));
+            return Some((set_sql(dialect, &self.finished_if_set, " OR "), Vec::new()));
         }
-        let statuses = self.statuses.as_ref()?;
-        let data_type = self.table.column(&statuses.column).ok()?.data_type.clone();
-        let mut values = statuses.finished(self.kind);
+        let mut values = self.statuses.as_ref()?.finished(self.kind);
         values.retain(|v| !but.contains(v));
         if values.is_empty() {
             return Some(("1 = 0".to_string(), Vec::new()));
         }
-        let marks: Vec<String> = (0..values.len()).map(|i| dialect.placeholder(first + i)).collect();
-        let column = dialect.comparable_text(&dialect.ident(&statuses.column), &data_type);
-        Some((format!("{column} IN ({})", marks.join(", ")), values.into_iter().map(Bind::Text).collect()))
+        let column = self.status_text(dialect)?;
+        let marks = dialect.placeholders(first, values.len());
+        Some((format!("{column} IN ({marks})"), values.into_iter().map(Bind::Text).collect()))
     }
+
+    /// The status column read as text, comparable with a bound text value
+    /// (an enum's or a number's too), where the table has one.
+    pub fn status_text(&self, dialect: &Dialect) -> Option<String> {
+        let statuses = self.statuses.as_ref()?;
+        let data_type = &self.table.column(&statuses.column).ok()?.data_type;
+        Some(dialect.comparable_text(&dialect.ident(&statuses.column), data_type))
+    }
+}
+
+/// `(a IS NOT NULL OR b IS NOT NULL)`: the columns set, joined by `joiner`.
+fn set_sql(dialect: &Dialect, columns: &[String], joiner: &str) -> String {
+    let set: Vec<String> = columns.iter().map(|c| format!("{} IS NOT NULL", dialect.ident(c))).collect();
+    format!("({})", set.join(joiner))
 }
 
 impl InProgress {
@@ -1084,10 +1092,7 @@ impl InProgress {
                 let column = dialect.comparable_text(&dialect.ident(column), data_type);
                 let condition = match values.len() {
                     1 => format!("{column} = {}", dialect.placeholder(first)),
-                    n => {
-                        let marks: Vec<String> = (0..n).map(|i| dialect.placeholder(first + i)).collect();
-                        format!("{column} IN ({})", marks.join(", "))
-                    }
+                    n => format!("{column} IN ({})", dialect.placeholders(first, n)),
                 };
                 (condition, values.iter().cloned().map(Bind::Text).collect())
             }
@@ -1114,23 +1119,8 @@ mod tests {
     }
 
     fn shaped(name: &str, columns: &str) -> Table {
-        let column = |n: &str| crate::db::catalog::Column {
-            name: n.to_string(),
-            data_type: "text".into(),
-            base_type: "text".into(),
-            default: None,
-            generated: String::new(),
-            not_null: false,
-            foreign: false,
-        };
-        Table {
-            engine: crate::db::Engine::Postgres,
-            schema: "public".into(),
-            name: name.into(),
-            columns: columns.split_whitespace().map(column).collect(),
-            primary_key: Vec::new(),
-            unique: Vec::new(),
-        }
+        let columns = columns.split_whitespace().map(|c| crate::db::catalog::Column::of(c, "text")).collect();
+        Table::of(crate::db::Engine::Postgres, name, columns, &[])
     }
 
     /// Job and queue tables as their libraries' migrations create them are

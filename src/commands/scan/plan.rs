@@ -1147,14 +1147,7 @@ mod tests {
     }
 
     fn table(engine: Engine, columns: Vec<Column>, primary_key: &[&str]) -> Table {
-        Table {
-            engine,
-            schema: "public".into(),
-            name: "t".into(),
-            columns,
-            primary_key: primary_key.iter().map(|c| c.to_string()).collect(),
-            unique: Vec::new(),
-        }
+        Table::of(engine, "t", columns, primary_key)
     }
 
     fn unique(name: &str, columns: &[&str]) -> UniqueIndex {
