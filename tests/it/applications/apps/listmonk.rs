@@ -247,21 +247,6 @@ const CLUBS: &[&str] = &[
     "Portside Albion", "Millbrook Wanderers", "Seaton Vale", "Castleford Park",
 ];
 const COMPETITIONS: &[&str] = &["League Two", "National League", "National League South", "FA Cup", "County Cup"];
-const DAY_NAMES: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 #[rustfmt::skip]
 const OFFERS_TEXT: &[(&str, &str)] = &[
     ("Autumn offer", "3 months of digital access for £1"), ("Reader survey", "Tell us what you think, win a hamper"),
@@ -324,30 +309,19 @@ fn local(d: i64, h: i64, m: i64) -> i64 {
     naive - off(naive)
 }
 
-/// (year, month 1-12, day) of the UTC day holding `us`.
-fn civil(us: i64) -> (i64, i64, i64) {
-    let z = us.div_euclid(DAY) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
+/// The UTC day holding `us`.
+fn day_of(us: i64) -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::from_timestamp_micros(us).expect("a time of the window")
 }
 
 /// "Monday 5 October 2026" for day `d` of the window.
 fn long_date(d: i64) -> String {
-    let t = START + d * DAY;
-    let (y, m, dd) = civil(t);
-    format!("{} {dd} {} {y}", DAY_NAMES[weekday(t) as usize], MONTHS[m as usize - 1])
+    day_of(START + d * DAY).format("%A %-d %B %Y").to_string()
 }
 
 /// "5 Oct" for day `d`.
 fn short_date(d: i64) -> String {
-    let (_, m, dd) = civil(START + d * DAY);
-    format!("{dd} {}", &MONTHS[m as usize - 1][..3])
+    day_of(START + d * DAY).format("%-d %b").to_string()
 }
 
 fn headline(r: &mut Rng) -> String {
