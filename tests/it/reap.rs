@@ -309,6 +309,7 @@ on_every_engine!(
     killed_midway_then_rerun_processes_each_key_once,
     a_table_without_status_and_epoch_seconds,
     a_key_whose_verification_fails_is_left_alone,
+    a_key_past_its_attempts_is_failed,
     a_key_that_refuses_its_change_is_left_alone,
     short_maximum_durations_are_refused,
     status_columns_of_enum_types,
@@ -463,6 +464,47 @@ fn a_key_whose_verification_fails_is_left_alone(db: &TestDb) {
     assert!(out.stderr.contains("key k-ord-6m was left as it was: --verify-sql: "), "{}", out.stderr);
     assert_eq!(status_of(db, "k-ord-6m"), "in_progress");
     assert_eq!(status_of(db, "k-ord-4m"), "failed_retryable");
+    // With --on-error stop the same error stops the run: exit 2, its line
+    // naming the key, and nothing changed.
+    let before = snapshot(db);
+    let stop = reap(db, &[&ONE_MINUTE[..], &["--verify-sql", verify, "--on-error", "stop"]].concat());
+    assert_eq!(stop.code, 2, "{}", stop.stderr);
+    let last = stop.stderr.lines().last().unwrap_or_default();
+    assert!(last.contains("running --verify-sql for key k-ord-6m"), "{}", stop.stderr);
+    assert_eq!(snapshot(db), before);
+}
+
+/// A key that has used up its attempts (`--attempts-column`,
+/// `--max-attempts`) is failed, not released for a retry that may not come;
+/// the others are released. The count is the application's to move (its
+/// retry counts the attempt it makes): reap leaves it as it was.
+fn a_key_past_its_attempts_is_failed(db: &TestDb) {
+    key_table(db);
+    let key = db.ident("key");
+    db.exec(&format!(
+        "ALTER TABLE idempotency_keys ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+         UPDATE idempotency_keys SET attempts = 3 WHERE {key} = 'k-ord-6m';
+         UPDATE idempotency_keys SET attempts = 2 WHERE {key} = 'k-ord-4m'"
+    ));
+    let out = reap(db, &[&ONE_MINUTE[..], &["--attempts-column", "attempts", "--max-attempts", "3"]].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        outcomes(&out),
+        pairs(&[("k-nolock", "released"), ("k-ord-6m", "failed"), ("k-ord-4m", "released")]),
+        "{}",
+        out.stderr
+    );
+    for (k, status, attempts) in [
+        ("k-nolock", "failed_retryable", 0),
+        ("k-ord-6m", "failed_permanent", 3),
+        ("k-ord-4m", "failed_retryable", 2),
+        ("k-pay-new", "in_progress", 0),
+    ] {
+        assert_eq!(status_of(db, k), status, "{k}");
+        let int = if db.engine == Engine::MySql { "SIGNED" } else { "BIGINT" };
+        let sql = format!("SELECT CAST(attempts AS {int}) FROM idempotency_keys WHERE {key} = '{k}'");
+        assert_eq!(db.ids(&sql), [attempts], "{k}");
+    }
 }
 
 /// A trigger that refuses one key's update: the batch is halved around it.
