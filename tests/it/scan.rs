@@ -906,6 +906,8 @@ fn child_rows_tell_requests_apart(db: &TestDb) {
         clusters.iter().map(|c| (c.0.as_str(), c.1.as_str())).collect::<Vec<_>>(),
         [("1", "doubtful"), ("3", "certain"), ("5", "certain"), ("7", "doubtful")]
     );
+    // The summary counts them by level, as the table's line says.
+    assert_eq!(doc["clusters_by_confidence"], serde_json::json!({"certain": 2, "likely": 0, "doubtful": 2}));
     assert!(clusters[0].2.contains("their order_lines rows differ (sku \"A\" vs \"B\")"), "{}", clusters[0].2);
     assert!(clusters[1].2.contains("the same 1 order_lines rows"), "{}", clusters[1].2);
     assert!(!clusters[1].2.contains("notes"), "{}", clusters[1].2);
@@ -919,6 +921,7 @@ fn child_rows_tell_requests_apart(db: &TestDb) {
     assert_eq!(without.json()["child_tables"], Value::Null, "{}", without.stdout);
     let plain = judged(&without.json());
     assert!(plain.iter().all(|c| c.1 == "certain"), "{plain:?}");
+    assert_eq!(without.json()["clusters_by_confidence"], serde_json::json!({"certain": 4, "likely": 0, "doubtful": 0}));
 }
 
 /// A currency kept as a reference to a currencies table
