@@ -675,3 +675,50 @@ fn mysql_skips_keys_held_by_live_transactions() {
         hold_key_then_reap(&db);
     }
 }
+
+/// A trigger that silently keeps a key's change from its row (PostgreSQL's
+/// BEFORE trigger returning NULL, SQLite's RAISE(IGNORE); MariaDB has no
+/// silent skip): that key is said to have had no effect and left as it was,
+/// the others in its batch released; where no key takes its change, each is
+/// said and the run, which changed nothing, ends in exit 2 saying so.
+#[test]
+fn a_change_no_row_takes_is_said() {
+    let one = ["'k-ord-6m'"];
+    let all = ["'k-nolock'", "'k-ord-6m'", "'k-ord-4m'"];
+    for (skipped, code, expected) in [
+        (&one[..], 1, [("k-nolock", "released"), ("k-ord-6m", "no-effect"), ("k-ord-4m", "released")]),
+        (&all[..], 2, [("k-nolock", "no-effect"), ("k-ord-6m", "no-effect"), ("k-ord-4m", "no-effect")]),
+    ] {
+        for engine in [Engine::Postgres, Engine::Sqlite] {
+            let Some(db) = TestDb::new(engine) else { continue };
+            key_table(&db);
+            let key = db.ident("key");
+            let list = skipped.join(", ");
+            db.exec(&match engine {
+                Engine::Postgres => format!(
+                    "CREATE FUNCTION keep_them() RETURNS trigger LANGUAGE plpgsql AS $$
+                     BEGIN IF OLD.{key} IN ({list}) THEN RETURN NULL; END IF; RETURN NEW; END $$;
+                     CREATE TRIGGER keep_them BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION keep_them()"
+                ),
+                _ => format!(
+                    "CREATE TRIGGER keep_them BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN OLD.{key} IN ({list})
+                     BEGIN SELECT RAISE(IGNORE); END"
+                ),
+            });
+            let out = reap(&db, &ONE_MINUTE);
+            assert_eq!(out.code, code, "{engine:?}: {}", out.stderr);
+            assert_eq!(outcomes(&out), pairs(&expected), "{engine:?}: {}", out.stderr);
+            if code == 2 {
+                let last = out.stderr.lines().last().unwrap_or_default();
+                let nothing = "reap changed 0 keys, and 3 keys it locked for their change were not changed by it";
+                assert!(last.contains(nothing), "{}", out.stderr);
+            }
+            let said = "its change reached no row though the key was locked for it";
+            assert_eq!(out.stderr.matches(said).count(), skipped.len(), "{}", out.stderr);
+            for (k, outcome) in expected {
+                let status = if outcome == "released" { "failed_retryable" } else { "in_progress" };
+                assert_eq!(status_of(&db, k), status, "{engine:?} {k}");
+            }
+        }
+    }
+}
