@@ -50,6 +50,10 @@ pub struct Member {
     /// The row's actor wrote another row between the previous equal row and
     /// this one (evidence of a separate intent).
     pub interleaved: bool,
+    /// Why this row and an earlier one of its cluster look written by one
+    /// request: they alone hold a value each write mints anew (read when
+    /// the cluster is confirmed).
+    pub one_write: Option<Box<str>>,
     /// The row's children, one list per child table the scan reads, each
     /// sorted (read when the cluster is confirmed).
     pub children: Vec<ChildRows>,
@@ -73,6 +77,7 @@ impl Member {
             watched: Vec::new(),
             keep: false,
             interleaved: false,
+            one_write: None,
             children: Vec::new(),
             touched: None,
         }

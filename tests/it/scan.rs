@@ -527,6 +527,7 @@ on_every_engine!(
     nothing_compared_is_not_clean,
     created_at_by_its_nature,
     child_rows_tell_requests_apart,
+    rows_of_one_write_share_its_parent,
     a_currency_kept_as_a_reference,
     values_each_row_gets_of_its_own,
     numbers_taken_next_and_an_unnamed_update_time,
@@ -838,6 +839,82 @@ fn equal_on_what_each_row_holds_of_its_own(db: &TestDb) {
     assert_eq!(table.code, 1, "{}", table.stderr);
     let said = format!("{}{}", table.stdout, table.stderr);
     assert!(said.contains("3 of them share only url or title, a value nearly every row"), "{said}");
+}
+
+/// A parent each write makes (a transaction group, an import): retries
+/// make their own, so `group_id` differs between every retry and its
+/// original and is left out as minted; two equal rows that share a group no
+/// row written before them holds are one request's two equal splits
+/// (doubtful, `one-write`); two equal replies to a group made a minute
+/// earlier share it with the group's first row: a retry as any other.
+fn rows_of_one_write_share_its_parent(db: &TestDb) {
+    let (pk, text, ts) = (db.ty("pk"), db.ty("text"), db.ty("ts"));
+    db.exec(&format!(
+        "CREATE TABLE journals (id {pk}, group_id INTEGER, account INTEGER, amount INTEGER, note {text}, created_at {ts})"
+    ));
+    let at = |minute: u32, ms: u32| db.ts(&format!("2026-01-01 10:{minute:02}:{:02}.{:03}", ms / 1000, ms % 1000));
+    let mut rows = Vec::new();
+    let mut id = 0;
+    let mut row = |group: i64, account: i64, amount: i64, note: &str, created: String| {
+        id += 1;
+        rows.push(format!("({id}, {group}, {account}, {amount}, '{note}', {created})"));
+    };
+    // Ten creates, each retried 2 s later with a group of its own: ids 1-20.
+    for i in 0..10 {
+        row(100 + 2 * i, i, 10 * (i + 1), "rent", at(i as u32 * 2, 0));
+        row(101 + 2 * i, i, 10 * (i + 1), "rent", at(i as u32 * 2, 2_000));
+    }
+    // One request's two equal splits, 5 ms apart, in group 300 alone: ids 21, 22.
+    row(300, 50, 25, "groceries", at(30, 0));
+    row(300, 50, 25, "groceries", at(30, 5));
+    // A group's first row (id 23), then a reply a minute later, sent twice
+    // 40 ms apart into the same group: ids 24, 25.
+    row(400, 60, 99, "opening", at(40, 0));
+    row(400, 61, 7, "reply", at(41, 0));
+    row(400, 61, 7, "reply", at(41, 40));
+    db.exec(&format!(
+        "INSERT INTO journals (id, group_id, account, amount, note, created_at) VALUES {}",
+        rows.join(", ")
+    ));
+    // Without an index on group_id the parents are not looked up (no read of
+    // the table per cluster): the split is listed as two requests, and the
+    // notes say why.
+    let unindexed = run(db.idemctl(&["scan", "--table", "journals", "--format", "json"]));
+    assert_eq!(unindexed.code, 1, "{}", unindexed.stderr);
+    assert!(!unindexed.stdout.contains("one-write"), "{}", unindexed.stdout);
+    let notes = unindexed.json()["notes"].to_string();
+    assert!(notes.contains("group_id is a parent each write makes, but no index leads with it"), "{notes}");
+    db.exec("CREATE INDEX journals_group ON journals (group_id)");
+    let out = run(db.idemctl(&["scan", "--table", "journals", "--format", "json"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let doc = out.json();
+    assert!(!doc["notes"].to_string().contains("no index leads"), "{}", doc["notes"]);
+    let excluded = doc["excluded_columns"].to_string();
+    assert!(excluded.contains("group_id"), "{excluded}");
+    let clusters = doc["clusters"].as_array().unwrap();
+    let by_original = |id: &str| {
+        clusters.iter().find(|c| c["original_id"] == id).unwrap_or_else(|| panic!("no cluster of {id}: {}", out.stdout))
+    };
+    let kinds = |c: &Value| -> Vec<String> {
+        c["evidence"].as_array().unwrap().iter().map(|w| w["kind"].as_str().unwrap().to_string()).collect()
+    };
+    let split = by_original("21");
+    assert_eq!(split["confidence"], "doubtful", "{split}");
+    let reasons = split["evidence"].to_string();
+    assert!(
+        reasons.contains(
+            "21 and 22 share group_id \\\"300\\\", which each write mints anew and no row written before them holds: one request wrote them"
+        ),
+        "{reasons}"
+    );
+    let reply = by_original("24");
+    assert_ne!(reply["confidence"], "doubtful", "{reply}");
+    assert!(!kinds(reply).contains(&"one-write".to_string()), "{reply}");
+    for i in 0..10 {
+        let retry = by_original(&(2 * i + 1).to_string());
+        assert!(!kinds(retry).contains(&"one-write".to_string()), "{retry}");
+    }
+    assert_eq!(clusters.len(), 12, "{}", out.stdout);
 }
 
 /// Child rows: two equal orders whose lines differ are two purchases

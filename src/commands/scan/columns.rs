@@ -135,7 +135,20 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
                     plan.rewritten = Some((plan.carried[column].name.clone(), value));
                     plan.exclude(column, Rule::RewrittenOriginal, reason);
                 }
-                Change::Exclude { column, rule, reason, .. } => plan.exclude(column, rule, reason),
+                Change::Exclude { column, rule, reason, .. } => {
+                    // A reference to a parent row (a foreign key, or a number
+                    // named for an id) that kept every near miss apart (19 in
+                    // 20): each write makes its own parent. (A value, an
+                    // address, may be minted by some requests and carried by
+                    // others; a parent row is made by the write.)
+                    let carried = &plan.carried[column];
+                    let by_name = carried.kind == ValueKind::Integer && carried.name.to_lowercase().ends_with("id");
+                    let parent = by_name || plan.table.column(&carried.name).is_ok_and(|c| c.foreign);
+                    if rule == Rule::MintedPerAttempt && parent && stats.differs[column] * 20 >= stats.near_rows * 19 {
+                        plan.minted_anew.push(plan.carried[column].name.clone());
+                    }
+                    plan.exclude(column, rule, reason)
+                }
                 Change::PutBack { column, why } => plan.put_back(column, why),
             }
         }
@@ -145,6 +158,21 @@ pub async fn decide(plan: &mut Plan, warm: &WarmUp, window_us: i64, db: &mut Db)
                 plan.table.name
             );
         }
+    }
+    // The parents' rows are counted for candidate clusters by the column's
+    // value: only where an index leads with it, never a read of the table
+    // per cluster.
+    if !plan.minted_anew.is_empty() {
+        let indexes = crate::db::catalog::indexes(db, &plan.table).await?;
+        let leads = |c: &String| indexes.iter().any(|i| !i.partial && i.first_column.as_ref() == Some(c));
+        for column in plan.minted_anew.iter().filter(|c| !leads(c)) {
+            plan.decided.push(format!(
+                "{column} is a parent each write makes, but no index leads with it: rows sharing one are not looked \
+                 up as one write (CREATE INDEX ON {} ({column}) lets the scan tell a request's equal rows)",
+                plan.table.name
+            ));
+        }
+        plan.minted_anew.retain(|c| leads(c));
     }
     Ok(())
 }

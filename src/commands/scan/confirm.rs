@@ -22,6 +22,10 @@ use crate::window::{self, Cluster, Member, RowId};
 /// updated since: an ORM stamps both at the insert, a moment apart.
 pub const TOUCHED_AFTER_US: i64 = 2_000_000;
 
+/// How far around a cluster's rows the other rows of one write may have been
+/// written (one request's inserts, at whole seconds).
+const ONE_WRITE_US: i64 = 2_000_000;
+
 /// Candidate rows read per lookup statement.
 const CONFIRM_BATCH: usize = 500;
 
@@ -38,6 +42,13 @@ pub struct Confirm {
     /// The compared columns: name, default, and whether it is a number
     /// that can grow after creation (`can_grow`).
     compared: Vec<(String, Option<String>, bool)>,
+    /// The columns each write mints anew, among the watched ones (their
+    /// place there, name and type), and the table as SQL names it: rows of
+    /// a cluster alone holding one of their values were written together.
+    minted_anew: Vec<(usize, String, String)>,
+    table_sql: String,
+    /// The created-at column in microseconds since the epoch, as SQL.
+    created_us: String,
 }
 
 /// Where each thing sits in a looked-up row, after the id.
@@ -94,6 +105,18 @@ impl Confirm {
             Some(slot(&mut exprs, dialect.epoch_micros(&ident(u), repr)))
         });
         let lookup = Lookup::new(dialect, &plan.table, &plan.id, &exprs);
+        let minted_anew = plan
+            .watched()
+            .into_iter()
+            .enumerate()
+            .filter(|(_, c)| plan.minted_anew.contains(c))
+            .map(|(i, c)| {
+                let ty = plan.table.column(&c).map(|c| c.data_type.clone()).unwrap_or_default();
+                (i, c, ty)
+            })
+            .collect();
+        let table_sql = dialect.table(Some(&plan.table.schema), &plan.table.name);
+        let created_us = dialect.epoch_micros(&ident(&plan.time.name), plan.repr);
         Confirm {
             db,
             lookup,
@@ -110,6 +133,9 @@ impl Confirm {
                     (c, default, grows)
                 })
                 .collect(),
+            minted_anew,
+            table_sql,
+            created_us,
         }
     }
 
@@ -190,6 +216,9 @@ impl Confirm {
         super::children::attach(&mut self.db, &mut self.children, &mut confirmed)
             .await
             .context("reading child rows")?;
+        for cluster in &mut confirmed {
+            self.one_write(cluster).await.context("counting the rows of a value each write mints")?;
+        }
         for mut cluster in confirmed {
             let (kept, matched) = match &self.keep {
                 // Of a pair one row of which was filled in later, the one
@@ -212,6 +241,54 @@ impl Confirm {
             };
             cluster.kept = kept;
             findings.add(cluster, matched)?;
+        }
+        Ok(())
+    }
+
+    /// Marks a member that shares with an earlier one of its cluster a value
+    /// of a column each write mints anew (a parent row's id) where every row
+    /// of the table that holds it was written within the cluster's moments:
+    /// one request made the parent and these rows together. A reply to an
+    /// older topic shares it with the topic's first post, written before. A
+    /// query per such cluster only (by the column's value).
+    async fn one_write(&mut self, cluster: &mut Cluster) -> Result<()> {
+        let dialect = self.db.dialect();
+        for (i, column, ty) in &self.minted_anew {
+            let value_of = |m: &Member| m.watched.get(*i).cloned().flatten();
+            let Some((first, value)) = cluster.members.iter().enumerate().find_map(|(j, m)| {
+                let v = value_of(m)?;
+                cluster.members[j + 1..].iter().any(|o| value_of(o).as_ref() == Some(&v)).then_some((j, v))
+            }) else {
+                continue;
+            };
+            let sharing: Vec<usize> = (first..cluster.members.len())
+                .filter(|&j| value_of(&cluster.members[j]) == Some(value.clone()))
+                .collect();
+            let sql = format!(
+                "SELECT MIN({t}), MAX({t}), COUNT(*) FROM {} WHERE {} = {}",
+                self.table_sql,
+                dialect.ident(column),
+                dialect.typed_placeholder(1, ty),
+                t = self.created_us,
+            );
+            let rows = self.db.query_text(&sql, &[crate::db::Bind::Text(value.to_string())]).await?;
+            let number = |k: usize| -> Option<f64> { rows.first()?.get(k)?.as_deref()?.parse().ok() };
+            let (Some(first_us), Some(last_us), Some(held)) = (number(0), number(1), number(2)) else { continue };
+            let (from, to) = (cluster.members[0].t_us, cluster.members[cluster.members.len() - 1].t_us);
+            if first_us as i64 >= from - ONE_WRITE_US && last_us as i64 <= to + ONE_WRITE_US {
+                let ids: Vec<String> = sharing.iter().map(|&j| cluster.members[j].id.to_string()).collect();
+                let others = match held as usize - sharing.len() {
+                    0 => String::new(),
+                    n => format!(" (with {n} other row{} written with them)", if n == 1 { "" } else { "s" }),
+                };
+                let reason = format!(
+                    "{} share {column} {value:?}{others}, which each write mints anew and no row written before \
+                     them holds: one request wrote them",
+                    ids.join(" and ")
+                );
+                cluster.members[sharing[1]].one_write = Some(reason.into());
+                return Ok(());
+            }
         }
         Ok(())
     }

@@ -220,6 +220,9 @@ pub struct Plan {
     pub whole_minutes: bool,
     /// The child tables whose rows each cluster's members are compared on.
     pub children: Vec<super::children::Link>,
+    /// Columns left out as minted per attempt that kept every near miss
+    /// apart: two rows sharing a value of one were written by one request.
+    pub minted_anew: Vec<String>,
 }
 
 impl Plan {
@@ -569,6 +572,7 @@ pub async fn resolve(args: &ScanArgs, table: Table, db: &mut Db) -> Result<Plan>
         subsecond: false,
         whole_minutes: false,
         children: Vec::new(),
+        minted_anew: Vec::new(),
         table,
     };
     plan.mark_unique_with();

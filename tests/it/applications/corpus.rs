@@ -288,7 +288,7 @@ pub fn corpus() -> Vec<App> {
             known_false_clean: false,
         },
         fixture!(chatwoot, Validate, (1.0, 0.62, 0.78)),
-        fixture!(firefly, Tune, (0.97, 0.53, 0.82)),
+        fixture!(firefly, Tune, (0.97, 0.61, 0.82)),
         fixture!(gitea, Validate, (0.33, 0.5, 0.16)),
         fixture!(gitlab, Tune, (1.0, 0.7, 1.0)),
         fixture!(linkwarden, Tune, (0.95, 0.95, 0.95)),

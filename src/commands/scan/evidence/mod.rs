@@ -14,6 +14,7 @@ mod instant;
 mod interleaved;
 mod key;
 mod many;
+mod one_write;
 mod outcome;
 mod rhythm;
 mod round_trip;
@@ -118,6 +119,7 @@ pub const KINDS: &[&dyn Evidence] = &[
     &outcome::FailedThenDone,
     &children::ChildRowsDiffer,
     &filled::FilledLater,
+    &one_write::OneWrite,
     &instant::OneInstant,
     &rhythm::Rhythm,
     &many::Many,
@@ -191,6 +193,7 @@ pub mod tests {
                 "failed-then-done",
                 "child-rows",
                 "filled-later",
+                "one-write",
                 "one-instant",
                 "rhythm",
                 "many-rows",
