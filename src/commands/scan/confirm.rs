@@ -274,10 +274,11 @@ impl Confirm {
             let rows = self.db.query_text(&sql, &[crate::db::Bind::Text(value.to_string())]).await?;
             let number = |k: usize| -> Option<f64> { rows.first()?.get(k)?.as_deref()?.parse().ok() };
             let (Some(first_us), Some(last_us), Some(held)) = (number(0), number(1), number(2)) else { continue };
-            let (from, to) = (cluster.members[0].t_us, cluster.members[cluster.members.len() - 1].t_us);
+            let times = cluster.members.iter().map(|m| m.t_us);
+            let (from, to) = (times.clone().min().unwrap_or(0), times.max().unwrap_or(0));
             if first_us as i64 >= from - ONE_WRITE_US && last_us as i64 <= to + ONE_WRITE_US {
                 let ids: Vec<String> = sharing.iter().map(|&j| cluster.members[j].id.to_string()).collect();
-                let others = match held as usize - sharing.len() {
+                let others = match (held as usize).saturating_sub(sharing.len()) {
                     0 => String::new(),
                     n => format!(" (with {n} other row{} written with them)", if n == 1 { "" } else { "s" }),
                 };
