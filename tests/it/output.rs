@@ -84,6 +84,9 @@ fn quiet_prints_only_the_data_in_every_format(db: &TestDb) {
         let out = run(db.idemctl(&[&args[..], &["--quiet"]].concat()));
         let silent = args[0] != "doctor";
         assert_eq!(out.stdout.is_empty(), silent, "{args:?} --quiet: {} {}", out.code, out.stdout);
+        // Nothing on stderr either: cron mails whatever a job prints.
+        assert_eq!(out.stderr, "", "{args:?} --quiet");
+        assert_eq!(out.code, 0, "{args:?} --quiet: {}", out.stdout);
         let json = run(db.idemctl(&[&args[..], &["--quiet", "--format", "json"]].concat()));
         assert!(json.json().is_object(), "{args:?}");
     }
