@@ -116,6 +116,7 @@ fn exact_extra_rows_and_causes(db: &TestDb) {
         // The surest first: 5-7 (a shared key) and 3-4 (a second apart)
         // are certain and listed before the larger likely cluster 13-15.
         ("2", "3 more clusters with at most 2 extra rows each"),
+        ("3", "2 more clusters with one extra row each"),
         ("4", "1 more cluster with one extra row"),
     ] {
         let out = scan(db, &["--limit", limit]);
@@ -130,6 +131,23 @@ fn clusters_as_json(db: &TestDb) {
     assert_eq!(out.code, 1, "{}", out.stderr);
     let doc: Value = serde_json::from_str(&out.stdout).expect("one JSON document");
     assert_eq!(doc["compared_columns"], serde_json::json!(["customer_id", "amount", "currency", "note"]));
+    // The summary: the rows' time range (ids 1 and 8 are the first and the
+    // last created), 7 extra rows of 17, no row unreadable.
+    assert_eq!(doc["time_range"], serde_json::json!({"first": "2026-01-01T00:00:00Z", "last": "2026-01-03T00:00:00Z"}));
+    assert_eq!((doc["rows_scanned"].as_u64(), doc["extra_rows"].as_u64()), (Some(17), Some(7)));
+    assert!((doc["extra_share"].as_f64().unwrap() - 7.0 / 17.0).abs() < 1e-9, "{}", doc["extra_share"]);
+    assert_eq!(doc["rows_unreadable"], 0);
+    let text = scan(db, &["--sum", "amount"]);
+    let said = format!("{}{}", text.stdout, text.stderr);
+    for line in [
+        "time range: 2026-01-01T00:00:00Z .. 2026-01-03T00:00:00Z",
+        "extra rows: 7 (41.176% of rows scanned)",
+        "cluster count: 5 (no-key 3, key-per-attempt 1, key-reused 1)",
+        "clusters by confidence: certain 2, likely 3\n",
+    ] {
+        assert!(said.contains(line), "{line}: {said}");
+    }
+    assert!(!said.contains("rows unreadable"), "{said}");
     let excluded: Vec<(String, String)> = doc["excluded_columns"]
         .as_array()
         .unwrap()
