@@ -401,6 +401,12 @@ mod tests {
         assert_eq!((clusters[0].kept, clusters[0].filled_later.is_some()), (2, true));
         assert_eq!(ids(&clusters[1]), ["4", "5"]);
         assert_eq!(clusters[1].kept, 1);
+        // A filled row that stands in an exact cluster of its own (3 with 6)
+        // joins no other: it would be listed twice.
+        let mut clusters = vec![cluster(&[1, 2], 0, false), cluster(&[3, 6], 0, false), cluster(&[2, 3], 1, true)];
+        merge_filled(&mut clusters);
+        let all: Vec<Vec<String>> = clusters.iter().map(ids).collect();
+        assert_eq!(all, [vec!["1", "2"], vec!["3", "6"], vec!["2", "3"]]);
     }
 
     fn column(name: &str, ty: &str, foreign: bool) -> Column {
