@@ -1171,6 +1171,209 @@ fn http_date(text: &str) -> Option<(i64, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::db::Engine;
+    use crate::db::catalog::{Column, Table};
+
+    /// One carried column `name` of `kind` (`ty` in the catalog), the
+    /// created-at column beside it.
+    fn one_column(name: &str, ty: &str, kind: ValueKind) -> Plan {
+        let columns = vec![Column::of("id", "bigint"), Column::of(name, ty), Column::of("created_at", "timestamp")];
+        let table = Table::of(Engine::Postgres, "t", columns, &["id"]);
+        let carried = vec![super::super::plan::Carried { name: name.into(), kind, unique_with: None }];
+        Plan::of(table, "created_at", carried)
+    }
+
+    /// Near-miss pairs of column 0, one per (earlier, later) value, created
+    /// a second apart.
+    fn pairs_of(values: &[(&str, &str)]) -> Vec<PairValues> {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, (a, b))| PairValues {
+                differing: vec![0],
+                earlier_id: format!("{}", 2 * i + 1),
+                later_id: format!("{}", 2 * i + 2),
+                earlier: vec![Some(a.to_string())],
+                later: vec![Some(b.to_string())],
+                earlier_created_us: Some(i as i64 * 600_000_000),
+                later_created_us: Some(i as i64 * 600_000_000 + 1_000_000),
+                ..Default::default()
+            })
+            .collect()
+    }
+
+    /// What `minted` decides of column 0 over `pairs`, the column holding
+    /// `distinct` values in 1,000 rows; `every`: it keeps every near miss apart.
+    fn decide(plan: &Plan, pairs: &[PairValues], distinct: f64, every: bool) -> Option<String> {
+        let facts = Facts { rows: 1_000, distinct: &[distinct], pairs };
+        let refs: Vec<&PairValues> = pairs.iter().collect();
+        let kind = plan.carried[0].kind;
+        minted(kind, None, (0, every), &refs, &facts, plan).map(|(_, evidence, _)| evidence)
+    }
+
+    /// A number greater in the later row: nine pairs in ten are a sequence,
+    /// eight are not, unless the column keeps every near miss apart and ten
+    /// pairs or more were sampled (then four in five); three pairs at least.
+    #[test]
+    fn a_sequence_by_its_share_of_pairs() {
+        let plan = one_column("position", "integer", ValueKind::Integer);
+        let greater = |n: usize, of: usize| -> Vec<PairValues> {
+            let values: Vec<(String, String)> = (0..of)
+                .map(|i| {
+                    let a = (100 + 10 * i) as i64;
+                    (a.to_string(), if i < n { a + 1 } else { a - 1 }.to_string())
+                })
+                .collect();
+            let refs: Vec<(&str, &str)> = values.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+            pairs_of(&refs)
+        };
+        let sequence = |p: &[PairValues], every| decide(&plan, p, 300.0, every);
+        assert!(sequence(&greater(9, 10), false).is_some_and(|e| e.contains("greater in 9 of 10")));
+        assert_eq!(sequence(&greater(8, 10), false), None);
+        assert!(sequence(&greater(8, 10), true).is_some(), "four in five where it keeps every near miss apart");
+        assert_eq!(sequence(&greater(7, 9), true), None, "fewer than ten pairs: nine in ten still");
+        assert_eq!(sequence(&greater(7, 10), true), None, "fewer than four in five");
+        assert_eq!(sequence(&greater(2, 2), false), None, "two pairs are no evidence");
+        assert!(sequence(&greater(3, 3), false).is_some());
+        // Equal values are not greater.
+        assert_eq!(sequence(&pairs_of(&[("5", "5"), ("6", "6"), ("7", "7")]), false), None);
+        // A position kept as a decimal, every value a number.
+        let decimal = one_column("sort", "numeric", ValueKind::Other);
+        let steps = pairs_of(&[("1.5", "2.5"), ("4", "5.25"), ("7.5", "8")]);
+        assert!(decide(&decimal, &steps, 300.0, false).is_some());
+        let mixed = pairs_of(&[("1.5", "2.5"), ("4", "5.25"), ("7.5", "x8")]);
+        assert_eq!(decide(&decimal, &mixed, 300.0, false), None, "not every value a number");
+        // Nine greater in ten, the tenth not a number on one side: no
+        // position kept as a decimal.
+        let mut values: Vec<(String, String)> = (0..9).map(|i| (format!("{i}.5"), format!("{i}.75"))).collect();
+        values.push(("n/a".into(), "9".into()));
+        let refs: Vec<(&str, &str)> = values.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        assert_eq!(decide(&decimal, &pairs_of(&refs), 300.0, false), None);
+        values[9] = ("9".into(), "n/a".into());
+        let refs: Vec<(&str, &str)> = values.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        assert_eq!(decide(&decimal, &pairs_of(&refs), 300.0, false), None);
+        // Text holding numbers is not read as one.
+        let text = one_column("code", "text", ValueKind::Text);
+        assert_eq!(decide(&text, &pairs_of(&[("3", "7"), ("2", "9"), ("4", "5")]), 10.0, false), None);
+    }
+
+    /// Who wrote the row, greater in the later one by chance, is no
+    /// sequence where many rows share each value; about a value per row
+    /// (half the rows at least), it is one whatever its name.
+    #[test]
+    fn a_person_is_no_sequence_unless_about_a_value_per_row() {
+        let plan = one_column("created_by", "integer", ValueKind::Integer);
+        let pairs = pairs_of(&[("3", "7"), ("2", "9"), ("4", "5")]);
+        assert_eq!(decide(&plan, &pairs, 40.0, false), None);
+        assert_eq!(decide(&plan, &pairs, 499.0, false), None);
+        assert!(decide(&plan, &pairs, 500.0, false).is_some_and(|e| e.contains("sequence")));
+        // Values unique per row: nine rows in ten hold their own.
+        let down = pairs_of(&[("9", "3"), ("8", "2"), ("7", "1")]);
+        assert_eq!(decide(&plan, &down, 899.0, false), None);
+        assert!(decide(&plan, &down, 900.0, false).is_some_and(|e| e.contains("unique per row")));
+    }
+
+    /// Values that differ by a generated token are minted, unless the column
+    /// is a reference (named as one) shared by many rows: two contacts.
+    #[test]
+    fn a_token_unless_a_shared_reference() {
+        let token = [("ord_9f8e7d6c5b4a", "ord_1a2b3c4d5e6f"), ("ord_0a9b8c7d6e5f", "ord_5f4e3d2c1b0a")];
+        let three = pairs_of(&[token[0], token[1], ("ord_a1b2c3d4e5f6", "ord_f6e5d4c3b2a1")]);
+        let plain = one_column("reference", "text", ValueKind::Text);
+        assert!(decide(&plain, &three, 10.0, false).is_some_and(|e| e.contains("generated token")));
+        assert_eq!(decide(&plain, &pairs_of(&token), 10.0, false), None, "two pairs");
+        let reference = one_column("contact_id", "text", ValueKind::Text);
+        assert_eq!(decide(&reference, &three, 499.0, false), None);
+        assert!(decide(&reference, &three, 500.0, false).is_some());
+        // Nine in ten.
+        let mut ten: Vec<(&str, &str)> = vec![token[0]; 9];
+        ten.push(("ord_same", "ord_other_thing"));
+        assert!(decide(&plain, &pairs_of(&ten), 10.0, false).is_some());
+        ten[8] = ("ord_same", "ord_other_thing");
+        assert_eq!(decide(&plain, &pairs_of(&ten), 10.0, false), None);
+    }
+
+    /// Times the create stamps: an epoch (seconds or milliseconds) or a
+    /// time column within 5 s of each row's own creation, before or after;
+    /// a time filled up to an hour after it; anything further is no stamp.
+    #[test]
+    fn times_each_create_stamps() {
+        // Pairs created a second apart (at 0 and 1 s, 600 s on per pair);
+        // each value is its own row's creation plus `offset` (µs), the
+        // later row's lower than the earlier's so no sequence explains it.
+        let stamped = |scale: i64, early: i64, late: i64| -> Vec<PairValues> {
+            let mut pairs = pairs_of(&[("", ""); 3]);
+            for p in &mut pairs {
+                let (a, b) = (p.earlier_created_us.unwrap() + early, p.later_created_us.unwrap() + late);
+                p.earlier[0] = Some((1_767_225_600_000_000 / scale + a / scale).to_string());
+                p.later[0] = Some((1_767_225_600_000_000 / scale + b / scale).to_string());
+                p.earlier_created_us = Some(1_767_225_600_000_000 + p.earlier_created_us.unwrap());
+                p.later_created_us = Some(1_767_225_600_000_000 + p.later_created_us.unwrap());
+            }
+            pairs
+        };
+        let epoch = one_column("sent_ts", "bigint", ValueKind::Integer);
+        let seconds = decide(&epoch, &stamped(1_000_000, 4_000_000, -3_000_000), 10.0, false);
+        assert!(seconds.is_some_and(|e| e.contains("in epoch seconds")), "seconds");
+        let millis = decide(&epoch, &stamped(1_000, 4_000_000, -3_000_000), 10.0, false);
+        assert!(millis.is_some_and(|e| e.contains("in epoch milliseconds")), "milliseconds");
+        assert_eq!(decide(&epoch, &stamped(1_000_000, 9_000_000, -3_000_000), 10.0, false), None, "9 s off");
+        let time = one_column("sent_at", "timestamp", ValueKind::Time);
+        let at = |early, late| decide(&time, &stamped(1, early, late), 10.0, false);
+        assert!(at(5_000_000, -5_000_000).is_some_and(|e| e.contains("within 5s of its own created_at")));
+        assert!(at(5_000_001, 3_000_000).is_some_and(|e| e.contains("follows its own created_at by up to an hour")));
+        assert_eq!(at(-5_000_001, 3_000_000), None, "before its creation by more than 5 s");
+        assert_eq!(at(3_600_000_001, 3_000_000), None, "more than an hour on");
+    }
+
+    /// A slug made unique by each write: the same stem, one with a suffix.
+    #[test]
+    fn a_slug_made_unique_by_each_write() {
+        let plan = one_column("slug", "varchar(191)", ValueKind::Text);
+        let slugs = pairs_of(&[("release-notes", "release-notes-2"), ("team-wiki", "team-wiki-3"), ("faq", "faq-2")]);
+        assert!(decide(&plan, &slugs, 10.0, false).is_some_and(|e| e.contains("with a suffix")));
+        let words = pairs_of(&[("release-notes", "release-draft"), ("team-wiki", "team-docs"), ("faq", "faq-old")]);
+        assert_eq!(decide(&plan, &words, 10.0, false), None);
+    }
+
+    /// The later row's create rewrote the earlier one: its update time is
+    /// the later row's creation (a second before at most) in nine pairs in
+    /// ten, and it holds one value there; an earlier row untouched since,
+    /// or holding values of its own, is no rewrite.
+    #[test]
+    fn an_original_the_retry_rewrote() {
+        let plan = one_column("state", "text", ValueKind::Text);
+        let rewritten = |updated_before_us: i64, values: [&str; 3]| -> Option<(Rule, Option<String>)> {
+            let mut pairs = pairs_of(&[(values[0], "open"), (values[1], "open"), (values[2], "open")]);
+            for p in &mut pairs {
+                p.earlier_updated_us = Some(p.later_created_us.unwrap() - updated_before_us);
+            }
+            let facts = Facts { rows: 1_000, distinct: &[3.0], pairs: &pairs };
+            let refs: Vec<&PairValues> = pairs.iter().collect();
+            minted(ValueKind::Text, None, (0, false), &refs, &facts, &plan).map(|(rule, _, value)| (rule, value))
+        };
+        let merged = ["merged"; 3];
+        assert_eq!(rewritten(1_000_000, merged), Some((Rule::RewrittenOriginal, Some("merged".into()))));
+        assert_eq!(rewritten(1_000_001, merged), None, "updated before the later row was created");
+        assert_eq!(rewritten(3_600_000_000, merged), None, "untouched since long before");
+        assert_eq!(rewritten(0, ["merged", "closed", "spam"]), None, "no one value");
+    }
+
+    /// A code of random letters: about a value per row (half the rows), three
+    /// pairs at least; a numbered text: the later greater in nearly every
+    /// pair, about a value per row or keeping every near miss apart.
+    #[test]
+    fn codes_and_numbers_about_a_value_per_row() {
+        let plan = one_column("reference", "varchar(9)", ValueKind::Text);
+        let codes = pairs_of(&[("QWXKZTRBH", "PLMNBVCXZ"), ("HJKGFDSQW", "ZXCVBNMLK"), ("TRWQPLKJH", "MNBVCXZLK")]);
+        assert!(decide(&plan, &codes, 500.0, false).is_some_and(|e| e.contains("random letters")));
+        assert_eq!(decide(&plan, &codes, 499.0, false), None);
+        assert_eq!(decide(&plan, &codes[..2], 500.0, false), None, "two pairs");
+        let numbered = pairs_of(&[("S00041", "S00042"), ("S00107", "S00108"), ("S00230", "S00231")]);
+        assert!(decide(&plan, &numbered, 500.0, false).is_some_and(|e| e.contains("greater number")));
+        assert_eq!(decide(&plan, &numbered, 499.0, false), None);
+        assert!(decide(&plan, &numbered, 20.0, true).is_some(), "a number per parent keeping every near miss apart");
+    }
 
     /// One vCalendar entry saved by two attempts: its UID and its stamps
     /// differ, each its own; a task about another thing, or stamped at

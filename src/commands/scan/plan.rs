@@ -226,6 +226,45 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// A plan over `table` (id `id`, created at `created_at`, a native
+    /// timestamp) carrying `carried`, every one compared, nothing decided
+    /// yet: for the unit tests of what the data decides.
+    #[cfg(test)]
+    pub fn of(table: Table, created_at: &str, carried: Vec<Carried>) -> Plan {
+        let repr = TimeRepr::Native { with_zone: true };
+        Plan {
+            id: "id".into(),
+            repr,
+            time: TimeColumn { name: created_at.into(), repr, census: None },
+            key: None,
+            key_choice: KeyChoice::default(),
+            carried_names: carried.iter().map(|c| c.name.clone()).collect(),
+            compared: vec![true; carried.len()],
+            carried,
+            excluded: Vec::new(),
+            decided: Vec::new(),
+            update_time: None,
+            fixed: false,
+            currency: None,
+            currency_given: false,
+            rewritten: None,
+            keep: super::Keep::First,
+            informative: Vec::new(),
+            distinct: Vec::new(),
+            identity: Vec::new(),
+            prose: Vec::new(),
+            written: Vec::new(),
+            actor: None,
+            subsecond: true,
+            whole_minutes: false,
+            children: Vec::new(),
+            minted_anew: Vec::new(),
+            table,
+        }
+    }
+}
+
+impl Plan {
     /// What the database layer reads: every carried column's hash.
     pub fn source(&self) -> ScanSource<'_> {
         ScanSource { table: &self.table, id: &self.id, created_at: &self.time, compared: &self.carried_names }
