@@ -1359,6 +1359,200 @@ mod tests {
         assert_eq!(rewritten(0, ["merged", "closed", "spam"]), None, "no one value");
     }
 
+    /// The counts a round holds: `near` near-miss rows, and per carried
+    /// column the rows it keeps apart.
+    fn counts(near: u64, differs: &[u64]) -> Stats {
+        Stats { rows: 1_000, near_rows: near, differs: differs.to_vec(), ..Default::default() }
+    }
+
+    fn excluded(changes: &[Change]) -> Vec<(usize, Rule)> {
+        changes
+            .iter()
+            .filter_map(|c| match c {
+                Change::Exclude { column, rule, .. } => Some((*column, *rule)),
+                Change::PutBack { .. } => None,
+            })
+            .collect()
+    }
+
+    /// A column is looked at where it keeps seven near misses in ten apart
+    /// (five where a unique index forces it to differ), five near misses at
+    /// least; and minted where its values say so.
+    #[test]
+    fn verdicts_weigh_the_share_of_near_misses() {
+        let plan = one_column("token", "uuid", ValueKind::Uuid);
+        let pairs = pairs_of(&[("a", "b"); 3]);
+        let facts = Facts { rows: 1_000, distinct: &[900.0], pairs: &pairs };
+        let verdict = |plan: &Plan, near, differs| excluded(&verdicts(plan, &counts(near, &[differs]), &facts));
+        assert_eq!(verdict(&plan, 10, 7), vec![(0, Rule::MintedPerAttempt)]);
+        assert_eq!(verdict(&plan, 10, 6), vec![]);
+        assert_eq!(verdict(&plan, 4, 4), vec![], "four near misses are too few");
+        assert_eq!(verdict(&plan, 5, 5), vec![(0, Rule::MintedPerAttempt)]);
+        let mut unique = one_column("token", "uuid", ValueKind::Uuid);
+        unique.carried[0].unique_with = Some("index t_token".into());
+        assert_eq!(verdict(&unique, 10, 5), vec![(0, Rule::MintedPerAttempt)]);
+        assert_eq!(verdict(&unique, 10, 4), vec![]);
+        // Text differing by a token, not built from the row's own id: seven
+        // in ten still.
+        let tokens = pairs_of(&[
+            ("ord_9f8e7d6c5b4a", "ord_1a2b3c4d5e6f"),
+            ("ord_0a9b8c7d6e5f", "ord_5f4e3d2c1b0a"),
+            ("ord_a1b2c3d4e5f6", "ord_f6e5d4c3b2a1"),
+        ]);
+        let text = one_column("reference", "text", ValueKind::Text);
+        let facts_text = Facts { rows: 1_000, distinct: &[900.0], pairs: &tokens };
+        let by_text = |differs| excluded(&verdicts(&text, &counts(10, &[differs]), &facts_text));
+        assert_eq!(by_text(7), vec![(0, Rule::MintedPerAttempt)]);
+        assert_eq!(by_text(6), vec![]);
+        let mut off = one_column("token", "uuid", ValueKind::Uuid);
+        off.compared[0] = false;
+        assert_eq!(verdict(&off, 10, 10), vec![], "a column left out already");
+        // Keeping every near miss apart (19 in 20) lets four pairs in five
+        // of ten or more show a sequence; 18 in 20 does not.
+        let position = one_column("position", "integer", ValueKind::Integer);
+        let values: Vec<(String, String)> = (0..10)
+            .map(|i| (format!("{}", 10 * i), format!("{}", if i < 8 { 10 * i + 1 } else { 10 * i - 1 })))
+            .collect();
+        let refs: Vec<(&str, &str)> = values.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        let pairs = pairs_of(&refs);
+        let facts = Facts { rows: 1_000, distinct: &[300.0], pairs: &pairs };
+        let verdict = |near, differs| excluded(&verdicts(&position, &counts(near, &[differs]), &facts));
+        assert_eq!(verdict(20, 19), vec![(0, Rule::MintedPerAttempt)]);
+        assert_eq!(verdict(20, 18), vec![]);
+    }
+
+    /// A flag or a number one row of the pair still holds as a new row
+    /// starts it while the other has moved on: changed after creation, where
+    /// it keeps a fifth of the near misses apart and in four sampled pairs in
+    /// five (of five at least) one row holds the initial value.
+    #[test]
+    fn verdicts_tell_a_value_changed_after_creation() {
+        let plan = one_column("archived", "integer", ValueKind::Integer);
+        let verdict = |values: &[(&str, &str)], near, differs| {
+            let pairs = pairs_of(values);
+            let facts = Facts { rows: 1_000, distinct: &[2.0], pairs: &pairs };
+            excluded(&verdicts(&plan, &counts(near, &[differs]), &facts))
+        };
+        let moved = [("1", "0"), ("0", "1"), ("1", "0"), ("1", "0"), ("2", "0")];
+        assert_eq!(verdict(&moved, 10, 2), vec![(0, Rule::ChangedAfterCreation)]);
+        assert_eq!(verdict(&moved, 10, 1), vec![], "a tenth of the near misses");
+        assert_eq!(verdict(&moved[..4], 10, 2), vec![], "four sampled pairs");
+        let mut five = moved.to_vec();
+        five[4] = ("2", "3");
+        assert_eq!(verdict(&five, 10, 2), vec![(0, Rule::ChangedAfterCreation)], "the greater in the earlier row");
+        let mut four = five.clone();
+        four[3] = ("3", "4");
+        let mut five_more = four.clone();
+        five_more.extend([("1", "0"); 5]);
+        assert_eq!(verdict(&five_more, 10, 2), vec![(0, Rule::ChangedAfterCreation)], "eight in ten");
+        assert_eq!(verdict(&four, 10, 2), vec![], "three in five");
+        // Text is never taken for a state.
+        let text = one_column("archived", "text", ValueKind::Text);
+        let pairs = pairs_of(&moved);
+        let facts = Facts { rows: 1_000, distinct: &[2.0], pairs: &pairs };
+        assert_eq!(excluded(&verdicts(&text, &counts(10, &[2]), &facts)), vec![]);
+    }
+
+    /// The rest of what tells a change after creation: five near misses at
+    /// least; a column already left out is decided once; a number that
+    /// only grew (never a reference); a time stamped after the row's creation
+    /// by its last update; a value only rows updated since hold.
+    #[test]
+    fn verdicts_tell_growth_and_later_stamps() {
+        let verdict = |plan: &Plan, pairs: &[PairValues], near, differs, distinct: f64| {
+            let facts = Facts { rows: 1_000, distinct: &[distinct], pairs };
+            excluded(&verdicts(plan, &counts(near, &[differs]), &facts))
+        };
+        let archived = one_column("archived", "integer", ValueKind::Integer);
+        let moved = pairs_of(&[("1", "0"), ("0", "1"), ("1", "0"), ("1", "0"), ("1", "0")]);
+        assert_eq!(verdict(&archived, &moved, 4, 4, 2.0), vec![], "four near misses");
+        assert_eq!(verdict(&archived, &moved, 5, 1, 2.0), vec![(0, Rule::ChangedAfterCreation)]);
+        assert_eq!(verdict(&archived, &moved, 10, 10, 900.0), vec![(0, Rule::MintedPerAttempt)], "decided once");
+        // Grown in the earlier row: a version, not a reference to a row.
+        let grown = pairs_of(&[("3", "2"); 5]);
+        let version = one_column("lock_version", "integer", ValueKind::Integer);
+        assert_eq!(verdict(&version, &grown, 10, 2, 20.0), vec![(0, Rule::ChangedAfterCreation)]);
+        let reference = one_column("project_id", "integer", ValueKind::Integer);
+        assert_eq!(verdict(&reference, &grown, 10, 2, 20.0), vec![]);
+        let decimal = one_column("lock_version", "numeric", ValueKind::Other);
+        assert_eq!(verdict(&decimal, &grown, 10, 2, 20.0), vec![], "only an integer grows");
+        // A time each row got an hour after its creation, by its last update.
+        let hour = 3_600_000_000_i64;
+        let timed = |pairs: &mut Vec<PairValues>| {
+            for p in pairs.iter_mut() {
+                p.earlier_updated_us = p.earlier_created_us.map(|c| c + hour);
+                p.later_updated_us = p.later_created_us.map(|c| c + hour);
+            }
+        };
+        let mut closed = pairs_of(&[("", ""); 5]);
+        timed(&mut closed);
+        for p in &mut closed {
+            p.earlier[0] = p.earlier_created_us.map(|c| (c + hour / 2).to_string());
+            p.later[0] = p.later_created_us.map(|c| (c + hour / 3).to_string());
+        }
+        let closed_at = one_column("closed_at", "timestamp", ValueKind::Time);
+        assert_eq!(verdict(&closed_at, &closed, 10, 2, 900.0), vec![(0, Rule::ChangedAfterCreation)]);
+        assert_eq!(verdict(&closed_at, &closed[..2], 10, 2, 900.0), vec![], "two pairs");
+        let closed_on = one_column("closer_id", "integer", ValueKind::Integer);
+        assert_eq!(verdict(&closed_on, &closed, 10, 2, 900.0), vec![], "no time");
+        // Set only in rows updated since: ten pairs whose later row is as
+        // created (0) and the earlier worked on (7), five both worked on.
+        let mut assigned = pairs_of(&[("7", "0"); 15]);
+        timed(&mut assigned);
+        for p in &mut assigned[..10] {
+            p.later_updated_us = p.later_created_us;
+        }
+        for p in &mut assigned[10..] {
+            p.later[0] = Some("9".into());
+        }
+        let assignee = one_column("assignee_id", "integer", ValueKind::Integer);
+        assert_eq!(verdict(&assignee, &assigned, 30, 15, 20.0), vec![(0, Rule::ChangedAfterCreation)]);
+        assert_eq!(verdict(&assignee, &assigned[..2], 30, 15, 20.0), vec![], "two pairs");
+        let mut fewer = assigned.clone();
+        for p in &mut fewer[5..10] {
+            p.later[0] = Some("9".into());
+        }
+        assert_eq!(verdict(&assignee, &fewer, 30, 15, 20.0), vec![], "a third moved at most");
+    }
+
+    /// A column left out as a counter, or as moving with the creation, goes
+    /// back in where rows equal on the rest share it more than chance.
+    #[test]
+    fn verdicts_put_back_what_retries_copy() {
+        let put_back = |rule: Rule, stats: &Stats| {
+            let mut plan = one_column("seq", "integer", ValueKind::Integer);
+            plan.exclude(0, rule, "by its nature".into());
+            let facts = Facts { rows: 1_000, distinct: &[900.0], pairs: &[] };
+            verdicts(&plan, stats, &facts).iter().filter(|c| matches!(c, Change::PutBack { .. })).count()
+        };
+        // A counter: equal in 3 of 4 exact pairs, where rows side by side
+        // share it one time in ten (0.75 >= 0.1 + 0.5), not in 2 of 4.
+        let counter = |equal: u64, exact: u64| Stats {
+            rows: 1_001,
+            exact_rows: exact,
+            equal_in_exact: vec![equal],
+            equal_in_neighbours: vec![100],
+            ..counts(0, &[0])
+        };
+        assert_eq!(put_back(Rule::Counter, &counter(3, 4)), 1);
+        assert_eq!(put_back(Rule::Counter, &counter(2, 4)), 0);
+        assert_eq!(put_back(Rule::Counter, &counter(2, 2)), 0, "three pairs at least");
+        assert_eq!(put_back(Rule::Counter, &counter(3, 6)), 0, "half is less than chance and a half");
+        // Moving with the creation: equal in three exact pairs beyond those
+        // created at the same time (and a hundredth of them).
+        let moving = |equal: u64, same_time: u64, exact: u64| Stats {
+            exact_rows: exact,
+            exact_same_time: same_time,
+            equal_in_exact: vec![equal],
+            ..counts(0, &[0])
+        };
+        assert_eq!(put_back(Rule::MovesWithCreation, &moving(5, 2, 10)), 1);
+        assert_eq!(put_back(Rule::MovesWithCreation, &moving(5, 3, 10)), 0);
+        assert_eq!(put_back(Rule::MovesWithCreation, &moving(6, 2, 400)), 1);
+        assert_eq!(put_back(Rule::MovesWithCreation, &moving(6, 2, 500)), 0, "a hundredth of 500 is five");
+        assert_eq!(put_back(Rule::MintedPerAttempt, &moving(5, 2, 10)), 0, "minted stays out");
+    }
+
     /// A code of random letters: about a value per row (half the rows), three
     /// pairs at least; a numbered text: the later greater in nearly every
     /// pair, about a value per row or keeping every near miss apart.
