@@ -106,6 +106,13 @@ fn exact_extra_rows_and_causes(db: &TestDb) {
     let records = csv_records(&out.stdout);
     let gaps: Vec<&str> = records[1..].iter().map(|r| r[3].as_str()).collect();
     assert_eq!(gaps, ["2.0", "1.0", "3.0", "3.0", "4.0", "4.0", "4.0"]);
+    // An empty key is no key: rows 1 and 2 sharing '' reused none, and no
+    // reason says they share one.
+    db.exec("UPDATE orders SET idempotency_key = '' WHERE id IN (1, 2)");
+    let empty = scan(db, &["--output", "rows", "--format", "csv"]);
+    assert_eq!(extra_rows(&empty)[0], ("1".to_string(), "2".to_string(), "no-key".to_string()));
+    assert!(!csv_records(&empty.stdout)[1][6].contains("share the key"), "{}", empty.stdout);
+    db.exec("UPDATE orders SET idempotency_key = NULL WHERE id IN (1, 2)");
     let clusters: Vec<&str> = records[1..].iter().map(|r| r[0].as_str()).collect();
     assert_eq!(clusters, ["1", "2", "3", "3", "4", "5", "5"]);
     assert!(out.stderr.contains("extra rows: 7"), "summary goes to stderr beside CSV: {}", out.stderr);

@@ -189,7 +189,9 @@ impl Confirm {
                 // A row deleted since the stream read it is no longer damage.
                 let Some(row) = looked.get(&member.id.to_string()) else { continue };
                 let cell = |i: Option<usize>| i.and_then(|i| row[i].clone());
-                member.key = cell(l.key).map(Into::into);
+                // An empty key is none: no client's word (a gateway's
+                // reference not yet set, '' where NULL was meant).
+                member.key = cell(l.key).filter(|k| !k.trim().is_empty()).map(Into::into);
                 member.by = cell(l.by).map(Into::into);
                 member.money = l
                     .money

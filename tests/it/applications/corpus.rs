@@ -96,6 +96,27 @@ pub fn measure(db: &TestDb, app: &App) -> Figures {
             sure.insert(id.clone());
         }
     }
+    // CORPUS_EVIDENCE=FILE: each listed row, whether it is a retry's, its
+    // confidence and its evidence, appended as CSV: how often each reason
+    // is right, over a half of the corpus.
+    if let Some(file) = std::env::var_os("CORPUS_EVIDENCE") {
+        use std::io::Write;
+        let mut lines = String::new();
+        for r in &records[1..] {
+            let truth = match (f.extras.contains(&r[dup]) || f.extras.contains(&r[original]), f.legit.contains(&r[dup]))
+            {
+                (true, _) => "retry",
+                (false, true) => "legit",
+                (false, false) => "other",
+            };
+            let fields = [app.name, &format!("{:?}", db.engine), truth, &r[conf], &r[evidence]];
+            let quoted: Vec<String> = fields.iter().map(|v| format!("\"{}\"", v.replace('"', "\"\""))).collect();
+            lines.push_str(&(quoted.join(",") + "\n"));
+        }
+        // One write, whole: the engines' tests append side by side.
+        let mut out = std::fs::OpenOptions::new().append(true).create(true).open(file).unwrap();
+        out.write_all(lines.as_bytes()).unwrap();
+    }
     // CORPUS_SHOW=1: what the scan decided, and what it missed or wrongly listed.
     if std::env::var_os("CORPUS_SHOW").is_some() {
         eprintln!("{}", out.stderr);
