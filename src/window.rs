@@ -113,11 +113,14 @@ pub struct Later {
     /// Documents that differ only by what each attempt stamped into its own
     /// (its generated ids, its creation time): the same document twice.
     pub restamped: Vec<String>,
+    /// Written text this row, updated since its creation, holds as the
+    /// other's with an edit (words added or changed: "Edit: typo").
+    pub edited: Vec<String>,
 }
 
 impl Later {
     pub fn is_empty(&self) -> bool {
-        self.filled.is_empty() && self.grown.is_empty() && self.restamped.is_empty()
+        self.filled.is_empty() && self.grown.is_empty() && self.restamped.is_empty() && self.edited.is_empty()
     }
 }
 

@@ -542,7 +542,52 @@ fn a_copy_filled_in_later_is_one_request(db: &TestDb) {
     assert!(records[3][6].contains("5 was updated since its creation too"), "{:?}", records[3]);
 }
 
+/// A retry's two comments, the original edited since ("Edit: typo") and its
+/// update time set, the copy never updated (its update time NULL): one
+/// request, the edited row kept. Two messages of one author that share a
+/// few words, or a pair both of whose rows were edited since, are not.
+fn an_original_edited_later_is_one_request(db: &TestDb) {
+    db.exec(&format!(
+        "CREATE TABLE comments (id {pk}, author_id INTEGER NOT NULL, post_id INTEGER NOT NULL, body {text} NOT NULL,
+            created_at {ts} NOT NULL, updated_at {nullable})",
+        pk = db.ty("pk"),
+        text = db.ty("text"),
+        ts = db.ty("ts"),
+        nullable = match db.engine {
+            Engine::Postgres => "timestamptz",
+            Engine::MySql => "DATETIME(6) NULL",
+            Engine::Sqlite => "TEXT",
+        },
+    ));
+    let later = "2026-01-03 09:00:00";
+    let rows: &[(i64, i64, &str, &str, Option<&str>)] = &[
+        (1, 1, "Can confirm, it works much better now. Just my two cents.  Edit: typo", "00:00", Some(later)),
+        (2, 1, "Can confirm, it works much better now. Just my two cents.", "00:09", None),
+        (3, 3, "Thanks for posting this, very helpful.", "10:00", None),
+        (4, 3, "Thanks for the link, I will read it tonight.", "10:20", Some(later)),
+        (5, 4, "Same here, the update fixed it for me.", "20:00", Some(later)),
+        (6, 4, "Same here, the update fixed it for me. Edit: nope", "20:30", Some(later)),
+    ];
+    for (id, author, body, at, updated) in rows {
+        let created = format!("2026-01-01 00:{at}");
+        db.exec(&format!(
+            "INSERT INTO comments (id, author_id, post_id, body, created_at, updated_at)
+             VALUES ({id}, {author}, 7, '{body}', {}, {})",
+            db.ts(&created),
+            updated.map_or("NULL".to_string(), |u| db.ts(u)),
+        ));
+    }
+    let out = run(db.idemctl(&["scan", "--table", "comments", "--output", "rows", "--format", "csv"]));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let records = csv_records(&out.stdout);
+    let found: Vec<(&str, &str, &str)> =
+        records[1..].iter().map(|r| (r[1].as_str(), r[2].as_str(), r[3].as_str())).collect();
+    assert_eq!(found, [("1", "2", "9.0")], "{}", out.stdout);
+    assert!(records[1][6].contains("equal as created: body edited in 1 after its creation"), "{:?}", records[1]);
+}
+
 on_every_engine!(
+    an_original_edited_later_is_one_request,
     a_cluster_no_evidence_spoke_for,
     a_reference_is_no_minted_token,
     a_time_stamped_by_a_later_write,

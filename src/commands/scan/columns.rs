@@ -1056,6 +1056,38 @@ pub fn uniquified(a: &str, b: &str) -> bool {
             if sa == sb && sa.len() >= 3 && short(xa) && short(xb) && (token(xa) || token(xb)))
 }
 
+/// Whether `edited` is the text `created` with an edit: four words or more
+/// as created, and nine in ten of them (as many times) still there, among at
+/// most as many words again (a line added, a typo fixed: "Edit: typo").
+/// Two messages someone wrote share far fewer.
+pub fn edited(created: &str, edited: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split_whitespace()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    let (before, after) = (words(created), words(edited));
+    if created == edited || before.len() < 4 || after.len() > 2 * before.len() {
+        return false;
+    }
+    let mut left: FxHashMap<&str, usize> = FxHashMap::default();
+    for w in &after {
+        *left.entry(w).or_default() += 1;
+    }
+    let kept = before
+        .iter()
+        .filter(|w| match left.get_mut(w.as_str()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        })
+        .count();
+    kept * 10 >= before.len() * 9
+}
+
 /// How near its own row's creation a time stamped into a document is: up
 /// to 5 s after it, and before it by up to what the create may take when it
 /// fetches something first (a page, a remote answer: a client's timeout).
@@ -1551,6 +1583,24 @@ mod tests {
         assert_eq!(put_back(Rule::MovesWithCreation, &moving(6, 2, 400)), 1);
         assert_eq!(put_back(Rule::MovesWithCreation, &moving(6, 2, 500)), 0, "a hundredth of 500 is five");
         assert_eq!(put_back(Rule::MintedPerAttempt, &moving(5, 2, 10)), 0, "minted stays out");
+    }
+
+    /// A text edited since its creation: most of its words still there,
+    /// among at most as many again; two messages sharing a few words, a
+    /// rewrite, or a text of three words are not.
+    #[test]
+    fn a_text_edited_since() {
+        let created = "Can confirm, Jellyfin is way better than it used to be. Just my two cents.";
+        assert!(edited(created, &format!("{created}\n\nEdit: typo")));
+        assert!(edited(created, &created.replace("way better", "much better")), "one word of 15 changed");
+        assert!(!edited(created, &created.replace("way better than", "worse than")), "two of 15 gone");
+        assert!(!edited(created, created));
+        assert!(!edited("Thanks for posting this, very helpful.", "Thanks for the link, I will read it tonight."));
+        assert!(!edited(created, &format!("{created} {created} more")), "more than twice as long");
+        assert!(edited("a b c d", "a b c d e"));
+        assert!(!edited("a b c", "a b c d"), "three words");
+        assert!(edited("the the the cat", "the the the cat sat"));
+        assert!(!edited("the the the cat", "the cat sat on it"), "each word as many times");
     }
 
     /// A code of random letters: about a value per row (half the rows), three

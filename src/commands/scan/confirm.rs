@@ -203,9 +203,11 @@ impl Confirm {
                     .collect::<Result<_>>()?;
                 member.keep = cell(l.keep).is_some_and(|v| v == "1");
                 member.watched = row[l.watched.clone()].iter().map(|v| v.as_deref().map(Into::into)).collect();
-                member.touched = cell(l.updated)
-                    .and_then(|v| v.parse::<f64>().ok())
-                    .map(|updated| updated as i64 - member.t_us > TOUCHED_AFTER_US);
+                // An update time still NULL: never updated since its creation.
+                member.touched = l.updated.and_then(|i| match row[i].as_deref() {
+                    None => Some(false),
+                    Some(v) => v.parse::<f64>().ok().map(|updated| updated as i64 - member.t_us > TOUCHED_AFTER_US),
+                });
                 rows.push((member, row[l.compared.clone()].to_vec()));
             }
             match candidate.filled_later {
@@ -316,9 +318,19 @@ impl Confirm {
                 continue;
             }
             let initial = |v: &Option<String>| super::columns::holds_initial(v.as_deref(), default.as_deref());
+            // The text one row was created with, edited since in the other:
+            // the row edited was updated since its creation, the other never.
+            let edited_in = |who: usize| {
+                let (rows, values) = ([&a, &b], [&va[j], &vb[j]]);
+                rows[who].touched == Some(true)
+                    && rows[1 - who].touched == Some(false)
+                    && matches!((values[1 - who], values[who]), (Some(x), Some(y)) if super::columns::edited(x, y))
+            };
             let (who, list) = match (initial(&va[j]), initial(&vb[j])) {
                 (true, false) => (1, &mut later.filled),
                 (false, true) => (0, &mut later.filled),
+                (false, false) if edited_in(0) => (0, &mut later.edited),
+                (false, false) if edited_in(1) => (1, &mut later.edited),
                 // A quantity, a count or a progress figure the earlier row
                 // grew to since (an item added again and merged into it).
                 _ if *grows && super::columns::grew(&va[j], &vb[j]) => (0, &mut later.grown),

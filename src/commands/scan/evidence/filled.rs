@@ -34,6 +34,9 @@ impl Evidence for FilledLater {
         if !later.grown.is_empty() {
             moved.push(format!("{} grown in {keeper}", later.grown.join(", ")));
         }
+        if !later.edited.is_empty() {
+            moved.push(format!("{} edited in {keeper}", later.edited.join(", ")));
+        }
         let stamped = (!later.restamped.is_empty()).then(|| {
             format!(
                 "{} differing only by what each attempt stamped into it (its own ids, its creation time)",
