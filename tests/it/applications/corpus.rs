@@ -337,7 +337,7 @@ pub fn corpus() -> Vec<App> {
         fixture!(kimai, Tune, (0.5, 0.56, 0.5)),
         fixture!(lemmy, Tune, (0.93, 0.87, 0.93)),
         fixture!(mealie, Tune, (0.8, 1.0, 0.5)),
-        fixture!(monica, Tune, (0.84, 0.80, 0.80)),
+        fixture!(monica, Tune, (0.86, 0.80, 0.80)),
         fixture!(taiga, Tune, (0.73, 1.0, 0.69)),
         fixture!(immich, Validate, (0.25, 0.5, 0.25)),
         fixture!(netbox, Tune, (0.64, 0.26, 0.64)),
