@@ -542,14 +542,15 @@ fn a_copy_filled_in_later_is_one_request(db: &TestDb) {
     assert!(records[3][6].contains("5 was updated since its creation too"), "{:?}", records[3]);
 }
 
-/// A retry's two comments, the original edited since ("Edit: typo") and its
-/// update time set, the copy never updated (its update time NULL): one
-/// request, the edited row kept. Two messages of one author that share a
-/// few words, or a pair both of whose rows were edited since, are not.
+/// A retry's two comments, the original edited since ("Edit: typo", by a
+/// moderator: who last changed it is left out by its name) and its update
+/// time set, the copy never updated (its update time NULL): one request,
+/// the edited row kept. Two messages of one author that share a few words,
+/// or a pair both of whose rows were edited since, are not.
 fn an_original_edited_later_is_one_request(db: &TestDb) {
     db.exec(&format!(
         "CREATE TABLE comments (id {pk}, author_id INTEGER NOT NULL, post_id INTEGER NOT NULL, body {text} NOT NULL,
-            created_at {ts} NOT NULL, updated_at {nullable})",
+            created_at {ts} NOT NULL, updated_at {nullable}, updated_by INTEGER)",
         pk = db.ty("pk"),
         text = db.ty("text"),
         ts = db.ty("ts"),
@@ -571,10 +572,11 @@ fn an_original_edited_later_is_one_request(db: &TestDb) {
     for (id, author, body, at, updated) in rows {
         let created = format!("2026-01-01 00:{at}");
         db.exec(&format!(
-            "INSERT INTO comments (id, author_id, post_id, body, created_at, updated_at)
-             VALUES ({id}, {author}, 7, '{body}', {}, {})",
+            "INSERT INTO comments (id, author_id, post_id, body, created_at, updated_at, updated_by)
+             VALUES ({id}, {author}, 7, '{body}', {}, {}, {})",
             db.ts(&created),
             updated.map_or("NULL".to_string(), |u| db.ts(u)),
+            if *id == 1 { 99 } else { *author },
         ));
     }
     let out = run(db.idemctl(&["scan", "--table", "comments", "--output", "rows", "--format", "csv"]));
@@ -584,6 +586,7 @@ fn an_original_edited_later_is_one_request(db: &TestDb) {
         records[1..].iter().map(|r| (r[1].as_str(), r[2].as_str(), r[3].as_str())).collect();
     assert_eq!(found, [("1", "2", "9.0")], "{}", out.stdout);
     assert!(records[1][6].contains("equal as created: body edited in 1 after its creation"), "{:?}", records[1]);
+    assert!(out.stderr.contains("updated_by (changed after creation: who last changed the row"), "{}", out.stderr);
 }
 
 on_every_engine!(

@@ -428,6 +428,11 @@ impl Plan {
                               request, not what happened to the original afterwards)"
                     .to_string();
                 self.exclude(i, Rule::ChangedAfterCreation, reason);
+            } else if last_changed_by(&self.carried[i].name) {
+                let reason = "changed after creation: who last changed the row, set again by every update (a retry \
+                              copies the request, not who worked on the row afterwards)"
+                    .to_string();
+                self.exclude(i, Rule::ChangedAfterCreation, reason);
             }
         }
     }
@@ -948,6 +953,17 @@ const COUNTER_ENDINGS: &[&str] = &[
     "downvotes",
 ];
 
+/// `updated_by`, `modified_by_id`, `fk_user_modif`, `write_uid` (Odoo's
+/// last writer), `usermodified`: who last changed the row, stamped by each
+/// update as the update time is.
+fn last_changed_by(name: &str) -> bool {
+    let words = split_camel(name);
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    let lower = name.to_lowercase();
+    (has(&["updated", "modified", "modif", "edited", "changed", "write"]) && has(&["by", "user", "uid"]))
+        || lower == "usermodified"
+}
+
 fn is_counter(column: &Column) -> bool {
     let t = column.base_type.to_lowercase();
     let numeric =
@@ -1198,6 +1214,18 @@ mod tests {
             name: name.into(),
             primary: false,
             columns: columns.iter().map(|c| Some(c.to_string())).collect(),
+        }
+    }
+
+    /// Who last changed the row, by its name; who created it, a price's
+    /// modifier or an editor's kind are not.
+    #[test]
+    fn who_last_changed_the_row() {
+        for name in ["updated_by", "updatedById", "modified_by_id", "fk_user_modif", "write_uid", "usermodified"] {
+            assert!(last_changed_by(name), "{name}");
+        }
+        for name in ["created_by", "user_id", "price_modifier", "editor", "updated_at", "write_date", "changed"] {
+            assert!(!last_changed_by(name), "{name}");
         }
     }
 

@@ -346,7 +346,7 @@ pub fn corpus() -> Vec<App> {
         fixture!(moodle, Tune, (0.78, 0.44, 0.78)),
         fixture!(zulip, Tune, (0.8, 0.66, 0.8)),
         fixture!(sylius, Tune, (0.57, 0.23, 0.39)),
-        fixture!(erpnext, Validate, (0.71, 0.7, 0.71)),
+        fixture!(erpnext, Validate, (0.87, 0.62, 0.87)),
         fixture!(crater, Validate, (0.4, 0.57, 0.31)),
         fixture!(umami, Validate, (0.83, 0.26, 0.72)),
         fixture!(linkding, Validate, (0.28, 1.0, 0.14)),
