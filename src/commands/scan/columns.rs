@@ -1696,6 +1696,145 @@ mod tests {
         assert!(same_text_again("see you at noon", "see you at one").is_none());
     }
 
+    /// A value built from the row's own id in three pairs of four (three
+    /// at least), where both rows hold one.
+    #[test]
+    fn values_holding_their_own_id() {
+        let built = |n: usize, of: usize| -> Vec<PairValues> {
+            let mut pairs = pairs_of(&vec![("", ""); of]);
+            for (i, p) in pairs.iter_mut().enumerate() {
+                let path = |id: &str| format!("/files/{id}/report.pdf");
+                p.earlier[0] = Some(path(&p.earlier_id));
+                p.later[0] = Some(if i < n { path(&p.later_id) } else { format!("/files/{}/other.pdf", p.later_id) });
+            }
+            pairs
+        };
+        let own = |pairs: &[PairValues]| holds_own_id(0, &pairs.iter().collect::<Vec<_>>());
+        assert!(own(&built(3, 3)).is_some_and(|e| e.contains("in 3 of 3 sampled pairs")), "{:?}", own(&built(3, 3)));
+        assert!(own(&built(3, 4)).is_some());
+        assert_eq!(own(&built(3, 5)), None, "three in five");
+        assert_eq!(own(&built(2, 2)), None, "two pairs");
+        // A NULL side is not there yet: not counted.
+        let mut with_null = built(3, 4);
+        with_null[3].later[0] = None;
+        assert!(own(&with_null).is_some_and(|e| e.contains("in 3 of 3")));
+        // Each value must hold its own row's id, and be the other's but for it.
+        let mut swapped = built(3, 3);
+        for p in &mut swapped {
+            p.later[0] = Some(format!("/files/{}/report.pdf", p.earlier_id));
+        }
+        assert_eq!(own(&swapped), None);
+    }
+
+    /// A time set after each row's creation (more than 2 s on) and by its
+    /// last update (a second's slack), in four rows in five, ten at least;
+    /// dates at midnight in half the rows or more are no such event.
+    #[test]
+    fn times_stamped_by_a_later_write() {
+        let hour = 3_600_000_000_i64;
+        let rows = |pairs: usize, offsets: &dyn Fn(usize) -> Option<i64>| -> Vec<PairValues> {
+            let mut all = pairs_of(&vec![("", ""); pairs]);
+            for (i, p) in all.iter_mut().enumerate() {
+                p.earlier_updated_us = p.earlier_created_us.map(|c| c + hour);
+                p.later_updated_us = p.later_created_us.map(|c| c + hour);
+                p.earlier[0] = offsets(2 * i).map(|o| (p.earlier_created_us.unwrap() + o).to_string());
+                p.later[0] = offsets(2 * i + 1).map(|o| (p.later_created_us.unwrap() + o).to_string());
+            }
+            all
+        };
+        let later = |pairs: &[PairValues]| stamped_later(pairs, 0);
+        assert!(later(&rows(5, &|_| Some(hour / 2))).is_some_and(|e| e.contains("10 of 10")));
+        assert_eq!(later(&rows(4, &|_| Some(hour / 2))), None, "eight rows");
+        assert!(later(&rows(6, &|r| Some(if r < 10 { hour / 2 } else { -hour }))).is_some(), "ten in twelve");
+        assert_eq!(later(&rows(6, &|r| Some(if r < 9 { hour / 2 } else { -hour }))), None, "nine");
+        assert_eq!(later(&rows(7, &|r| Some(if r < 11 { hour / 2 } else { -hour }))), None, "eleven in fourteen");
+        // NULL is not set; set rows count.
+        assert!(later(&rows(6, &|r| if r < 10 { Some(hour / 2) } else { None })).is_some());
+        // By its last update, a second's slack; after its creation, more than 2 s.
+        assert!(later(&rows(5, &|_| Some(hour + 1_000_000))).is_some());
+        assert_eq!(later(&rows(5, &|_| Some(hour + 1_000_001))), None);
+        assert_eq!(later(&rows(5, &|_| Some(2_000_000))), None);
+        assert!(later(&rows(5, &|_| Some(2_000_001))).is_some());
+        // Midnight: each row's value a day's start.
+        let mut dates = rows(5, &|_| Some(hour / 2));
+        for p in &mut dates {
+            p.earlier_created_us = Some(86_400_000_000 * 20_000 - hour);
+            p.later_created_us = Some(86_400_000_000 * 20_000 - hour + 1_000_000);
+            p.earlier_updated_us = Some(86_400_000_000 * 20_000 + hour);
+            p.later_updated_us = p.earlier_updated_us;
+            p.earlier[0] = Some((86_400_000_000_i64 * 20_000).to_string());
+            p.later[0] = p.earlier[0].clone();
+        }
+        assert_eq!(later(&dates), None, "dates at midnight");
+    }
+
+    /// Written text: in half the pairs where it differs (three at least),
+    /// two words or more on both sides, not a document (JSON) and not one
+    /// stamped by each attempt; what people write besides: text of many
+    /// values (fifty at least, a twentieth of the rows), differing not by a
+    /// generated token.
+    #[test]
+    fn written_text_and_prose() {
+        let messages = [
+            ("See you at the standup", "Thanks for the review"),
+            ("Can you check the invoice", "I will be late today"),
+            ("Great work on the release", "Lunch at noon?"),
+            ("ok", "fine"),
+        ];
+        let prose = |values: &[(&str, &str)]| prose_columns(1, &pairs_of(values))[0];
+        assert!(prose(&messages[..3]));
+        assert!(prose(&[messages[0], messages[1], messages[3], messages[3]]), "two of four");
+        assert!(!prose(&[messages[0], messages[3], messages[3]]), "one of three");
+        assert!(!prose(&messages[..2]), "two pairs");
+        assert!(!prose(&[(r#"{"a": "b c"}"#, r#"{"a": "d e"}"#); 3]), "a JSON document");
+        assert!(!prose(&[("12 34", "56 78"); 3]), "numbers");
+        let plan = one_column("body", "text", ValueKind::Text);
+        let written = |values: &[(&str, &str)], distinct: f64, rows: usize| {
+            written_columns(&plan, &[distinct], rows, &pairs_of(values))[0]
+        };
+        assert!(written(&messages[..3], 50.0, 1_000));
+        assert!(!written(&messages[..3], 49.0, 1_000), "fewer than fifty values");
+        assert!(!written(&messages[..3], 60.0, 2_000), "fewer than a twentieth of the rows");
+        assert!(written(&messages[..3], 100.0, 2_000));
+        assert!(!written(&[("ord_9f8e7d6c5b4a", "ord_1a2b3c4d5e6f"); 3], 100.0, 1_000), "tokens");
+        assert!(!written(&[("{\"a\": 1}", "{\"a\": 2}"); 3], 100.0, 1_000), "documents");
+        assert!(!written(&[("12", "34"); 3], 100.0, 1_000), "no letters");
+        assert!(!written(&[], 100.0, 1_000), "nothing differs");
+        let number = one_column("body", "integer", ValueKind::Integer);
+        assert!(!written_columns(&number, &[100.0], 1_000, &pairs_of(&messages[..3]))[0], "not text");
+    }
+
+    /// One long text fetched again, in two pairs of three where it differs
+    /// (three at least).
+    #[test]
+    fn a_text_fetched_for_each_attempt() {
+        let page: Vec<String> = (0..60).map(|i| format!("word{i}")).collect();
+        let page = page.join(" ");
+        let (a, b) = (format!("{page} updated 1 minute ago"), format!("{page} updated 3 minutes ago"));
+        let other: Vec<String> = (0..60).map(|i| format!("other{i}")).collect();
+        let other = other.join(" ");
+        let fetched = |n: usize, of: usize| {
+            let values: Vec<(&str, &str)> = (0..of)
+                .map(|i| if i < n { (a.as_str(), b.as_str()) } else { (page.as_str(), other.as_str()) })
+                .collect();
+            refetched_columns(1, &pairs_of(&values))[0].clone()
+        };
+        assert!(fetched(3, 3).is_some_and(|e| e.contains("differs in 3 of 3")));
+        assert!(fetched(2, 3).is_some());
+        assert_eq!(fetched(2, 4), None, "two in four");
+        assert_eq!(fetched(2, 2), None, "two pairs");
+        // 85% of the distinct words shared, no fewer; forty words each.
+        let words = |n: usize, prefix: &str| (0..n).map(|i| format!("{prefix}{i}")).collect::<Vec<_>>().join(" ");
+        assert_eq!(same_text_again(&words(39, "w"), &format!("{} x", words(39, "w"))), None, "39 words");
+        // 34 shared of 40 distinct (forty words each, some twice): 0.85.
+        let shared = words(34, "w");
+        let (x, y) = (format!("{shared} a1 a2 a3 w0 w0 w0"), format!("{shared} b1 b2 b3 w0 w0 w0"));
+        assert!(same_text_again(&x, &y).is_some_and(|s| (s - 0.85).abs() < 1e-9), "{:?}", same_text_again(&x, &y));
+        let shared = words(33, "w");
+        let (x, y) = (format!("{shared} a1 a2 a3 a4 w0 w0 w0"), format!("{shared} b1 b2 b3 w0 w0 w0 w0"));
+        assert_eq!(same_text_again(&x, &y), None, "33 of 40");
+    }
+
     #[test]
     fn minted_differences() {
         assert!(
