@@ -568,8 +568,15 @@ pub fn holds_initial(value: Option<&str>, default: Option<&str>) -> bool {
     match value {
         None => true,
         Some(v) => {
-            let v = v.trim_matches('\'');
-            let default = default.and_then(|d| d.trim_matches('\'').split("::").next()).map(|d| d.trim_matches('\''));
+            // Quoted as a catalog quotes it ('0', 'draft'::text); MariaDB's
+            // b'0' keeps its quotes.
+            let unquote = |s: &'_ str| -> String {
+                s.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')).unwrap_or(s).to_string()
+            };
+            let v = unquote(v);
+            let v = v.as_str();
+            let default = default.and_then(|d| d.split("::").next()).map(unquote);
+            let default = default.as_deref();
             let starts_true = default.and_then(truth) == Some(true);
             (!starts_true && ["0", "", "false", "f", "0.0", "{}", "[]", "<p></p>"].contains(&v))
                 || default.is_some_and(|d| d == v || (truth(d).is_some() && truth(d) == truth(v)))
@@ -1833,6 +1840,126 @@ mod tests {
         let shared = words(33, "w");
         let (x, y) = (format!("{shared} a1 a2 a3 a4 w0 w0 w0"), format!("{shared} b1 b2 b3 w0 w0 w0 w0"));
         assert_eq!(same_text_again(&x, &y), None, "33 of 40");
+    }
+
+    /// The edges the tests above leave: each threshold at its value.
+    #[test]
+    fn thresholds_at_their_edges() {
+        // Codes of six letters, three in four distinct, vowels a quarter.
+        let six = ["QWXKZT", "PLMNBV", "HJKGFD", "TRWQPL", "MNBVCX", "ZXCVBN"];
+        assert_eq!(random_letters(&six), Some("QWXKZT"));
+        let repeated = ["QWXKZTRB", "PLMNBVCX", "HJKGFDSQ", "TRWQPLKJ", "MNBVCXZL", "ZXCVBNMK", "QWXKZTRB", "PLMNBVCX"];
+        assert!(random_letters(&repeated).is_some(), "six distinct in eight");
+        let mut fewer = repeated;
+        fewer[5] = "QWXKZTRB";
+        assert_eq!(random_letters(&fewer), None, "five distinct in eight");
+        // 16 vowels in 8 codes of 8 letters: a quarter; 17 is more.
+        let vowels = ["AEXKZTRB", "PLAEBVCX", "HJKAEDSQ", "TRWQAEKJ", "MNBVCAEL", "ZXAEBNMK", "QWXKZAEB", "PLMNBVAE"];
+        assert!(random_letters(&vowels).is_some());
+        let mut more = vowels;
+        more[0] = "AEIKZTRB";
+        assert_eq!(random_letters(&more), None);
+        // A slug's stem of three characters will do; two will not, either way.
+        assert!(uniquified("abc", "abc-2") && uniquified("abc-2", "abc"));
+        assert!(!uniquified("ab", "ab-2") && !uniquified("ab-2", "ab"));
+        assert!(!uniquified("release-v2", "release-v2"), "equal");
+        // Case flips: more than a third of the length.
+        assert!(!token_like("aBcDeeeeeeee"));
+        assert!(token_like("aBcDeFgggggg"));
+        assert_eq!(minted_difference("id-9f8e7d6c5b4a-x", "id-hello-x"), None, "one side a word");
+        assert!(holds_initial(Some("b'0'"), Some("false")), "MariaDB's bit for false");
+        assert!(same_text_again(&"word ".repeat(60), &"word ".repeat(60)).is_none(), "equal");
+        // Updated exactly 2 s after its creation: not touched since.
+        let mut pair = pairs_of(&[("5", "3")]).remove(0);
+        pair.earlier_updated_us = pair.earlier_created_us.map(|c| c + 3_600_000_000);
+        pair.later_updated_us = pair.later_created_us.map(|c| c + 2_000_000);
+        assert!(grown_by_update(&pair, 0));
+        pair.later_updated_us = pair.later_created_us.map(|c| c + 2_000_001);
+        assert!(!grown_by_update(&pair, 0));
+    }
+
+    /// Set only in rows updated since: of the rows never updated (ten at
+    /// least) one in ten may hold something, of those updated (ten at least)
+    /// three in ten must.
+    #[test]
+    fn set_only_once_updated() {
+        let hour = 3_600_000_000_i64;
+        // Ten pairs: the earlier row updated since, holding `touched_set` set
+        // values among ten; the later never (2 s on exactly), `new_set` set.
+        let rows = |new_set: usize, touched_set: usize| {
+            let mut pairs = pairs_of(&[("0", "0"); 10]);
+            for (i, p) in pairs.iter_mut().enumerate() {
+                p.earlier_updated_us = p.earlier_created_us.map(|c| c + hour);
+                p.later_updated_us = p.later_created_us.map(|c| c + 2_000_000);
+                if i < touched_set {
+                    p.earlier[0] = Some("7".into());
+                }
+                if i < new_set {
+                    p.later[0] = Some("7".into());
+                }
+            }
+            pairs
+        };
+        let initial = |v: &Option<String>| holds_initial(v.as_deref(), None);
+        assert!(set_after_creation(&rows(1, 3), 0, &initial).is_some_and(|e| e.contains("1 of 10")));
+        assert_eq!(set_after_creation(&rows(2, 3), 0, &initial), None, "two in ten never updated");
+        assert_eq!(set_after_creation(&rows(1, 2), 0, &initial), None, "two in ten updated");
+    }
+
+    /// Dates at midnight in half the rows where it is set are no event.
+    #[test]
+    fn half_at_midnight_is_a_date() {
+        let day = 86_400_000_000_i64;
+        let mut pairs = pairs_of(&[("", ""); 6]);
+        for (i, p) in pairs.iter_mut().enumerate() {
+            let created = day * 20_000 + i as i64 * 3 * day - 3_600_000_000;
+            p.earlier_created_us = Some(created);
+            p.later_created_us = Some(created + 1_000_000);
+            p.earlier_updated_us = Some(created + 2 * 3_600_000_000);
+            p.later_updated_us = p.earlier_updated_us;
+            // Half the rows at the day's start (an hour after creation), half at ten past.
+            p.earlier[0] = Some((created + 3_600_000_000).to_string());
+            p.later[0] = Some((created + 3_600_000_000 + if i < 3 { 0 } else { 600_000_000 }).to_string());
+        }
+        // 6 + 3 = 9 rows at midnight of 12: a date.
+        assert_eq!(stamped_later(&pairs, 0), None);
+        for p in &mut pairs[..3] {
+            p.later[0] = Some((p.later_created_us.unwrap() + 600_000_000).to_string());
+        }
+        // 6 of 12, exactly half: a date still.
+        assert_eq!(stamped_later(&pairs, 0), None);
+        pairs[0].earlier[0] = Some((pairs[0].earlier_created_us.unwrap() + 600_000_000).to_string());
+        assert!(stamped_later(&pairs, 0).is_some(), "5 of 12");
+    }
+
+    /// Text that is one document stamped by each attempt is not what people
+    /// write, nor prose; a pair with words on one side only is not prose;
+    /// written where what people write is half the differences or more.
+    #[test]
+    fn documents_and_halves_of_text() {
+        let todo = |uid: &str, at: &str| {
+            format!("BEGIN:VTODO\r\nUID:{uid}\r\nDTSTAMP:{at}\r\nSUMMARY:Call back about the invoice\r\nEND:VTODO")
+        };
+        let us = |s: &str| chrono::DateTime::parse_from_rfc3339(s).unwrap().timestamp_micros();
+        let (a, b) = (
+            todo("019f13bc-f0e9-7ec3-8dfc-70fbad29385f", "20260620T183620Z"),
+            todo("019f13bc-f123-7395-8ce2-2170b13c5527", "20260620T183721Z"),
+        );
+        let mut stamped = pairs_of(&[(a.as_str(), b.as_str()); 3]);
+        for p in &mut stamped {
+            p.earlier_created_us = Some(us("2026-06-20T18:36:20Z"));
+            p.later_created_us = Some(us("2026-06-20T18:37:21Z"));
+        }
+        assert!(!prose_columns(1, &stamped)[0], "a document stamped twice");
+        let plan = one_column("vtodo", "text", ValueKind::Text);
+        assert!(!written_columns(&plan, &[100.0], 1_000, &stamped)[0]);
+        assert!(!prose_columns(1, &pairs_of(&[("See you at the standup", "ok"); 3]))[0], "words on one side");
+        let one_of_three = [
+            ("See you at the standup", "Thanks for the review"),
+            ("ord_9f8e7d6c5b4a", "ord_1a2b3c4d5e6f"),
+            ("12", "34"),
+        ];
+        assert!(!written_columns(&plan, &[100.0], 1_000, &pairs_of(&one_of_three))[0], "one in three");
     }
 
     #[test]
