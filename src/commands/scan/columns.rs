@@ -1554,6 +1554,28 @@ mod tests {
         assert_eq!(verdict(&assignee, &fewer, 30, 15, 20.0), vec![], "a third moved at most");
     }
 
+    /// Two columns decided in one round: each change names its own column.
+    #[test]
+    fn verdicts_name_each_column() {
+        use super::super::plan::Carried;
+        let columns = ["id", "archived", "token", "created_at"].map(|c| Column::of(c, "integer"));
+        let table = Table::of(Engine::Postgres, "t", columns.to_vec(), &["id"]);
+        let carried = vec![
+            Carried { name: "archived".into(), kind: ValueKind::Integer, unique_with: None },
+            Carried { name: "token".into(), kind: ValueKind::Uuid, unique_with: None },
+        ];
+        let plan = Plan::of(table, "created_at", carried);
+        let mut pairs = pairs_of(&[("1", "0"), ("0", "1"), ("1", "0"), ("1", "0"), ("1", "0")]);
+        for p in &mut pairs {
+            p.differing = vec![0, 1];
+            p.earlier.push(Some("a".into()));
+            p.later.push(Some("b".into()));
+        }
+        let facts = Facts { rows: 1_000, distinct: &[2.0, 900.0], pairs: &pairs };
+        let changes = excluded(&verdicts(&plan, &counts(10, &[2, 10]), &facts));
+        assert_eq!(changes, vec![(1, Rule::MintedPerAttempt), (0, Rule::ChangedAfterCreation)]);
+    }
+
     /// A column left out as a counter, or as moving with the creation, goes
     /// back in where rows equal on the rest share it more than chance.
     #[test]
